@@ -1,0 +1,98 @@
+"""The ``kingsolve`` command line: one subcommand per surface of the library.
+
+Every subcommand that takes a request reads it as a JSON file, ``-`` for standard
+input, or builds it from flags (``--variant --contract --deal ...``), and prints
+the same JSON the API returns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable
+
+from .errors import KingsolveError
+
+__all__ = ["main", "build_parser", "read_request"]
+
+SAMPLE_DEAL = "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"
+
+
+def add_request_flags(p: argparse.ArgumentParser) -> None:
+    """The flags that build a request when no JSON file is given."""
+    p.add_argument("request", nargs="?", help="a JSON request file, or - for standard input")
+    p.add_argument("--variant", help="rule set: italian, italian-wikipedia, portuguese, turkish, russian")
+    p.add_argument("--contract", help="contract name, as in RULES.md")
+    p.add_argument("--trump", help="trump suit letter for trumps and festa")
+    p.add_argument("--option", action="append", dest="options", help="contract option (repeatable)")
+    p.add_argument("--doubles", action="store_true", default=None, help="Italian doubles (N+S vs E+W)")
+    p.add_argument("--deal", help="PBN-style deal text")
+    p.add_argument("--leader", help="seat that leads the first trick")
+    p.add_argument("--play", help="cards played so far, separated by spaces or commas")
+
+
+def read_request(args: argparse.Namespace) -> dict[str, Any]:
+    """The request from a JSON file, standard input, or flags (flags override)."""
+    req: dict[str, Any] = {}
+    if args.request:
+        try:
+            if args.request == "-":
+                req = json.load(sys.stdin)
+            else:
+                with open(args.request, encoding="utf-8") as fh:
+                    req = json.load(fh)
+        except json.JSONDecodeError as exc:
+            raise KingsolveError(f"invalid JSON request in {args.request!r}: {exc}") from None
+        except OSError as exc:
+            raise KingsolveError(f"cannot read request {args.request!r}: {exc.strerror}") from None
+        if not isinstance(req, dict):
+            raise KingsolveError(f"invalid request in {args.request!r}: expected a JSON object")
+    for name in ("variant", "contract", "trump", "deal", "leader", "options", "doubles"):
+        value = getattr(args, name, None)
+        if value is not None:
+            req[name] = value
+    if getattr(args, "play", None) is not None:
+        req["play"] = [c for c in args.play.replace(",", " ").split() if c]
+    return req
+
+
+def _print_json(obj: Any) -> None:
+    print(json.dumps(obj, indent=None, ensure_ascii=False))
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    from .request import legal_request
+    _print_json(legal_request(read_request(args)))
+    return 0
+
+
+COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
+    "legal": (cmd_legal, "the seat on move, its legal cards, the trick and points taken",
+              add_request_flags),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kingsolve", description="Double-dummy analysis for King.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (func, help_text, add_flags) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        add_flags(p)
+        p.set_defaults(func=func)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except KingsolveError as exc:
+        print(f"kingsolve {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

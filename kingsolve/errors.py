@@ -1,0 +1,66 @@
+"""The package's error family: every error for bad input is a ``KingsolveError``.
+
+``KingsolveError`` is also a ``ValueError``, so callers that only know the
+standard library can still catch bad input the usual way.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "KingsolveError",
+    "ParseError",
+    "InvalidDealError",
+    "IllegalPlayError",
+    "UnknownVariantError",
+    "UnknownContractError",
+    "InvalidRequestError",
+    "SolveTimeout",
+]
+
+
+class KingsolveError(ValueError):
+    """Base of every error kingsolve raises for bad input or an exceeded budget."""
+
+    code = "invalid"
+
+
+class ParseError(KingsolveError):
+    """Text that is not in the expected notation (a card, a seat, a deal)."""
+
+    code = "parse"
+
+
+class InvalidDealError(KingsolveError):
+    """A deal that parses but makes no sense: duplicate cards, unequal hands..."""
+
+    code = "invalid-deal"
+
+
+class IllegalPlayError(KingsolveError):
+    """A card in a play record that the rules do not allow at that point."""
+
+    code = "illegal-play"
+
+
+class UnknownVariantError(KingsolveError):
+    """A rule-set name that is not in the registry."""
+
+    code = "unknown-variant"
+
+
+class UnknownContractError(KingsolveError):
+    """A contract name that the rule set does not have, or options it does not take."""
+
+    code = "unknown-contract"
+
+
+class InvalidRequestError(KingsolveError):
+    """A request dict with a missing, mistyped or oversized field."""
+
+    code = "invalid-request"
+
+
+class SolveTimeout(KingsolveError):
+    """A search that went over its node or time budget before finishing."""
+
+    code = "budget"

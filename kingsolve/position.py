@@ -1,0 +1,383 @@
+"""The play engine of a trick-taking hand (RULES.md sections 2 and 3).
+
+A ``Position`` holds a deal, the contract's compiled tables and the cards played
+so far. It answers who is on move, which cards are legal (checked in the exact
+order of RULES.md section 2), who won each trick and the points taken, and it
+plays and undoes cards. Hands are card masks (bit ``16 * suit + rank``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .cards import SUIT_MASK, Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
+from .deal import Deal
+from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError
+from .rules import (LEAD_UNTIL_BROKEN, LEAD_WHILE_OTHER_SUITS, TRUMP_NAMED,
+                    TRUMP_NAMED_OR_NONE, TRUMP_RUFF_OVERRUFF_STRICT, TRUMP_FREE,
+                    Contract, ContractTables, RuleSet, compile_contract, get_variant)
+
+__all__ = ["Position", "Trick", "higher_in_suit", "highest_bit", "trick_winner_index"]
+
+
+def highest_bit(mask: int) -> int:
+    """The index of the highest set bit of a nonzero mask."""
+    return mask.bit_length() - 1
+
+
+def higher_in_suit(bit: int) -> int:
+    """The mask of the cards of the same suit as ``bit`` that rank above it."""
+    lane = SUIT_MASK[bit >> 4]
+    return lane & ~((1 << (bit + 1)) - 1)
+
+
+def trick_winner_index(bits: Sequence[int], trump: int) -> int:
+    """The index in ``bits`` of the card that wins the trick (RULES.md section 2)."""
+    led = bits[0] >> 4
+    best = 0
+    best_is_trump = trump >= 0 and led == trump
+    for i in range(1, len(bits)):
+        b = bits[i]
+        s = b >> 4
+        if trump >= 0 and s == trump:
+            if not best_is_trump or b > bits[best]:
+                best, best_is_trump = i, True
+        elif not best_is_trump and s == led and b > bits[best]:
+            best = i
+    return best
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A completed trick: who led, the cards in play order, who won it and its points."""
+
+    number: int                          # 1-based
+    leader: Seat
+    cards: tuple[tuple[Seat, Card], ...]
+    winner: Seat
+    points: int
+
+    def to_dict(self) -> dict:
+        return {"number": self.number, "leader": self.leader.name,
+                "cards": [str(c) for _, c in self.cards], "winner": self.winner.name,
+                "points": self.points}
+
+
+_SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
+
+
+class Position:
+    """A trick-taking hand in progress under one rule set and contract.
+
+    >>> p = Position("italian", "no-queens", Deal.random(seed=1), leader="N")
+    >>> p.to_move, len(p.legal_cards())
+    (<Seat.N: 0>, 13)
+    """
+
+    def __init__(self, variant: "str | RuleSet", contract: "str | Contract", deal: "Deal | str",
+                 leader: "Seat | str" = Seat.N, trump: "Suit | str | None" = None,
+                 doubles: bool = False, options: Iterable[str] = (),
+                 play: Iterable["Card | str"] = ()) -> None:
+        self.variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
+        options = tuple(options)
+        if isinstance(contract, Contract):
+            self.contract = contract.with_options(options) if options else contract
+        else:
+            self.contract = self.variant.contract(contract, options)
+        self.options = options
+        if self.contract.kind != "tricks":
+            raise InvalidRequestError(f"contract {self.contract.name!r} is not a trick contract; "
+                                      f"use DominoPosition")
+        self.deal = deal if isinstance(deal, Deal) else Deal(deal)
+        self.trump = _check_trump(self.contract, trump)
+        self.doubles = bool(doubles)
+        _check_deal(self.variant, self.deal, self.doubles)
+        self.seats = self.deal.seats
+        self.leader = Seat.parse(leader)
+        if self.leader not in self.seats:
+            raise InvalidRequestError(f"invalid leader {self.leader.name!r}: that seat is not in play")
+        self.n_tricks = self.deal.tricks
+        self.tables: ContractTables = compile_contract(self.contract, self.n_tricks, self.trump)
+        self._next = {s: self.variant.next_seat(s, self.seats) for s in self.seats}
+        self.hands = list(self.deal.hands)
+        self.played = 0
+        self.trick: list[tuple[Seat, int]] = []
+        self.trick_leader = self.leader
+        self.tricks: list[Trick] = []
+        self.taken = {s: 0 for s in self.seats}
+        self.record: list[Card] = []
+        self._undo: list[tuple] = []
+        self._ended_early = False
+        for i, card in enumerate(play):
+            self.play(card, index=i)
+
+    # --- state ----------------------------------------------------------------------
+    @property
+    def to_move(self) -> Seat | None:
+        """The seat on move, or ``None`` once the hand is complete."""
+        if self.complete:
+            return None
+        if not self.trick:
+            return self.trick_leader
+        return self._next[self.trick[-1][0]]
+
+    @property
+    def complete(self) -> bool:
+        """Whether the hand is over: every trick played, or no points left (early end)."""
+        return self._ended_early or len(self.tricks) == self.n_tricks
+
+    @property
+    def ended_early(self) -> bool:
+        """Whether the hand ended before its last trick because no points remained."""
+        return self._ended_early
+
+    @property
+    def trick_number(self) -> int:
+        """The 0-based index of the trick in progress (or the next one)."""
+        return len(self.tricks)
+
+    def next_seat(self, seat: Seat) -> Seat:
+        """The next seat in play direction."""
+        return self._next[seat]
+
+    def current_trick(self) -> list[Card]:
+        """The cards of the trick in progress, in play order."""
+        return [Card.from_bit(b) for _, b in self.trick]
+
+    def side_of(self, seat: Seat) -> tuple[Seat, ...]:
+        """The seats whose points count together with ``seat`` (its side in doubles)."""
+        if self.doubles:
+            return (seat, seat.partner)
+        return (seat,)
+
+    def scores(self) -> dict[Seat, int]:
+        """Points per seat: taken so far, plus the constant per seat once complete."""
+        const = self.tables.seat_constant if self.complete else 0
+        return {s: v + const for s, v in self.taken.items()}
+
+    def side_scores(self) -> dict[str, int]:
+        """Points per side in doubles: ``{"NS": ..., "EW": ...}``."""
+        sc = self.scores()
+        return {"NS": sc[Seat.N] + sc[Seat.S], "EW": sc[Seat.E] + sc[Seat.W]}
+
+    # --- rules ----------------------------------------------------------------------
+    def legal_mask(self) -> int:
+        """The legal cards of the seat on move as a mask (RULES.md section 2)."""
+        seat = self.to_move
+        if seat is None:
+            return 0
+        legal, _ = self._legal_with_reason(self.hands[seat])
+        return legal
+
+    def legal_cards(self) -> list[Card]:
+        """The legal cards of the seat on move, in hand order."""
+        return cards_of_mask(self.legal_mask())
+
+    def _legal_with_reason(self, hand: int) -> tuple[int, str]:
+        """The legal mask and the rule that narrowed it last (for error messages)."""
+        t = self.tables
+        seat = self.to_move
+        reason = ""
+        if not self.trick:
+            cand = hand
+            if t.lead_suit >= 0:
+                lane = SUIT_MASK[t.lead_suit]
+                others = hand & ~lane
+                name = _SUIT_NAMES[t.lead_suit]
+                if t.lead_mode == LEAD_UNTIL_BROKEN and not (self.played & lane) and others:
+                    cand = others
+                    reason = f"{name} are not broken and {seat.name} holds other suits"
+                elif t.lead_mode == LEAD_WHILE_OTHER_SUITS and others:
+                    cand = others
+                    reason = f"{name} may not be led while {seat.name} holds other suits"
+            if t.trump_lead_restricted and t.trump >= 0:
+                lane = SUIT_MASK[t.trump]
+                if not (self.played & lane) and cand & ~lane:
+                    cand &= ~lane
+                    reason = (f"trumps may not be led before a trump has been played "
+                              f"and {seat.name} holds other suits")
+            return cand, reason
+        bits = [b for _, b in self.trick]
+        led = bits[0] >> 4
+        lane = SUIT_MASK[led]
+        follow = hand & lane
+        if follow:
+            cand = follow
+            reason = f"{seat.name} must follow suit ({_SUIT_NAMES[led]})"
+            top_led = max(b for b in bits if b >> 4 == led)
+            if t.overtake:
+                higher = follow & higher_in_suit(top_led)
+                if higher:
+                    cand = higher
+                    reason = f"{seat.name} must overtake the {Card.from_bit(top_led)}"
+            if t.overtrump_on_trump_lead and led == t.trump:
+                higher = cand & higher_in_suit(top_led)
+                if higher:
+                    cand = higher
+                    reason = f"trumps were led and {seat.name} must overtrump the {Card.from_bit(top_led)}"
+            return cand, reason
+        cand = hand
+        if len(self.tricks) == 0 and t.protected:
+            unprotected = hand & ~t.protected
+            if unprotected:
+                cand = unprotected
+                reason = (f"{' '.join(format_cards(hand & t.protected))} may not be discarded "
+                          f"on the first trick")
+        if t.forced:
+            forced = cand & t.forced
+            if forced:
+                cand = forced
+                reason = (f"{seat.name} is void in {_SUIT_NAMES[led]} and must discard from "
+                          f"{' '.join(format_cards(forced))}")
+        if t.trump >= 0 and t.trump_obligation != TRUMP_FREE:
+            tlane = SUIT_MASK[t.trump]
+            trumps = cand & tlane
+            if trumps:
+                in_trick = [b for b in bits if b >> 4 == t.trump]
+                if in_trick:
+                    top = max(in_trick)
+                    higher = trumps & higher_in_suit(top)
+                    if higher:
+                        cand = higher
+                        reason = f"{seat.name} must overtrump the {Card.from_bit(top)}"
+                    elif t.trump_obligation == TRUMP_RUFF_OVERRUFF_STRICT:
+                        cand = trumps
+                        reason = f"{seat.name} cannot overtrump and must still play a trump"
+                else:
+                    cand = trumps
+                    reason = f"{seat.name} is void in {_SUIT_NAMES[led]} and must trump"
+        return cand, reason
+
+    # --- moves ----------------------------------------------------------------------
+    def play(self, card: "Card | str", index: int | None = None) -> Trick | None:
+        """Play a card for the seat on move; returns the trick if this card completed one.
+
+        Raises ``IllegalPlayError`` naming the card, its index in the play record and
+        the rule it breaks.
+        """
+        where = f" at play[{len(self.record) if index is None else index}]"
+        try:
+            c = Card.parse(card)
+        except ValueError as exc:
+            raise IllegalPlayError(f"invalid card{where}: {exc}") from None
+        seat = self.to_move
+        if seat is None:
+            raise IllegalPlayError(f"illegal card {str(c)!r}{where}: the hand is already complete")
+        hand = self.hands[seat]
+        if not hand & c.mask:
+            holder = next((s for s in self.seats if self.hands[s] & c.mask), None)
+            if holder is not None:
+                why = f"{seat.name} is on move and {holder.name} holds it"
+            elif self.deal.mask & c.mask:
+                why = "it has already been played"
+            else:
+                why = "it is not in this deal"
+            raise IllegalPlayError(f"illegal card {str(c)!r}{where}: {why}")
+        legal, reason = self._legal_with_reason(hand)
+        if not legal & c.mask:
+            raise IllegalPlayError(f"illegal card {str(c)!r}{where}: {reason}")
+        return self._apply(seat, c.bit)
+
+    def _apply(self, seat: Seat, bit: int) -> Trick | None:
+        self._undo.append((seat, bit, self.trick_leader, self._ended_early))
+        self.hands[seat] &= ~(1 << bit)
+        self.trick.append((seat, bit))
+        self.played |= 1 << bit
+        self.record.append(Card.from_bit(bit))
+        if len(self.trick) < len(self.seats):
+            return None
+        t = self.tables
+        bits = [b for _, b in self.trick]
+        winner = self.trick[trick_winner_index(bits, t.trump)][0]
+        number = len(self.tricks)
+        points = t.trick_points[number] + sum(t.card_points[b] for b in bits)
+        self.taken[winner] += points
+        trick = Trick(number + 1, self.trick_leader,
+                      tuple((s, Card.from_bit(b)) for s, b in self.trick), winner, points)
+        self.tricks.append(trick)
+        self.trick = []
+        self.trick_leader = winner
+        if not self.complete and self.points_remaining_mask() == 0 and \
+                not any(t.trick_points[number + 1:]):
+            self._ended_early = True
+        return trick
+
+    def points_remaining_mask(self) -> int:
+        """The scored cards not yet played (RULES.md section 2, early end)."""
+        return self.tables.scored_cards & self.deal.mask & ~self.played
+
+    def undo(self) -> Card:
+        """Take back the last card played; returns it."""
+        if not self._undo:
+            raise IllegalPlayError("nothing to undo: no card has been played")
+        seat, bit, trick_leader, ended = self._undo.pop()
+        if not self.trick:
+            trick = self.tricks.pop()
+            self.taken[trick.winner] -= trick.points
+            self.trick = [(s, c.bit) for s, c in trick.cards]
+        self.trick.pop()
+        self.hands[seat] |= 1 << bit
+        self.played &= ~(1 << bit)
+        self.record.pop()
+        self.trick_leader = trick_leader
+        self._ended_early = ended
+        return Card.from_bit(bit)
+
+    def copy(self) -> "Position":
+        """An independent copy of the position."""
+        return Position(self.variant, self.contract, self.deal, self.leader, self.trump,
+                        self.doubles, (), self.record)
+
+    def remaining_deal(self) -> Deal:
+        """The cards still in each hand, as a deal (hands may differ by one mid-trick)."""
+        return self.deal.without(self.played)
+
+    def to_dict(self) -> dict:
+        """The position's state in the shared JSON shape of ``kingsolve legal``."""
+        out = {
+            "to_move": None if self.to_move is None else self.to_move.name,
+            "legal": format_cards(self.legal_mask()) if not self.complete else [],
+            "trick": [str(c) for c in self.current_trick()],
+            "taken": {s.name: v for s, v in self.scores().items()},
+            "complete": self.complete,
+        }
+        if self.doubles:
+            out["sides"] = self.side_scores()
+        return out
+
+    def __repr__(self) -> str:
+        return (f"Position({self.variant.name!r}, {self.contract.name!r}, {self.deal.pbn()!r}, "
+                f"leader={self.leader.name!r}, trump={None if self.trump is None else self.trump.name!r}, "
+                f"doubles={self.doubles!r}, play={[str(c) for c in self.record]!r})")
+
+
+def _check_trump(contract: Contract, trump) -> Suit | None:
+    if trump in (None, "", "-", "none", "NT", "nt"):
+        if contract.trump == TRUMP_NAMED:
+            raise InvalidRequestError(f"contract {contract.name!r} needs a trump suit "
+                                      f"(S, H, D or C)")
+        return None
+    if contract.trump == "none":
+        raise InvalidRequestError(f"contract {contract.name!r} takes no trump, got {trump!r}")
+    try:
+        return Suit.parse(trump)
+    except ValueError:
+        raise InvalidRequestError(f"invalid trump {trump!r}: expected S, H, D or C") from None
+
+
+def _check_deal(variant: RuleSet, deal: Deal, doubles: bool) -> None:
+    if deal.players not in variant.players:
+        raise InvalidDealError(f"invalid deal for variant {variant.name!r}: {deal.players} "
+                               f"players, expected {' or '.join(map(str, variant.players))}")
+    stray = deal.mask & ~deck_mask(variant.deck)
+    if stray:
+        raise InvalidDealError(f"invalid deal for variant {variant.name!r}: "
+                               f"{' '.join(format_cards(stray))} not in the {variant.deck}-card deck")
+    if deal.players == 3 and deal.mask & Card("C2").mask:
+        raise InvalidDealError("invalid deal: with 3 players the 2 of clubs is removed (RULES.md 1)")
+    if doubles:
+        if not variant.doubles:
+            raise InvalidRequestError(f"variant {variant.name!r} has no doubles")
+        if deal.players != 4:
+            raise InvalidRequestError("doubles need 4 players")
