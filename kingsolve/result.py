@@ -1,0 +1,73 @@
+"""The typed results the solvers return, and the budgets that bound a search."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Union
+
+from .cards import Card, Seat
+
+__all__ = ["Number", "Budget", "SolveResult", "json_number"]
+
+#: A score: an integer, or an exact fraction (domino shared wins).
+Number = Union[int, Fraction]
+
+
+def json_number(x: Number) -> int | float:
+    """A score as a JSON number: an integer when whole, else a float."""
+    if isinstance(x, Fraction):
+        return int(x) if x.denominator == 1 else float(x)
+    return int(x)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one search: nodes, wall time, transposition-table memory.
+
+    A search that reaches ``nodes`` or ``ms`` stops with ``SolveTimeout``; the table
+    never grows past ``tt_mb`` mebibytes.
+    """
+
+    nodes: int = 200_000_000
+    ms: float = 60_000.0
+    tt_mb: int = 64
+
+    def to_dict(self) -> dict:
+        return {"nodes": self.nodes, "ms": self.ms, "tt_mb": self.tt_mb}
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Double-dummy values of a position (RULES.md section 11).
+
+    ``values[seat]``: the score for the whole hand (points taken so far included)
+    that the seat can guarantee against the other three (its side's exact value in
+    doubles). ``cards``: for the seat on move, each legal card and the value for that
+    seat after playing it. ``best``: the cards of the best value.
+    """
+
+    to_move: Seat | None
+    taken: dict[Seat, Number]
+    values: dict[Seat, Number]
+    cards: dict[Card, Number]
+    best: list[Card]
+    complete: bool
+    nodes: int = 0
+    ms: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The shared JSON response shape."""
+        out = {
+            "to_move": None if self.to_move is None else self.to_move.name,
+            "taken": {s.name: json_number(v) for s, v in self.taken.items()},
+            "values": {s.name: json_number(v) for s, v in self.values.items()},
+            "cards": {str(c): json_number(v) for c, v in self.cards.items()},
+            "best": [str(c) for c in self.best],
+            "complete": self.complete,
+            "nodes": int(self.nodes),
+            "ms": round(float(self.ms), 3),
+        }
+        out.update(self.extra)
+        return out
