@@ -67,9 +67,35 @@ def cmd_legal(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_batch(args: argparse.Namespace) -> int:
+    from .batch import run_batch
+    summary = run_batch(args.input, args.output, operation=args.operation, workers=args.workers,
+                        in_format=args.in_format, out_format=args.format,
+                        scheduler=args.scheduler,
+                        progress=False if args.quiet else None)
+    if not args.quiet:
+        print(summary.text(), file=sys.stderr)
+    return 1 if summary.failed else 0
+
+
+def add_batch_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", help="requests: JSON Lines (one per line), a msgpack stream, or -")
+    p.add_argument("-o", "--output", required=True,
+                   help="responses file (appended; a rerun resumes where it stopped), or -")
+    p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    p.add_argument("--scheduler", help="address of a Dask distributed scheduler to run on")
+    p.add_argument("--operation", default="solve", choices=["solve", "legal"],
+                   help="what to answer for each request (default solve)")
+    p.add_argument("--in-format", choices=["jsonl", "msgpack"], help="input format (default by name)")
+    p.add_argument("--format", choices=["jsonl", "msgpack"], help="output format (default by name)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+
+
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
     "legal": (cmd_legal, "the seat on move, its legal cards, the trick and points taken",
               add_request_flags),
+    "batch": (cmd_batch, "answer a file of requests, one response per request, resumable",
+              add_batch_flags),
 }
 
 
