@@ -1,0 +1,140 @@
+"""The play engine against the plain-Python reference (tests/reference.py).
+
+RULES.md sections 2 and 3: on thousands of positions of every trick contract of every
+rule set, reached by random legal play from seeded deals, ``Position`` and the
+reference agree on the seat on move, the legal cards (same list, hand order), the
+trick in progress, every trick's winner, the points taken and the (early) end.
+Half the deals are uniform (``Deal.random``); half are dealt from a nearly sorted
+deck so that voids, single-suit hands and first-trick discards come up often.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kingsolve import Deal, Position, Seat, legal_request
+from kingsolve.cards import cards_of_mask, deck_mask
+from kingsolve.deal import seats_for_players
+from kingsolve.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
+
+from reference import RefHand, card, text
+
+DEALS_PER_CASE = 24
+
+
+def cases():
+    """Every trick contract of every rule set, with every trump it takes, the
+    Italian player counts and doubles, and the ``forced-king`` option."""
+    out = []
+    for vname, variant in VARIANTS.items():
+        for cname, contract in variant.contracts.items():
+            if contract.kind != "tricks":
+                continue
+            if contract.trump == TRUMP_NAMED:
+                trumps = ["S", "H", "D", "C"]
+            elif contract.trump == TRUMP_NAMED_OR_NONE:
+                trumps = ["S", "H", "D", "C", None]
+            else:
+                trumps = [None]
+            layouts = [(4, False)]
+            if vname == "italian":
+                layouts += [(4, True), (3, False), (2, False)]
+            option_sets = [()] + [(o,) for o in contract.options]
+            for trump in trumps:
+                for players, doubles in layouts:
+                    for options in option_sets:
+                        out.append((vname, cname, trump, players, doubles, options))
+    return out
+
+
+CASES = cases()
+
+
+def skewed_deal(rng: random.Random, deck: int, players: int) -> Deal:
+    """A deal from a deck sorted by suit and then lightly shuffled: long suits, voids."""
+    cards = cards_of_mask(deck_mask(deck))
+    if players == 3:
+        cards = [c for c in cards if str(c) != "C2"]
+    for _ in range(rng.choice([0, 4, 12, 30])):
+        i, j = rng.randrange(len(cards)), rng.randrange(len(cards))
+        cards[i], cards[j] = cards[j], cards[i]
+    seats = list(seats_for_players(players))
+    rng.shuffle(seats)
+    per = len(cards) // players
+    hands = [None] * 4
+    for k, seat in enumerate(seats):
+        m = 0
+        for c in cards[k * per:(k + 1) * per]:
+            m |= c.mask
+        hands[seat] = m
+    return Deal(hands)
+
+
+def compare(pos: Position, ref: RefHand, where: str) -> None:
+    to_move = pos.to_move
+    assert (None if to_move is None else to_move.name) == ref.to_move, where
+    assert pos.complete == ref.complete, where
+    assert [str(c) for c in pos.current_trick()] == [text(c) for c in ref.trick], where
+    engine_legal = [str(c) for c in pos.legal_cards()]
+    assert engine_legal == [text(c) for c in ref.legal()], where
+    assert [t.winner.name for t in pos.tricks] == ref.winners, where
+    assert {s.name: v for s, v in pos.scores().items()} == ref.scores(), where
+    if ref.doubles:
+        assert pos.side_scores() == ref.sides(), where
+
+
+@pytest.mark.parametrize("case", CASES, ids=["-".join(str(x) for x in c if x not in ((), False))
+                                             for c in CASES])
+def test_engine_agrees_with_reference(case):
+    vname, cname, trump, players, doubles, options = case
+    variant = VARIANTS[vname]
+    rng = random.Random(f"{case}")
+    positions = 0
+    for k in range(DEALS_PER_CASE):
+        if k % 2:
+            deal = skewed_deal(rng, variant.deck, players)
+        else:
+            deal = Deal.random(seed=rng.randrange(10**9), deck=variant.deck, players=players)
+        leader = rng.choice(deal.seats)
+        pos = Position(vname, cname, deal, leader=leader, trump=trump, doubles=doubles,
+                       options=options)
+        ref = RefHand(vname, cname, {s.name: [str(c) for c in deal.hand(s)] for s in deal.seats},
+                      leader=leader.name, trump=trump, options=options, doubles=doubles)
+        request_check = rng.randrange(deal.tricks * players)
+        step = 0
+        while True:
+            where = f"{vname} {cname} trump={trump} {deal.pbn()} leader={leader.name} " \
+                    f"play={[str(c) for c in pos.record]}"
+            compare(pos, ref, where)
+            positions += 1
+            if step == request_check:
+                # The JSON surface of `kingsolve legal` says the same thing.
+                req = {"variant": vname, "contract": cname, "trump": trump,
+                       "options": list(options), "doubles": doubles, "deal": deal.pbn(),
+                       "leader": leader.name, "play": [str(c) for c in pos.record]}
+                out = legal_request(req)
+                assert out["legal"] == [text(c) for c in ref.legal()], where
+                assert out["taken"] == ref.scores(), where
+                assert out["complete"] == ref.complete, where
+            if ref.complete:
+                break
+            choice = rng.choice(ref.legal())
+            pos.play(text(choice))
+            ref.play(choice)
+            step += 1
+        if not ref.ended_early:
+            # RULES.md 3: a hand played out hands out every point of the contract.
+            assert len(pos.tricks) == deal.tricks
+        # Undo takes the whole hand back to the start (play/undo round trip).
+        while pos.record:
+            pos.undo()
+        assert pos.to_move == leader and pos.taken == {s: 0 for s in deal.seats}
+    assert positions >= DEALS_PER_CASE * 4
+
+
+def test_case_count():
+    # 5 rule sets, every trick contract, trumps, players, doubles, options.
+    assert len(CASES) >= 100
+    assert {c[0] for c in CASES} == set(VARIANTS)
