@@ -91,11 +91,36 @@ def add_batch_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    from .batch import read_requests
+    from .stats import collect, format_stats, plot_stats
+    stats = collect(read_requests(args.requests), read_requests(args.responses))
+    if args.json:
+        _print_json(stats.to_dict())
+    else:
+        print(format_stats(stats, by=args.by))
+    if args.plot:
+        plot_stats(stats, args.plot, by=args.by)
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def add_stats_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("requests", help="the batch's requests (JSONL or msgpack)")
+    p.add_argument("responses", help="the batch's responses, in the same order")
+    p.add_argument("--by", choices=["role", "seat"], default="role",
+                   help="group by role (leader, 2nd...) or by seat (default role)")
+    p.add_argument("--plot", help="also write bar charts to this PNG file")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
     "legal": (cmd_legal, "the seat on move, its legal cards, the trick and points taken",
               add_request_flags),
     "batch": (cmd_batch, "answer a file of requests, one response per request, resumable",
               add_batch_flags),
+    "stats": (cmd_stats, "distributions of double-dummy values over batch results",
+              add_stats_flags),
 }
 
 

@@ -1,0 +1,66 @@
+"""`kingsolve stats`: value distributions over batch results (issue 8)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kingsolve.cli import main
+from kingsolve.stats import collect, format_stats, plot_stats
+
+
+def _req(i, leader, contract="trumps", trump="S", play=None):
+    return {"id": i, "variant": "italian", "contract": contract, "trump": trump,
+            "deal": "N:...", "leader": leader, "play": play or []}
+
+
+def test_counts_by_seat_and_by_role():
+    reqs = [_req(0, "N"), _req(1, "E"), _req(2, "N", contract="no-king-of-hearts", trump=None)]
+    resps = [{"id": 0, "values": {"N": 3, "E": 4, "S": 2, "W": 4}},
+             {"id": 1, "values": {"N": 3, "E": 5, "S": 1, "W": 4}},
+             {"id": 2, "values": {"N": 0, "E": -8, "S": 0, "W": 0}}]
+    stats = collect(reqs, resps)
+    rows = {(r["contract"], r["seat"]): r for r in stats.rows()}
+    assert rows[("trumps S", "N")]["distribution"] == {"3": 2}
+    # the leader was N (3 tricks) then E (5 tricks)
+    assert rows[("trumps S", "leader")]["distribution"] == {"3": 1, "5": 1}
+    assert rows[("trumps S", "leader")]["mean"] == 4
+    # the seat after the leader: E (4) then S (1), clockwise in Italian
+    assert rows[("trumps S", "2nd")]["distribution"] == {"1": 1, "4": 1}
+    assert rows[("no-king-of-hearts", "E")]["distribution"] == {"-8": 1}
+    text = format_stats(stats, by="seat")
+    assert "no-king-of-hearts" in text and "-8:1" in text
+
+
+def test_counter_clockwise_roles_in_turkish():
+    req = {"id": 0, "variant": "turkish", "contract": "no-tricks", "deal": "", "leader": "N"}
+    stats = collect([req], [{"id": 0, "values": {"N": 0, "E": -50, "S": -100, "W": -150}}])
+    rows = {r["seat"]: r for r in stats.rows()}
+    assert rows["2nd"]["distribution"] == {"-150": 1}  # W follows N in Turkish (RULES.md 1)
+
+
+def test_failed_and_partial_results_are_skipped_and_mismatch_refused():
+    reqs = [_req(0, "N"), _req(1, "N", play=["SA"]), _req(2, "N")]
+    resps = [{"id": 0, "error": "parse", "message": "x"}, {"id": 1, "values": {"N": 1}},
+             {"id": 2, "values": {"N": 2}}]
+    stats = collect(reqs, resps)
+    assert stats.skipped == 2 and sum(r["n"] for r in stats.rows() if r["seat"] == "N") == 1
+    with pytest.raises(ValueError, match="do not match"):
+        collect([_req(0, "N")], [{"id": 9, "values": {}}])
+
+
+def test_plot_and_cli(tmp_path, capsys):
+    reqs = [_req(i, "NESW"[i % 4]) for i in range(8)]
+    resps = [{"id": i, "values": {"N": i % 3, "E": 1, "S": 2, "W": 3}} for i in range(8)]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in reqs))
+    (tmp_path / "out.jsonl").write_text("".join(json.dumps(r) + "\n" for r in resps))
+    png = tmp_path / "v.png"
+    assert main(["stats", str(tmp_path / "in.jsonl"), str(tmp_path / "out.jsonl"),
+                 "--plot", str(png)]) == 0
+    assert "trumps S" in capsys.readouterr().out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["stats", str(tmp_path / "in.jsonl"), str(tmp_path / "out.jsonl"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"]
+    with pytest.raises(ValueError, match="nothing to plot"):
+        plot_stats(collect([], []), str(png))
