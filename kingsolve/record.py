@@ -1,0 +1,652 @@
+"""Game records: one played hand of King in PBN style, its JSON twin, match files.
+
+A record is a block of tag lines followed by a ``[Play "N"]`` section::
+
+    [Event "club night"]
+    [Hand "2"]
+    [Variant "italian"]
+    [Contract "no-queens"]
+    [Dealer "W"]
+    [Leader "N"]
+    [Doubles "false"]
+    [Deal "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"]
+    [Play "N"]
+    SA S2 S8 S3
+    ...
+
+In a trick contract each play line is one trick, its cards in play order from the
+trick's leader (the last line may be short when the record stops mid-trick). In the
+domino the cards are listed in the order played, passes implied, several to a line.
+``[Play]`` names the seat that moves first (the same as ``[Leader]``).
+
+A match file holds several records separated by blank lines. Lines starting with
+``;`` or ``%`` are comments. Every problem raises ``RecordError`` (a ``ParseError``)
+naming the line: an unknown tag, a bad deal, an illegal card (with the trick and the
+rule, as the play engine states it).
+
+Optional tags: ``Event``, ``Site``, ``Date``, ``Hand`` (its number in the match),
+``Seed`` (what the deal was made from), ``Sale`` (Italian sale, RULES.md 10:
+``"E 2"``, buyer and price in tricks), ``Bid`` (Portuguese festa, RULES.md 6: the
+accepted bid, ``"E 3"`` plus-tricks or ``"E 2 null"``) and ``Score`` (the final
+scores, ``"N -3 E 0 S -6 W -3"``, needed when the play is not recorded to the end;
+checked against the play when it is).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping, Sequence
+
+from .cards import Card, Seat, Suit
+from .deal import Deal
+from .errors import KingsolveError, ParseError
+from .rules import TRUMP_NONE, RuleSet, get_variant
+
+__all__ = ["Record", "RecordError", "parse_records", "format_records", "read_records",
+           "TAGS"]
+
+#: The tags a record may carry, in the order ``Record.text()`` writes them.
+TAGS = ("Event", "Site", "Date", "Hand", "Variant", "Contract", "Trump", "Options", "Dealer",
+        "Leader", "Doubles", "Seed", "Sale", "Bid", "Score", "Deal", "Play")
+
+#: How many domino cards ``Record.text()`` writes to a line.
+DOMINO_CARDS_PER_LINE = 8
+
+_TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
+_NO_TRUMP = {"", "-", "NT", "N/A", "NONE"}
+
+
+class RecordError(ParseError):
+    """A game record that cannot be read; ``line`` is the 1-based line of the problem."""
+
+    code = "record"
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One hand of King as played: the rules, the deal, the cards played and the tags.
+
+    >>> r = Record("italian", "no-queens", Deal("N:AK... QJ... T9... 87..."), Seat.N,
+    ...            play=["SA", "SQ", "ST", "S8"])
+    >>> Record.parse(r.text()) == r
+    True
+    """
+
+    variant: str
+    contract: str
+    deal: Deal
+    leader: Seat
+    trump: Suit | None = None
+    options: tuple[str, ...] = ()
+    dealer: Seat | None = None
+    doubles: bool = False
+    play: tuple[Card, ...] = ()
+    event: str | None = None
+    site: str | None = None
+    date: str | None = None
+    hand: int | None = None
+    seed: str | None = None
+    sale: tuple[Seat, int] | None = None
+    bid: tuple[Seat, int, str] | None = None
+    score: tuple[tuple[Seat, int], ...] | None = None
+
+    def __post_init__(self) -> None:
+        # Normalise loose inputs so equal records compare equal.
+        object.__setattr__(self, "leader", Seat.parse(self.leader))
+        if self.dealer is not None:
+            object.__setattr__(self, "dealer", Seat.parse(self.dealer))
+        if self.trump is not None:
+            object.__setattr__(self, "trump", Suit.parse(self.trump))
+        if not isinstance(self.deal, Deal):
+            object.__setattr__(self, "deal", Deal(self.deal))
+        object.__setattr__(self, "options", tuple(self.options))
+        object.__setattr__(self, "play", tuple(Card.parse(c) for c in self.play))
+
+    # --- rules -----------------------------------------------------------------------
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set the record names."""
+        return get_variant(self.variant)
+
+    @property
+    def is_domino(self) -> bool:
+        """Whether the hand is the domino (RULES.md section 9)."""
+        return self.rules.contract(self.contract).kind == "domino"
+
+    def position(self, cards: int | None = None):
+        """The play engine's position after the first ``cards`` cards (all by default).
+
+        A ``Position`` for a trick contract, a ``DominoPosition`` for the domino.
+        """
+        play = self.play if cards is None else self.play[:cards]
+        if self.is_domino:
+            from .domino import DominoPosition
+            return DominoPosition(self.rules, self.deal, leader=self.leader, play=play,
+                                  contract=self.rules.contract(self.contract, self.options))
+        from .position import Position
+        return Position(self.rules, self.contract, self.deal, leader=self.leader,
+                        trump=self.trump, doubles=self.doubles, options=self.options,
+                        play=play)
+
+    def tricks(self) -> list[tuple[Card, ...]]:
+        """The play split as the text writes it: one trick a line (domino: fixed lines)."""
+        if self.is_domino:
+            per = DOMINO_CARDS_PER_LINE
+        else:
+            per = self.deal.players
+        return [self.play[i:i + per] for i in range(0, len(self.play), per)]
+
+    def adjustments(self) -> dict[Seat, int]:
+        """Points moved by a sale (RULES.md 10) or an accepted festa bid (RULES.md 6)."""
+        out = {s: 0 for s in self.deal.seats}
+        if self.sale is not None and self.dealer is not None:
+            buyer, price = self.sale
+            per_trick = self.rules.contract(self.contract).each_trick
+            out[buyer] -= price * per_trick
+            out[self.dealer] += price * per_trick
+        if self.bid is not None and self.dealer is not None:
+            bidder, count, kind = self.bid
+            points = count * (75 if kind == "null" else 25)
+            out[bidder] -= points
+            out[self.dealer] += points
+        return out
+
+    def final_scores(self) -> dict[Seat, Any] | None:
+        """The hand's final scores: from the play when complete, else the ``Score`` tag.
+
+        Sale and bid payments are included. ``None`` when neither is known.
+        """
+        if self.score is not None:
+            return dict(self.score)
+        return self._played_scores()
+
+    def _played_scores(self) -> dict[Seat, Any] | None:
+        pos = self.position()
+        if not pos.complete:
+            return None
+        adj = self.adjustments()
+        return {s: v + adj.get(s, 0) for s, v in pos.scores().items()}
+
+    # --- text ------------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str) -> "Record":
+        """Read exactly one record; ``RecordError`` naming the line on any problem."""
+        records = parse_records(text)
+        if len(records) != 1:
+            raise RecordError(f"expected one record, found {len(records)}")
+        return records[0]
+
+    def tags(self) -> list[tuple[str, str]]:
+        """The record's tag pairs, in the order the text writes them (``Play`` last)."""
+        out: list[tuple[str, str]] = []
+        for name, value in (("Event", self.event), ("Site", self.site), ("Date", self.date),
+                            ("Hand", None if self.hand is None else str(self.hand))):
+            if value is not None:
+                out.append((name, value))
+        out.append(("Variant", self.variant))
+        out.append(("Contract", self.contract))
+        if self.trump is not None or self.rules.contract(self.contract).trump != TRUMP_NONE:
+            out.append(("Trump", "-" if self.trump is None else self.trump.letter))
+        if self.options:
+            out.append(("Options", " ".join(self.options)))
+        if self.dealer is not None:
+            out.append(("Dealer", self.dealer.name))
+        out.append(("Leader", self.leader.name))
+        out.append(("Doubles", "true" if self.doubles else "false"))
+        if self.seed is not None:
+            out.append(("Seed", self.seed))
+        if self.sale is not None:
+            out.append(("Sale", f"{self.sale[0].name} {self.sale[1]}"))
+        if self.bid is not None:
+            seat, count, kind = self.bid
+            out.append(("Bid", f"{seat.name} {count}" + (" null" if kind == "null" else "")))
+        if self.score is not None:
+            out.append(("Score", " ".join(f"{s.name} {v}" for s, v in self.score)))
+        out.append(("Deal", self.deal.pbn()))
+        return out
+
+    def text(self) -> str:
+        """The record as PBN-style text, ending with a newline; ``parse`` reads it back."""
+        lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags()]
+        lines.append(f'[Play "{self.leader.name}"]')
+        for trick in self.tricks():
+            lines.append(" ".join(str(c) for c in trick))
+        return "\n".join(lines) + "\n"
+
+    # --- JSON ------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The JSON twin: the shared request fields plus the record's tags.
+
+        Without the tags it is a valid request for ``solve_request`` (the whole play).
+        """
+        out: dict[str, Any] = {
+            "variant": self.variant, "contract": self.contract,
+            "trump": None if self.trump is None else self.trump.letter,
+            "options": list(self.options), "doubles": self.doubles,
+            "deal": self.deal.pbn(), "leader": self.leader.name,
+            "play": [str(c) for c in self.play],
+            "dealer": None if self.dealer is None else self.dealer.name,
+        }
+        for name in ("event", "site", "date", "hand", "seed"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        if self.sale is not None:
+            out["sale"] = {"buyer": self.sale[0].name, "price": self.sale[1]}
+        if self.bid is not None:
+            out["bid"] = {"bidder": self.bid[0].name, "tricks": self.bid[1], "kind": self.bid[2]}
+        if self.score is not None:
+            out["score"] = {s.name: v for s, v in self.score}
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Record":
+        """Read the JSON twin; ``RecordError`` naming the field on any problem."""
+        if not isinstance(data, Mapping):
+            raise RecordError(f"invalid record: expected a JSON object, got {type(data).__name__}")
+        known = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
+                 "dealer", "event", "site", "date", "hand", "seed", "sale", "bid", "score"}
+        unknown = sorted(k for k in data if k not in known)
+        if unknown:
+            raise RecordError(f"unknown field {unknown[0]!r} in record: expected "
+                              f"{', '.join(sorted(known))}")
+        tags: dict[str, tuple[str, int]] = {}
+
+        def text_field(key: str, tag: str, required: bool = False) -> None:
+            value = data.get(key)
+            if value is None:
+                if required:
+                    raise RecordError(f"missing field {key!r} in record")
+                return
+            if isinstance(value, bool) or not isinstance(value, (str, int)):
+                raise RecordError(f"invalid field {key!r}: expected text, got {value!r}")
+            tags[tag] = (str(value), 0)
+
+        for key, tag in (("variant", "Variant"), ("contract", "Contract"), ("deal", "Deal"),
+                         ("leader", "Leader")):
+            text_field(key, tag, required=key != "leader")
+        for key, tag in (("trump", "Trump"), ("dealer", "Dealer"), ("event", "Event"),
+                         ("site", "Site"), ("date", "Date"), ("hand", "Hand"), ("seed", "Seed")):
+            text_field(key, tag)
+        if "doubles" in data and data["doubles"] is not None:
+            if not isinstance(data["doubles"], bool):
+                raise RecordError(f"invalid field 'doubles': expected true or false, "
+                                  f"got {data['doubles']!r}")
+            tags["Doubles"] = ("true" if data["doubles"] else "false", 0)
+        options = data.get("options") or []
+        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+            raise RecordError(f"invalid field 'options': expected a list of names, got {options!r}")
+        if options:
+            tags["Options"] = (" ".join(options), 0)
+        sale = data.get("sale")
+        if sale is not None:
+            if not isinstance(sale, Mapping) or set(sale) != {"buyer", "price"}:
+                raise RecordError(f"invalid field 'sale': expected {{\"buyer\": seat, \"price\": "
+                                  f"tricks}}, got {sale!r}")
+            tags["Sale"] = (f"{sale['buyer']} {sale['price']}", 0)
+        bid = data.get("bid")
+        if bid is not None:
+            if not isinstance(bid, Mapping) or not {"bidder", "tricks"} <= set(bid) \
+                    or not set(bid) <= {"bidder", "tricks", "kind"}:
+                raise RecordError(f"invalid field 'bid': expected {{\"bidder\": seat, \"tricks\": "
+                                  f"n, \"kind\": \"plus\" or \"null\"}}, got {bid!r}")
+            tags["Bid"] = (f"{bid['bidder']} {bid['tricks']} {bid.get('kind', 'plus')}", 0)
+        score = data.get("score")
+        if score is not None:
+            if not isinstance(score, Mapping):
+                raise RecordError(f"invalid field 'score': expected an object of seat to points, "
+                                  f"got {score!r}")
+            tags["Score"] = (" ".join(f"{k} {v}" for k, v in score.items()), 0)
+        play = data.get("play") or []
+        if not isinstance(play, list) or not all(isinstance(c, str) for c in play):
+            raise RecordError(f"invalid field 'play': expected a list of cards, got {play!r}")
+        try:
+            return _build(tags, [(0, play)] if play else [], None, 0, from_json=True)
+        except RecordError as exc:
+            raise RecordError(re.sub(r"^line 0: ", "", str(exc))) from None
+
+    @classmethod
+    def from_position(cls, position, **tags: Any) -> "Record":
+        """The record of a position's play so far (``Position`` or ``DominoPosition``)."""
+        contract = position.contract.name
+        return cls(position.variant.name, contract, position.deal, position.leader,
+                   trump=getattr(position, "trump", None),
+                   options=tuple(getattr(position, "options", ()) or ()),
+                   doubles=bool(getattr(position, "doubles", False)),
+                   play=tuple(position.record), **tags)
+
+    def with_play(self, play: Iterable["Card | str"]) -> "Record":
+        """The same record with another play (checked by ``validate``)."""
+        out = replace(self, play=tuple(Card.parse(c) for c in play))
+        out.validate()
+        return out
+
+    def validate(self) -> None:
+        """Check the record against the rules: raises ``RecordError`` on a problem."""
+        Record.from_dict(self.to_dict())
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+# --- reading -----------------------------------------------------------------------------
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def parse_records(text: str) -> list[Record]:
+    """Read every record of a match file (records separated by blank lines)."""
+    if not isinstance(text, str):
+        raise RecordError(f"invalid record text: expected a string, got {type(text).__name__}")
+    records = []
+    block: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith((";", "%")):
+            continue
+        if not line:
+            if block:
+                records.append(_parse_block(block))
+                block = []
+            continue
+        block.append((number, line))
+    if block:
+        records.append(_parse_block(block))
+    if not records:
+        raise RecordError("empty record: expected tag lines such as [Variant \"italian\"]")
+    return records
+
+
+def read_records(path: str) -> list[Record]:
+    """Read a match file from disk."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise RecordError(f"cannot read record file {path!r}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"cannot read record file {path!r}: not UTF-8 text") from None
+    return parse_records(text)
+
+
+def format_records(records: Sequence[Record]) -> str:
+    """A match file: the records' texts separated by blank lines."""
+    return "\n".join(r.text() for r in records)
+
+
+def _parse_block(block: list[tuple[int, str]]) -> Record:
+    tags: dict[str, tuple[str, int]] = {}
+    play_lines: list[tuple[int, list[str]]] = []
+    play_line_no: int | None = None
+    for number, line in block:
+        if line.startswith("["):
+            if play_line_no is not None and play_lines:
+                raise RecordError(f"tag line {line!r} after the play: start a new record "
+                                  f"after a blank line", number)
+            m = _TAG_LINE.match(line)
+            if not m:
+                raise RecordError(f"invalid tag line {line!r}: expected [Name \"value\"]", number)
+            name, value = m.group(1), _unescape(m.group(2))
+            canonical = next((t for t in TAGS if t.lower() == name.lower()), None)
+            if canonical is None:
+                raise RecordError(f"unknown tag {name!r}: expected one of {', '.join(TAGS)}",
+                                  number)
+            if canonical in tags:
+                raise RecordError(f"duplicate tag {canonical!r} (first on line "
+                                  f"{tags[canonical][1]})", number)
+            tags[canonical] = (value.strip(), number)
+            if canonical == "Play":
+                play_line_no = number
+            continue
+        if play_line_no is None:
+            raise RecordError(f"cards {line!r} outside a play section: put [Play \"seat\"] "
+                              f"before them", number)
+        play_lines.append((number, line.replace(",", " ").split()))
+    return _build(tags, play_lines, play_line_no, block[0][0])
+
+
+def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[str]]],
+           play_line_no: int | None, first_line: int, from_json: bool = False) -> Record:
+    """Check tags and play against the rules and make the record."""
+
+    def line_of(tag: str) -> int:
+        return tags[tag][1] if tag in tags else first_line
+
+    def need(tag: str) -> str:
+        if tag not in tags:
+            raise RecordError(f"missing tag {tag!r} in the record starting here", first_line)
+        return tags[tag][0]
+
+    def seat_tag(tag: str) -> Seat | None:
+        if tag not in tags:
+            return None
+        try:
+            return Seat.parse(tags[tag][0])
+        except ParseError as exc:
+            raise RecordError(f"tag {tag}: {exc}", line_of(tag)) from None
+
+    def wrap(tag: str, exc: KingsolveError) -> RecordError:
+        return RecordError(f"tag {tag}: {exc}", line_of(tag))
+
+    try:
+        variant = get_variant(need("Variant"))
+    except KingsolveError as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise wrap("Variant", exc) from None
+    try:
+        contract = variant.contract(need("Contract"))
+    except KingsolveError as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise wrap("Contract", exc) from None
+    options: tuple[str, ...] = ()
+    if "Options" in tags and tags["Options"][0] not in ("", "-"):
+        options = tuple(tags["Options"][0].split())
+        try:
+            contract = contract.with_options(options)
+        except KingsolveError as exc:
+            raise wrap("Options", exc) from None
+    try:
+        deal = Deal(need("Deal"))
+    except KingsolveError as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise wrap("Deal", exc) from None
+    dealer = seat_tag("Dealer")
+    leader = seat_tag("Leader")
+    play_seat = seat_tag("Play")
+    if leader is None:
+        leader = play_seat
+    if leader is None and dealer is not None and contract.kind == "tricks":
+        leader = variant.next_seat(dealer, deal.seats)
+    if leader is None:
+        raise RecordError("missing tag 'Leader' in the record starting here", first_line)
+    if play_seat is not None and play_seat != leader:
+        raise RecordError(f"tag Play names {play_seat.name} but the leader is {leader.name}: "
+                          f"[Play] names the seat that moves first", line_of("Play"))
+    doubles = False
+    if "Doubles" in tags:
+        value = tags["Doubles"][0].lower()
+        if value not in ("true", "false", "yes", "no", "1", "0"):
+            raise RecordError(f"tag Doubles: invalid value {tags['Doubles'][0]!r}: expected "
+                              f"true or false", line_of("Doubles"))
+        doubles = value in ("true", "yes", "1")
+    trump: Suit | None = None
+    if "Trump" in tags and tags["Trump"][0].upper() not in _NO_TRUMP:
+        try:
+            trump = Suit.parse(tags["Trump"][0])
+        except ParseError as exc:
+            raise wrap("Trump", exc) from None
+    hand = _int_tag(tags, "Hand", minimum=1)
+    sale = _sale_tag(tags, variant, contract.name, dealer)
+    bid = _bid_tag(tags, variant, contract.name, dealer)
+    score = _score_tag(tags, deal)
+
+    # Everything the engine checks (trump, deal for the variant, leader, doubles).
+    from .position import Position, _check_deal, _check_trump
+    if contract.kind == "tricks":
+        try:
+            _check_trump(contract, trump)
+        except KingsolveError as exc:
+            raise wrap("Trump", exc) from None
+        try:
+            _check_deal(variant, deal, doubles)
+        except KingsolveError as exc:
+            raise wrap("Doubles" if "doubles" in str(exc) else "Deal", exc) from None
+        if leader not in deal.seats:
+            raise RecordError(f"invalid leader {leader.name!r}: that seat is not in play",
+                              line_of("Leader") if "Leader" in tags else line_of("Play"))
+        position: Any = Position(variant, contract, deal, leader=leader, trump=trump,
+                                 doubles=doubles)
+    else:
+        if trump is not None:
+            raise RecordError("the domino takes no trump", line_of("Trump"))
+        if doubles:
+            raise RecordError("the domino is played in singles only", line_of("Doubles"))
+        from .domino import DominoPosition
+        try:
+            position = DominoPosition(variant, deal, leader=leader, contract=contract)
+        except KingsolveError as exc:
+            raise wrap("Deal", exc) from None
+
+    play = _play(position, contract.kind, play_lines, from_json)
+    record = Record(variant.name, contract.name, deal, leader, trump=trump, options=options,
+                    dealer=dealer, doubles=doubles, play=tuple(play),
+                    event=tags.get("Event", (None,))[0], site=tags.get("Site", (None,))[0],
+                    date=tags.get("Date", (None,))[0], hand=hand,
+                    seed=tags.get("Seed", (None,))[0], sale=sale, bid=bid, score=score)
+    if score is not None and position.complete:
+        played = record._played_scores()
+        if played is not None and played != dict(score):
+            shown = " ".join(f"{s.name} {v}" for s, v in played.items())
+            raise RecordError(f"tag Score {tags['Score'][0]!r} does not match the play, which "
+                              f"scores {shown!r}", line_of("Score"))
+    return record
+
+
+def _play(position, kind: str, play_lines: list[tuple[int, list[str]]],
+          from_json: bool) -> list[Card]:
+    cards: list[Card] = []
+    per_trick = len(position.seats) if kind == "tricks" else None
+    for i, (number, tokens) in enumerate(play_lines):
+        if per_trick is not None and not from_json:
+            trick = position.trick_number + 1
+            if len(tokens) > per_trick:
+                raise RecordError(f"trick {trick} has {len(tokens)} cards "
+                                  f"{' '.join(tokens)!r}, expected {per_trick}", number)
+            if len(tokens) < per_trick and i != len(play_lines) - 1:
+                raise RecordError(f"trick {trick} has {len(tokens)} cards "
+                                  f"{' '.join(tokens)!r}, expected {per_trick} (only the last "
+                                  f"line may stop mid-trick)", number)
+        for token in tokens:
+            where = (f"trick {position.trick_number + 1}" if per_trick is not None
+                     else f"card {len(cards) + 1}")
+            try:
+                card = Card.parse(token)
+            except ParseError as exc:
+                raise RecordError(f"{where}: {exc}", number) from None
+            if position.complete:
+                raise RecordError(f"{where}: card {str(card)!r} after the end of the hand",
+                                  number)
+            try:
+                position.play(card)
+            except KingsolveError as exc:
+                message = re.sub(r" at play\[\d+\]", "", str(exc))
+                raise RecordError(f"{where}: {message}", number) from None
+            cards.append(card)
+    return cards
+
+
+def _int_tag(tags: dict[str, tuple[str, int]], tag: str, minimum: int = 0) -> int | None:
+    if tag not in tags:
+        return None
+    value, line = tags[tag]
+    if not re.fullmatch(r"\d+", value) or int(value) < minimum:
+        raise RecordError(f"tag {tag}: invalid value {value!r}: expected a whole number "
+                          f"of at least {minimum}", line)
+    return int(value)
+
+
+def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
+    if "Sale" not in tags:
+        return None
+    value, line = tags["Sale"]
+    parts = value.split()
+    if not variant.name.startswith("italian") or contract != "trumps":
+        raise RecordError(f"tag Sale {value!r}: only the Italian trumps hands are sold "
+                          f"(RULES.md 10)", line)
+    if dealer is None:
+        raise RecordError(f"tag Sale {value!r} needs a Dealer tag (the seller)", line)
+    if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < 1:
+        raise RecordError(f"tag Sale: invalid value {value!r}: expected the buyer's seat and "
+                          f"the price in tricks, such as \"E 2\"", line)
+    try:
+        buyer = Seat.parse(parts[0])
+    except ParseError as exc:
+        raise RecordError(f"tag Sale: {exc}", line) from None
+    if buyer == dealer:
+        raise RecordError(f"tag Sale {value!r}: the dealer cannot buy its own declaration", line)
+    return (buyer, int(parts[1]))
+
+
+def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
+    if "Bid" not in tags:
+        return None
+    value, line = tags["Bid"]
+    parts = value.split()
+    if variant.name != "portuguese" or contract not in ("festa", "null"):
+        raise RecordError(f"tag Bid {value!r}: bids belong to the Portuguese festa "
+                          f"(RULES.md 6)", line)
+    if dealer is None:
+        raise RecordError(f"tag Bid {value!r} needs a Dealer tag (the host)", line)
+    if len(parts) not in (2, 3) or not parts[1].isdigit() or int(parts[1]) < 1 \
+            or (len(parts) == 3 and parts[2].lower() not in ("plus", "null")):
+        raise RecordError(f"tag Bid: invalid value {value!r}: expected the bidder's seat, a "
+                          f"number of tricks and optionally null, such as \"E 3\" or "
+                          f"\"E 2 null\"", line)
+    kind = parts[2].lower() if len(parts) == 3 else "plus"
+    try:
+        bidder = Seat.parse(parts[0])
+    except ParseError as exc:
+        raise RecordError(f"tag Bid: {exc}", line) from None
+    if bidder == dealer:
+        raise RecordError(f"tag Bid {value!r}: the host does not bid at its own festa", line)
+    if kind == "null" and int(parts[1]) > 3:
+        raise RecordError(f"tag Bid {value!r}: a null bid is at most 3 tricks", line)
+    if (kind == "null") != (contract == "null"):
+        raise RecordError(f"tag Bid {value!r}: a {kind} bid is played as "
+                          f"{'null' if kind == 'null' else 'festa'}, not {contract}", line)
+    return (bidder, int(parts[1]), kind)
+
+
+def _score_tag(tags, deal: Deal):
+    if "Score" not in tags:
+        return None
+    value, line = tags["Score"]
+    parts = value.split()
+    if len(parts) != 2 * deal.players:
+        raise RecordError(f"tag Score: invalid value {value!r}: expected each seat in play and "
+                          f"its points, such as \"N -3 E 0 S -6 W -3\"", line)
+    out = []
+    for i in range(0, len(parts), 2):
+        try:
+            seat = Seat.parse(parts[i])
+        except ParseError as exc:
+            raise RecordError(f"tag Score: {exc}", line) from None
+        if not re.fullmatch(r"[+-]?\d+", parts[i + 1]):
+            raise RecordError(f"tag Score: invalid points {parts[i + 1]!r} for {seat.name}", line)
+        out.append((seat, int(parts[i + 1])))
+    if sorted(s for s, _ in out) != sorted(deal.seats):
+        raise RecordError(f"tag Score {value!r}: expected each seat in play once "
+                          f"({' '.join(s.name for s in deal.seats)})", line)
+    return tuple(sorted(out))
