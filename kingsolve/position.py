@@ -108,7 +108,8 @@ class Position:
         self.taken = {s: 0 for s in self.seats}
         self.record: list[Card] = []
         self._undo: list[tuple] = []
-        self._ended_early = False
+        # RULES.md 2.4: a (partly played) deal may hold no points at all from the start.
+        self._ended_early = self.points_remaining_mask() == 0 and not any(self.tables.trick_points)
         for i, card in enumerate(play):
             self.play(card, index=i)
 
