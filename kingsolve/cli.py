@@ -13,6 +13,7 @@ import sys
 from typing import Any, Callable
 
 from .errors import KingsolveError
+from .server import add_serve_flags, cmd_serve
 
 __all__ = ["main", "build_parser", "read_request"]
 
@@ -121,6 +122,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
               add_batch_flags),
     "stats": (cmd_stats, "distributions of double-dummy values over batch results",
               add_stats_flags),
+    "serve": (cmd_serve, "serve the JSON API and the analysis board (gunicorn, several workers)",
+              add_serve_flags),
 }
 
 

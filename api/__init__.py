@@ -1,0 +1,96 @@
+"""kingsolve's web surface: the JSON/msgpack API under ``/api/v1`` and the analysis board at ``/``.
+
+``create_app(config)`` builds the Flask app. Every limit is a setting (``DEFAULTS``);
+bad input of any kind answers 400 with ``{"error": code, "message": ...}``, a search
+over its budget 503, and no answer ever carries a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask, send_from_directory
+from werkzeug.exceptions import HTTPException
+
+from kingsolve import __version__
+from kingsolve.errors import KingsolveError, SolveTimeout
+
+from .schemas import Schemas
+from .views import bp
+from .wire import respond
+
+__all__ = ["create_app", "DEFAULTS"]
+
+STATIC = Path(__file__).parent / "static"
+
+#: The server's limits; pass any of them to ``create_app`` to change it.
+DEFAULTS: dict[str, Any] = {
+    "MAX_CONTENT_LENGTH": 256 * 1024,      # bytes of one request body (413 past it)
+    "KINGSOLVE_BATCH_MAX": 64,             # requests in one /solve batch
+    "KINGSOLVE_MAX_NODES": 50_000_000,     # node budget of one search, at most
+    "KINGSOLVE_MAX_MS": 20_000,            # time budget of one search in ms, at most
+    "KINGSOLVE_BATCH_MS": 30_000,          # time budget shared by one batch
+    "KINGSOLVE_TT_MB": 64,                 # transposition-table memory of a /table search
+    "KINGSOLVE_TABLE_THREADS": 1,          # threads of one /table request
+}
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ApiState:
+    """What the views share: the schemas built for this app's limits."""
+
+    schemas: Schemas
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The Flask app: API blueprint, board, error handlers, limits from ``config``."""
+    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
+    app.config.update(DEFAULTS)
+    if config:
+        app.config.update(config)
+    app.json.sort_keys = False
+    app.extensions["kingsolve"] = ApiState(Schemas(app.config))
+    app.register_blueprint(bp)
+
+    @app.get("/")
+    def board():
+        return send_from_directory(STATIC, "index.html")
+
+    @app.get("/healthz")
+    def healthz():
+        return respond({"status": "ok", "version": __version__})
+
+    @app.errorhandler(KingsolveError)
+    def bad_input(exc: KingsolveError):
+        status = 503 if isinstance(exc, SolveTimeout) else 400
+        return respond({"error": exc.code, "message": str(exc)}, status)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        code = (exc.name or "error").lower().replace(" ", "-")
+        headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
+        message = exc.description or exc.name
+        if exc.code == 413:
+            message = f"request body too large: at most {app.config['MAX_CONTENT_LENGTH']} bytes"
+        elif exc.code == 405:
+            message = f"method not allowed here: use {headers.get('Allow', 'another method')}"
+        return respond({"error": code, "message": message}, exc.code or 500, headers)
+
+    @app.errorhandler(ModuleNotFoundError)
+    def not_built(exc: ModuleNotFoundError):
+        if not (exc.name or "").startswith("kingsolve"):
+            return internal(exc)
+        return respond({"error": "unavailable", "message": f"this server has no {exc.name}: "
+                        f"the search is not installed"}, 503)
+
+    @app.errorhandler(Exception)
+    def internal(exc: Exception):
+        log.exception("unhandled error")
+        return respond({"error": "internal", "message": "internal server error"}, 500)
+
+    return app

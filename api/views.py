@@ -1,0 +1,114 @@
+"""The ``/api/v1`` blueprint: each view parses the body, calls the library, returns its dict."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from flask import Blueprint, current_app, request
+
+from kingsolve.deal import Deal
+from kingsolve.errors import KingsolveError, SolveTimeout
+from kingsolve.request import legal_request
+from kingsolve.result import Budget
+from kingsolve.rules import VARIANTS
+
+from .wire import read_body, respond
+
+__all__ = ["bp"]
+
+bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
+
+
+def _state():
+    return current_app.extensions["kingsolve"]
+
+
+def _body(schema: str) -> Any:
+    return _state().schemas.validate(schema, read_body())
+
+
+def _budget(req: dict, ms_left: float | None = None) -> dict:
+    """The request with its node and time budgets clamped to the server's maxima."""
+    cfg = current_app.config
+    nodes = min(req.get("nodes") or cfg["KINGSOLVE_MAX_NODES"], cfg["KINGSOLVE_MAX_NODES"])
+    ms = min(req.get("ms") or cfg["KINGSOLVE_MAX_MS"], cfg["KINGSOLVE_MAX_MS"])
+    if ms_left is not None:
+        ms = min(ms, ms_left)
+    return {**req, "nodes": int(nodes), "ms": float(ms)}
+
+
+def _solve_request():
+    # Imported on first use: the search core is compiled and heavy, /legal does not need it.
+    from kingsolve.solver import solve_request
+    return solve_request
+
+
+@bp.post("/legal")
+def legal():
+    return respond(legal_request(_body("LegalRequest")))
+
+
+@bp.post("/solve")
+def solve():
+    body = read_body()
+    if not isinstance(body, list):
+        req = _state().schemas.validate("SolveRequest", body)
+        return respond(_solve_request()(_budget(req)))
+    return respond(_solve_batch(_state().schemas.validate("SolveBatch", body)))
+
+
+def _solve_batch(reqs: list) -> list[dict]:
+    """One answer per request, an error object where it failed; the batch shares a time budget."""
+    solve_request = _solve_request()
+    deadline = time.monotonic() + current_app.config["KINGSOLVE_BATCH_MS"] / 1000
+    out = []
+    for item in reqs:
+        ms_left = (deadline - time.monotonic()) * 1000
+        try:
+            if ms_left <= 0:
+                raise SolveTimeout("batch time budget spent before this request")
+            req = _state().schemas.validate("SolveRequest", item)
+            out.append(solve_request(_budget(req, ms_left)))
+        except KingsolveError as exc:
+            out.append({"error": exc.code, "message": str(exc)})
+    return out
+
+
+@bp.post("/table")
+def table():
+    from kingsolve.solver import dd_table
+    req = _budget(_body("TableRequest"))
+    cfg = current_app.config
+    budget = Budget(nodes=req["nodes"], ms=req["ms"], tt_mb=cfg["KINGSOLVE_TT_MB"])
+    return respond(dd_table(req["variant"], req["deal"], req.get("leader") or "N",
+                            contracts=req.get("contracts"), trump=req.get("trump"),
+                            doubles=req.get("doubles") or False, budget=budget,
+                            threads=cfg["KINGSOLVE_TABLE_THREADS"]))
+
+
+@bp.get("/variants")
+def variants():
+    return respond({name: rules.to_dict() for name, rules in VARIANTS.items()})
+
+
+@bp.get("/deal")
+def deal():
+    query: dict[str, Any] = dict(request.args.items())
+    for name in ("deck", "players"):
+        if name in query:
+            try:
+                query[name] = int(query[name])
+            except ValueError:
+                pass            # the schema names the problem
+    query = _state().schemas.validate("DealQuery", query, noun="query parameter")
+    seed = query.get("seed") or str(secrets.randbelow(10**9))
+    deck, players = query.get("deck", 52), query.get("players", 4)
+    pbn = Deal.random(int(seed) if seed.isascii() and seed.isdigit() else seed, deck=deck, players=players).pbn()
+    return respond({"deal": pbn, "seed": seed, "deck": deck, "players": players})
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return respond(_state().schemas.openapi())
