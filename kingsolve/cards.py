@@ -168,8 +168,12 @@ class Card:
             parsed = Card.parse(text_or_suit)  # type: ignore[arg-type]
             suit, rank = parsed.suit, parsed.rank
         else:
-            suit = Suit(text_or_suit)
-            rank = Rank(rank)
+            try:
+                suit = Suit.parse(text_or_suit) if isinstance(text_or_suit, str) else Suit(text_or_suit)
+                rank = Rank.parse(rank) if isinstance(rank, str) else Rank(rank)
+            except ValueError:
+                raise ParseError(f"invalid card ({text_or_suit!r}, {rank!r}): expected a suit "
+                                 f"(S H D C or 0-3) and a rank (A K Q J T 9 ... 2 or 2-14)") from None
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "rank", rank)
 

@@ -77,7 +77,11 @@ class Deal:
         if isinstance(text_or_hands, str):
             hands = Deal._parse(text_or_hands)
         else:
-            hands = tuple(text_or_hands)
+            try:
+                hands = tuple(text_or_hands)
+            except TypeError:
+                raise ParseError(f"invalid deal {text_or_hands!r}: expected PBN text such as "
+                                 f"'N:AKQ... ...' or four hand masks") from None
             if len(hands) != 4:
                 raise InvalidDealError(f"invalid deal: expected 4 hands (None for a seat not "
                                        f"in play), got {len(hands)}")
