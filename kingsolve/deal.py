@@ -68,7 +68,7 @@ class Deal:
     >>> d.pbn()
     'N:AKQ.JT9.876.5432 - JT9.AKQ.5432.876 -'
     >>> d.players, d.tricks
-    (2, 4)
+    (2, 13)
     """
 
     __slots__ = ("_hands",)
