@@ -1,0 +1,306 @@
+"""Post-game review: what each card played cost its player, double dummy.
+
+For every card of a record, the value of the position for the seat that played it
+before and after the card (RULES.md section 11: the score the seat can guarantee
+against the other three; its side's exact value in doubles), the points the card
+cost (before - after: 0 for a double-dummy-best card), the best cards at that moment
+and whether the card was forced (the only legal card).
+
+One search per position: the per-card values of the seat on move give the value
+after each of its cards, the best of them the value before.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Iterable
+
+from .cards import Card, Seat
+from .errors import InvalidRequestError, KingsolveError
+from .record import Record
+from .result import Budget, Number, SolveResult, json_number
+
+__all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "solve_position"]
+
+Solver = Callable[..., SolveResult]
+
+
+def format_number(x: Number) -> str:
+    """A score for display: ``-3``, ``+2``, or a fraction ``-7/3``."""
+    if isinstance(x, Fraction) and x.denominator != 1:
+        return f"{'+' if x > 0 else ''}{x.numerator}/{x.denominator}"
+    return f"{int(x):+d}" if x else "0"
+
+
+def solve_position(position, seats: Iterable[Seat] | None = None, budget: Budget | None = None,
+                   solver: Solver | None = None) -> SolveResult:
+    """Solve a trick or domino position with the library's solver (or ``solver``)."""
+    if solver is None:
+        if getattr(position.contract, "kind", "tricks") == "domino":
+            from .domino import solve_domino as solver
+        else:
+            from .solver import solve as solver
+    return solver(position, seats=None if seats is None else list(seats), budget=budget)
+
+
+@dataclass(frozen=True)
+class CardReview:
+    """One card of the play and what it cost the seat that played it."""
+
+    index: int                  # 0-based index of the card in the play
+    trick: int | None           # 1-based trick number (None in the domino)
+    seat: Seat
+    card: Card
+    before: Number              # the seat's value before the card
+    after: Number               # the seat's value after the card
+    best: tuple[Card, ...]      # the cards of the best value at that moment
+    forced: bool                # the only legal card
+    values: dict[Card, Number] = field(default_factory=dict)  # every legal card's value
+
+    @property
+    def cost(self) -> Number:
+        """The points the card gave away: before - after (0 for a best card)."""
+        return self.before - self.after
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "trick": self.trick, "seat": self.seat.name,
+                "card": str(self.card), "before": json_number(self.before),
+                "after": json_number(self.after), "cost": json_number(self.cost),
+                "best": [str(c) for c in self.best], "forced": self.forced,
+                "values": {str(c): json_number(v) for c, v in self.values.items()}}
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """A seat's mistakes over the reviewed cards."""
+
+    seat: Seat
+    cards: int                       # cards reviewed
+    cost: Number                     # total points given away
+    costly: int                      # cards with a positive cost
+    largest: CardReview | None       # the first of the costliest cards (None if no cost)
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat.name, "cards": self.cards, "cost": json_number(self.cost),
+                "costly": self.costly,
+                "largest": None if self.largest is None else self.largest.to_dict()}
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of one record, from card ``start`` to the end of its play."""
+
+    record: Record
+    start: int                               # index of the first card reviewed
+    cards: tuple[CardReview, ...]
+    seats: dict[Seat, SeatSummary]
+    start_values: dict[Seat, Number]         # every seat's value before card ``start``
+    final_scores: dict[Seat, Number] | None  # the hand's actual scores, when known
+    budget: Budget
+    nodes: int = 0
+    ms: float = 0.0
+
+    @property
+    def total_cost(self) -> dict[Seat, Number]:
+        """Each seat's total cost."""
+        return {s: summary.cost for s, summary in self.seats.items()}
+
+    def to_dict(self) -> dict:
+        r = self.record
+        return {
+            "record": r.to_dict(),
+            "start": self.start,
+            "start_trick": None if r.is_domino else self.start // r.deal.players + 1,
+            "start_values": {s.name: json_number(v) for s, v in self.start_values.items()},
+            "cards": [c.to_dict() for c in self.cards],
+            "seats": {s.name: summary.to_dict() for s, summary in self.seats.items()},
+            "final_scores": None if self.final_scores is None else
+            {s.name: json_number(v) for s, v in self.final_scores.items()},
+            "budget": self.budget.to_dict(),
+            "nodes": int(self.nodes),
+            "ms": round(float(self.ms), 3),
+        }
+
+    def text(self) -> str:
+        """A readable report: the hand, each trick with costly cards marked, a summary."""
+        r = self.record
+        head = []
+        if r.hand is not None:
+            head.append(f"Hand {r.hand}")
+        head.append(f"{r.variant} {r.contract}")
+        if r.trump is not None:
+            head.append(f"trump {r.trump.letter}")
+        if r.options:
+            head.append(" ".join(r.options))
+        if r.doubles:
+            head.append("doubles")
+        if r.dealer is not None:
+            head.append(f"dealer {r.dealer.name}")
+        head.append(f"{r.leader.name} {'moves first' if r.is_domino else 'leads'}")
+        lines = [" · ".join(head)]
+        if r.event:
+            lines.append(f"Event: {r.event}")
+        lines.append(f"Deal: {r.deal.pbn()}")
+        where = (f"card {self.start + 1}" if r.is_domino
+                 else f"trick {self.start // r.deal.players + 1}")
+        lines.append(f"Values at {where}: " + "  ".join(
+            f"{s.name} {format_number(v)}" for s, v in self.start_values.items()))
+        lines.append("")
+        by_index = {c.index: c for c in self.cards}
+        if r.is_domino:
+            lines.extend(self._domino_lines(by_index))
+        else:
+            lines.extend(self._trick_lines(by_index))
+        lines.append("")
+        lines.append("Mistakes (points given away, double dummy):")
+        for seat, summary in self.seats.items():
+            if not summary.costly:
+                lines.append(f"  {seat.name}: none in {summary.cards} cards")
+                continue
+            big = summary.largest
+            assert big is not None
+            lines.append(f"  {seat.name}: {format_number(summary.cost).lstrip('+')} in "
+                         f"{summary.costly} of {summary.cards} cards; largest "
+                         f"{big.card} ({format_number(big.cost).lstrip('+')})"
+                         + ("" if big.trick is None else f" at trick {big.trick}"))
+        if self.final_scores is not None:
+            lines.append("Score: " + "  ".join(f"{s.name} {format_number(v)}"
+                                               for s, v in self.final_scores.items()))
+        return "\n".join(lines) + "\n"
+
+    def _mistake_line(self, c: CardReview) -> str:
+        return (f"      * {c.seat.name} {c.card} cost {format_number(c.cost).lstrip('+')} "
+                f"(value {format_number(c.before)} -> {format_number(c.after)}; best "
+                f"{' '.join(str(b) for b in c.best)})")
+
+    def _trick_lines(self, by_index: dict[int, CardReview]) -> list[str]:
+        r = self.record
+        pos = r.position(0)
+        lines = []
+        notes: list[str] = []
+        cells: list[str] = []
+        for i, card in enumerate(r.play):
+            seat = pos.to_move
+            mark = ""
+            c = by_index.get(i)
+            if c is not None and c.cost > 0:
+                mark = "*"
+                notes.append(self._mistake_line(c))
+            elif c is not None and c.forced:
+                mark = "="
+            elif c is None:
+                mark = " "
+            cells.append(f"{seat.name} {card}{mark or ' '}")
+            number = pos.trick_number + 1
+            trick = pos.play(card)
+            if trick is not None or i == len(r.play) - 1:
+                tail = (f"  won by {trick.winner.name} ({format_number(trick.points)})"
+                        if trick is not None else "")
+                lines.append(f"  {number:>2}. " + "  ".join(cells) + tail)
+                lines.extend(notes)
+                cells, notes = [], []
+        lines.append("  (* a costly card, = a forced card)")
+        return lines
+
+    def _domino_lines(self, by_index: dict[int, CardReview]) -> list[str]:
+        r = self.record
+        pos = r.position(0)
+        lines, cells, notes = [], [], []
+        for i, card in enumerate(r.play):
+            seat = pos.to_move
+            c = by_index.get(i)
+            mark = " "
+            if c is not None and c.cost > 0:
+                mark = "*"
+                notes.append(self._mistake_line(c))
+            elif c is not None and c.forced:
+                mark = "="
+            cells.append(f"{seat.name} {card}{mark}")
+            pos.play(card)
+            if len(cells) == 4 or i == len(r.play) - 1:
+                lines.append(f"  {i - len(cells) + 2:>3}. " + "  ".join(cells))
+                lines.extend(notes)
+                cells, notes = [], []
+        lines.append("  (* a costly card, = a forced card)")
+        return lines
+
+
+def review(record: "Record | str", budget: Budget | None = None, from_trick: int = 1,
+           from_card: int | None = None, solver: Solver | None = None,
+           progress: Callable[[int, int], Any] | None = None) -> Review:
+    """Review the play of a record card by card, double dummy (RULES.md 11).
+
+    ``from_trick`` (or ``from_card``, a 0-based card index, for the domino) starts the
+    review later in the hand: the positions there are smaller and solve faster.
+    ``solver`` replaces the library's solver (same signature as ``kingsolve.solve``);
+    ``progress(done, total)`` is called after each position.
+    """
+    if isinstance(record, str):
+        record = Record.parse(record)
+    if not isinstance(record, Record):
+        raise InvalidRequestError(f"review needs a Record or record text, got "
+                                  f"{type(record).__name__}")
+    budget = budget or Budget()
+    start = _start_index(record, from_trick, from_card)
+    pos = record.position(start)
+    seats = list(pos.seats)
+    reviews: list[CardReview] = []
+    start_values: dict[Seat, Number] = {}
+    nodes, began = 0, time.perf_counter()
+    total = len(record.play) - start
+    for i in range(start, len(record.play)):
+        card = record.play[i]
+        mover = pos.to_move
+        wanted = seats if i == start else [mover]
+        result = solve_position(pos, wanted, budget, solver)
+        nodes += int(result.nodes)
+        if i == start:
+            start_values = {s: result.values[s] for s in seats}
+        if card not in result.cards:
+            raise KingsolveError(f"the solver gave no value for {card} at card {i + 1}: "
+                                 f"its per-card values are {sorted(map(str, result.cards))}")
+        before = result.values[mover]
+        legal = pos.legal_cards()
+        reviews.append(CardReview(
+            index=i, trick=None if record.is_domino else pos.trick_number + 1, seat=mover,
+            card=card, before=before, after=result.cards[card], best=tuple(result.best),
+            forced=len(legal) == 1, values=dict(result.cards)))
+        pos.play(card)
+        if progress is not None:
+            progress(i - start + 1, total)
+    if start == len(record.play):
+        result = solve_position(pos, seats, budget, solver)
+        nodes += int(result.nodes)
+        start_values = {s: result.values[s] for s in seats}
+    summaries = {}
+    for seat in seats:
+        mine = [c for c in reviews if c.seat == seat]
+        costly = [c for c in mine if c.cost > 0]
+        largest = max(costly, key=lambda c: c.cost, default=None)
+        if largest is not None:
+            largest = next(c for c in costly if c.cost == largest.cost)
+        summaries[seat] = SeatSummary(seat, len(mine), sum((c.cost for c in mine), 0),
+                                      len(costly), largest)
+    return Review(record, start, tuple(reviews), summaries, start_values,
+                  record.final_scores(), budget, nodes, (time.perf_counter() - began) * 1000)
+
+
+def _start_index(record: Record, from_trick: int, from_card: int | None) -> int:
+    if from_card is not None:
+        if isinstance(from_card, bool) or not isinstance(from_card, int) or \
+                not 0 <= from_card <= len(record.play):
+            raise InvalidRequestError(f"invalid from_card {from_card!r}: expected a card index "
+                                      f"from 0 to {len(record.play)}")
+        return from_card
+    if record.is_domino:
+        if from_trick != 1:
+            raise InvalidRequestError("the domino has no tricks: use from_card")
+        return 0
+    tricks = (len(record.play) + record.deal.players - 1) // record.deal.players
+    if isinstance(from_trick, bool) or not isinstance(from_trick, int) or \
+            not 1 <= from_trick <= max(1, tricks):
+        raise InvalidRequestError(f"invalid from_trick {from_trick!r}: expected a trick from 1 "
+                                  f"to {max(1, tricks)} (the record has {len(record.play)} cards)")
+    return (from_trick - 1) * record.deal.players

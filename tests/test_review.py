@@ -1,0 +1,188 @@
+"""Post-game review: the cost of every card, checked against double-dummy values.
+
+RULES.md 11: a seat's value is the score it can guarantee against the other three
+(its side's exact value in doubles). Records with deliberate mistakes are built by
+playing best cards except one known worse card; the review must report exactly
+that card's cost. Short deals keep the searches small.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from kingsolve import Card, Deal, Position, Seat, Suit
+from kingsolve.cards import cards_of_mask, deck_mask
+from kingsolve.errors import InvalidRequestError
+from kingsolve.record import Record
+from kingsolve.result import SolveResult
+from kingsolve.review import review
+
+
+# --- a brute-force paranoid solver over the play engine (independent of the core) ------
+def _value(pos: Position, side: tuple[Seat, ...]) -> int:
+    if pos.complete:
+        scores = pos.scores()
+        return sum(scores[s] for s in side)
+    best = None
+    maximise = pos.to_move in side
+    for card in pos.legal_cards():
+        pos.play(card)
+        v = _value(pos, side)
+        pos.undo()
+        if best is None or (v > best if maximise else v < best):
+            best = v
+    return best
+
+
+def brute_solve(pos: Position, seats=None, budget=None) -> SolveResult:
+    """Paranoid values by full search: same result shape as ``kingsolve.solve``."""
+    seats = list(pos.seats) if seats is None else [Seat.parse(s) for s in seats]
+    values = {s: _value(pos, pos.side_of(s)) for s in seats}
+    cards = {}
+    mover = pos.to_move
+    if mover is not None:
+        for card in pos.legal_cards():
+            pos.play(card)
+            cards[card] = _value(pos, pos.side_of(mover))
+            pos.undo()
+    top = max(cards.values()) if cards else None
+    return SolveResult(mover, dict(pos.scores()), values, cards,
+                       [c for c, v in cards.items() if v == top], pos.complete, nodes=1)
+
+
+def small_deal(rng: random.Random, per_seat: int, players: int = 4) -> Deal:
+    cards = cards_of_mask(deck_mask(52))
+    rng.shuffle(cards)
+    seats = [Seat.N, Seat.E, Seat.S, Seat.W] if players == 4 else [Seat.N, Seat.S]
+    hands: list = [None] * 4
+    for i, seat in enumerate(seats):
+        m = 0
+        for c in cards[i * per_seat:(i + 1) * per_seat]:
+            m |= c.mask
+        hands[seat] = m
+    return Deal(hands)
+
+
+def record_with_mistake(seed: int, contract: str, trump=None, doubles=False, per_seat=3):
+    """A record where every card is best but one, which costs something; else None."""
+    rng = random.Random(seed)
+    deal = small_deal(rng, per_seat)
+    pos = Position("italian", contract, deal, leader=rng.choice(list(Seat)), trump=trump,
+                   doubles=doubles)
+    mistake_at, cost = None, 0
+    while not pos.complete:
+        res = brute_solve(pos, [pos.to_move])
+        top = max(res.cards.values())
+        worse = sorted((c for c, v in res.cards.items() if v < top), key=str)
+        if mistake_at is None and worse and rng.random() < 0.5:
+            card = rng.choice(worse)
+            mistake_at, cost = len(pos.record), top - res.cards[card]
+        else:
+            card = rng.choice(res.best)
+        pos.play(card)
+    if mistake_at is None:
+        return None
+    return Record.from_position(pos, dealer=pos.leader.next(-1)), mistake_at, cost
+
+
+def find_mistakes(contract, trump=None, doubles=False, want=2, per_seat=3):
+    out = []
+    for seed in range(400):
+        found = record_with_mistake(seed, contract, trump, doubles, per_seat)
+        if found:
+            out.append(found)
+            if len(out) == want:
+                return out
+    raise AssertionError("no record with a mistake found")
+
+
+@pytest.mark.parametrize("contract, trump, doubles", [
+    ("no-queens", None, False), ("no-tricks", None, False), ("no-last-two", None, False),
+    ("no-kings-jacks", None, False), ("trumps", Suit.H, False), ("no-trumps", None, True),
+])
+def test_deliberate_mistake_costs_exactly_its_value_loss(contract, trump, doubles):
+    # RULES.md 11 (doubles: the side's exact value); section 3 scoring.
+    for record, at, cost in find_mistakes(contract, trump, doubles):
+        assert Record.parse(record.text()) == record
+        rv = review(record, solver=brute_solve)
+        assert len(rv.cards) == len(record.play)
+        for c in rv.cards:
+            assert c.cost == (cost if c.index == at else 0), (record.text(), c)
+            assert c.before - c.after == c.cost
+            assert c.card in c.values and c.values[c.card] == c.after
+            assert max(c.values.values()) == c.before
+            assert set(c.best) == {k for k, v in c.values.items() if v == c.before}
+        seat = rv.cards[at].seat
+        assert rv.seats[seat].cost == cost and rv.seats[seat].costly == 1
+        assert rv.seats[seat].largest.index == at
+        for other, summary in rv.seats.items():
+            if other != seat and not (doubles and other == seat.partner):
+                assert summary.cost == 0 and summary.largest is None
+        # Everyone's value at the start: an independent brute force on the deal.
+        start = record.position(0)
+        for s in start.seats:
+            assert rv.start_values[s] == brute_solve(start, [s]).values[s]
+
+
+def test_a_mistake_lowers_the_players_value_by_its_cost():
+    # The value after the mistake is the value the seat can still guarantee.
+    record, at, cost = find_mistakes("no-queens", want=1)[0]
+    rv = review(record, solver=brute_solve)
+    c = rv.cards[at]
+    after = record.position(at + 1)
+    assert brute_solve(after, [c.seat]).values[c.seat] == c.before - cost
+
+
+def test_forced_cards_are_marked_and_cost_nothing():
+    # N leads SA; E, S, W each hold one spade and must follow (RULES.md 2.2).
+    deal = Deal("N:AK.2.. Q.3.K. J.4.Q. T.5.J.")
+    record = Record("italian", "no-queens", deal, Seat.N, play=["SA", "SQ", "SJ", "ST"])
+    rv = review(record, solver=brute_solve)
+    assert [c.forced for c in rv.cards] == [False, True, True, True]
+    assert all(c.cost == 0 for c in rv.cards[1:])
+    assert rv.cards[1].best == (Card("SQ"),)
+
+
+def test_review_from_a_later_trick_only_solves_the_rest():
+    record, at, cost = find_mistakes("no-tricks", want=1)[0]
+    calls = []
+
+    def counting(pos, seats=None, budget=None):
+        calls.append(len(pos.record))
+        return brute_solve(pos, seats, budget)
+
+    rv = review(record, from_trick=2, solver=counting)
+    assert rv.start == 4 and calls == list(range(4, len(record.play)))  # one solve a position
+    assert [c.index for c in rv.cards] == list(range(4, len(record.play)))
+    full = review(record, solver=brute_solve)
+    assert [c.cost for c in full.cards[4:]] == [c.cost for c in rv.cards]
+    with pytest.raises(InvalidRequestError, match="invalid from_trick 5"):
+        review(record, from_trick=5, solver=brute_solve)
+    with pytest.raises(InvalidRequestError, match="invalid from_card -1"):
+        review(record, from_card=-1, solver=brute_solve)
+
+
+def test_text_and_json_reports():
+    record, at, cost = find_mistakes("no-queens", want=1)[0]
+    record = Record.parse(record.text().replace('[Variant', '[Hand "2"]\n[Variant'))
+    rv = review(record, solver=brute_solve)
+    text = rv.text()
+    bad = rv.cards[at]
+    assert f"{bad.seat.name} {bad.card}*" in text
+    assert f"* {bad.seat.name} {bad.card} cost {cost} " in text
+    assert text.startswith("Hand 2 · italian no-queens")
+    assert f"{bad.seat.name}: {cost} in 1 of" in text
+    data = json.loads(json.dumps(rv.to_dict()))
+    assert data["cards"][at]["cost"] == cost
+    assert data["seats"][bad.seat.name]["largest"]["index"] == at
+    assert data["budget"]["nodes"] > 0
+
+
+def test_review_accepts_record_text_and_refuses_other_things():
+    record, _, _ = find_mistakes("no-queens", want=1)[0]
+    assert review(record.text(), solver=brute_solve).cards
+    with pytest.raises(InvalidRequestError, match="review needs a Record"):
+        review(42, solver=brute_solve)  # type: ignore[arg-type]
