@@ -1,0 +1,381 @@
+"""Choices before the play, double dummy: trump, sale, festa auction, Turkish contract.
+
+Each function solves the deal once per option it compares (``kingsolve.solve``, every
+seat at once) and returns a ``Choices`` value: the options with each seat's value
+(RULES.md 11, paranoid) and a ``summary`` of what they mean for the choice, with the
+budget, seed and node count that made it.
+
+- ``trump_choice``: each trump suit (and no trump where the contract allows it).
+- ``sale_choice``: the Italian sale (RULES.md 10), per buyer and price.
+- ``festa_choice``: the Portuguese festa (RULES.md 6), for the host and each bidder.
+- ``contract_choice``: the Turkish chooser's contracts under the quotas (RULES.md 7).
+- ``redeal_choice``: the booklet's domino redeal property of a deal (RULES.md 4).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from .cards import Seat, Suit
+from .deal import Deal
+from .errors import InvalidRequestError
+from .result import Budget, Number, SolveResult, json_number
+from .review import format_number, solve_position
+from .rules import TRUMP_NAMED_OR_NONE, TRUMP_NONE, RuleSet, get_variant
+
+__all__ = ["Choices", "Option", "trump_choice", "sale_choice", "festa_choice",
+           "contract_choice", "redeal_choice", "TURKISH_PENALTIES"]
+
+Solver = Callable[..., SolveResult]
+
+#: The Turkish penalty contracts, each played exactly twice a match (RULES.md 7).
+TURKISH_PENALTIES = ("no-tricks", "no-hearts", "no-kings-jacks", "no-queens",
+                     "no-king-of-hearts", "no-last-two")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way to play the deal and every seat's double-dummy value for it."""
+
+    label: str
+    contract: str | None
+    trump: Suit | None
+    leader: Seat | None
+    values: dict[Seat, Number]
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "contract": self.contract,
+                "trump": None if self.trump is None else self.trump.letter,
+                "leader": None if self.leader is None else self.leader.name,
+                "values": {s.name: json_number(v) for s, v in self.values.items()}}
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The options of one choice, their values, and what they mean (``summary``)."""
+
+    kind: str
+    variant: str
+    deal: Deal
+    options: tuple[Option, ...]
+    summary: dict[str, Any]
+    budget: Budget | None
+    seed: Any = None
+    nodes: int = 0
+    ms: float = 0.0
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def option(self, label: str) -> Option:
+        """The option of that label."""
+        for o in self.options:
+            if o.label == label:
+                return o
+        raise InvalidRequestError(f"no option {label!r}: expected one of "
+                                  f"{', '.join(o.label for o in self.options)}")
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "variant": self.variant, "deal": self.deal.pbn(),
+                "params": self.params, "options": [o.to_dict() for o in self.options],
+                "summary": self.summary, "seed": self.seed,
+                "budget": None if self.budget is None else self.budget.to_dict(),
+                "nodes": int(self.nodes), "ms": round(float(self.ms), 3)}
+
+    def text(self) -> str:
+        """A readable table: one option a line, every seat's value, then the summary."""
+        params = ", ".join(f"{k} {v}" for k, v in self.params.items())
+        lines = [f"{self.kind} choice · {self.variant}" + (f" · {params}" if params else ""),
+                 f"Deal: {self.deal.pbn()}"]
+        if self.seed is not None:
+            lines.append(f"Seed: {self.seed}")
+        if self.options:
+            seats = list(self.options[0].values)
+            width = max(len(o.label) for o in self.options)
+            lines.append(" " * (width + 2) + "".join(f"{s.name:>7}" for s in seats))
+            for o in self.options:
+                lines.append(f"  {o.label:<{width}}" + "".join(
+                    f"{format_number(o.values.get(s, 0)):>7}" for s in seats))
+        lines.extend(_summary_lines(self.summary))
+        return "\n".join(lines) + "\n"
+
+
+def _summary_lines(summary: dict, indent: str = "") -> list[str]:
+    out = []
+    for key, value in summary.items():
+        if isinstance(value, dict):
+            out.append(f"{indent}{key}:")
+            out.extend(_summary_lines(value, indent + "  "))
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            out.append(f"{indent}{key}:")
+            for item in value:
+                out.append(f"{indent}  " + ", ".join(f"{k} {v}" for k, v in item.items()))
+        else:
+            out.append(f"{indent}{key}: {value}")
+    return out
+
+
+class _Solver:
+    """Solves options of one deal, every seat at once, counting nodes and time."""
+
+    def __init__(self, variant: RuleSet, deal: Deal, budget: Budget | None,
+                 solver: Solver | None) -> None:
+        self.variant, self.deal, self.budget, self.solver = variant, deal, budget, solver
+        self.nodes = 0
+        self.began = time.perf_counter()
+
+    def option(self, label: str, contract: str, leader: Seat, trump: Suit | None = None) -> Option:
+        from .position import Position
+        pos = Position(self.variant, contract, self.deal, leader=leader, trump=trump)
+        result = solve_position(pos, list(pos.seats), self.budget, self.solver)
+        self.nodes += int(result.nodes)
+        return Option(label, contract, trump, leader, {s: result.values[s] for s in pos.seats})
+
+    def done(self, kind: str, options: list[Option], summary: dict, seed: Any,
+             params: dict) -> Choices:
+        return Choices(kind, self.variant.name, self.deal, tuple(options), summary, self.budget,
+                       seed, self.nodes, (time.perf_counter() - self.began) * 1000, params)
+
+
+def _deal(deal: "Deal | str") -> Deal:
+    return deal if isinstance(deal, Deal) else Deal(deal)
+
+
+def _trump_contract(variant: RuleSet, contract: str | None) -> str:
+    if contract is None:
+        contract = {"portuguese": "festa"}.get(variant.name, "trumps")
+    c = variant.contract(contract)
+    if c.trump == TRUMP_NONE:
+        raise InvalidRequestError(f"contract {contract!r} of variant {variant.name!r} takes no "
+                                  f"trump: nothing to choose")
+    return contract
+
+
+def _trumps(variant: RuleSet, contract: str) -> list[Suit | None]:
+    suits: list[Suit | None] = list(Suit)
+    if variant.contract(contract).trump == TRUMP_NAMED_OR_NONE:
+        suits.append(None)
+    return suits
+
+
+def _trump_label(trump: Suit | None) -> str:
+    return "no trump" if trump is None else f"trump {trump.letter}"
+
+
+def _best(options: Iterable[Option], seat: Seat) -> list[Option]:
+    options = list(options)
+    top = max(o.values[seat] for o in options)
+    return [o for o in options if o.values[seat] == top]
+
+
+def trump_choice(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str | None" = None,
+                 dealer: "Seat | str | None" = None, contract: str | None = None,
+                 budget: Budget | None = None, seed: Any = None,
+                 solver: Solver | None = None) -> Choices:
+    """Every seat's value for each trump (and no trump where allowed).
+
+    The Italian dealer's declaration (the seat after ``dealer`` leads, RULES.md 4-5),
+    the Turkish ``trumps`` (the chooser leads: pass it as ``leader``, RULES.md 7), the
+    Portuguese festa (RULES.md 6). ``summary["best"]`` gives each seat's best trumps.
+    """
+    variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    deal = _deal(deal)
+    contract = _trump_contract(variant, contract)
+    first = _first_leader(variant, deal, leader, dealer)
+    run = _Solver(variant, deal, budget, solver)
+    options = [run.option(_trump_label(t), contract, first, t) for t in _trumps(variant, contract)]
+    summary = {"best": {s.name: [o.label for o in _best(options, s)] for s in deal.seats}}
+    params = {"contract": contract, "leader": first.name}
+    if dealer is not None:
+        params["dealer"] = Seat.parse(dealer).name
+    return run.done("trump", options, summary, seed, params)
+
+
+def _first_leader(variant: RuleSet, deal: Deal, leader, dealer) -> Seat:
+    if leader is None and dealer is None:
+        raise InvalidRequestError("give the leader or the dealer (the seat after it leads)")
+    if leader is not None:
+        first = Seat.parse(leader)
+        if dealer is not None and variant.next_seat(Seat.parse(dealer), deal.seats) != first:
+            raise InvalidRequestError(f"leader {first.name} is not the seat after dealer "
+                                      f"{Seat.parse(dealer).name}")
+        return first
+    return variant.next_seat(Seat.parse(dealer), deal.seats)
+
+
+def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | str",
+                budget: Budget | None = None, seed: Any = None,
+                solver: Solver | None = None) -> Choices:
+    """The Italian sale (RULES.md 10): each buyer and price, double dummy.
+
+    Without a sale the dealer declares its best trump. A buyer at price k names its own
+    best trump and scores its tricks - k, the dealer its tricks + k. Per buyer the
+    summary gives both outcomes at every price, the outcomes without a sale, and
+    ``stops_paying``: the lowest price at which buying no longer gains the buyer
+    anything (``highest_paying_price`` is one less; 0 when buying never pays).
+    """
+    variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    if not variant.name.startswith("italian"):
+        raise InvalidRequestError(f"variant {variant.name!r} has no sale: only the Italian "
+                                  f"trumps hands are sold (RULES.md 10)")
+    deal = _deal(deal)
+    dealer = Seat.parse(dealer)
+    if dealer not in deal.seats:
+        raise InvalidRequestError(f"invalid dealer {dealer.name!r}: that seat is not in play")
+    first = variant.next_seat(dealer, deal.seats)
+    run = _Solver(variant, deal, budget, solver)
+    options = [run.option(_trump_label(t), "trumps", first, t) for t in _trumps(variant, "trumps")]
+    per_trick = variant.contract("trumps").each_trick
+    declared = _best(options, dealer)[0]
+    buyers = {}
+    for buyer in deal.seats:
+        if buyer == dealer:
+            continue
+        named = _best(options, buyer)[0]
+        without_b, without_d = declared.values[buyer], declared.values[dealer]
+        prices = []
+        stops = None
+        for k in range(1, deal.tricks + 1):
+            b = named.values[buyer] - k * per_trick
+            d = named.values[dealer] + k * per_trick
+            prices.append({"price": k, "buyer": json_number(b), "dealer": json_number(d),
+                           "buyer_gains": json_number(b - without_b),
+                           "dealer_gains": json_number(d - without_d)})
+            if stops is None and b <= without_b:
+                stops = k
+        if stops is None:
+            stops = deal.tricks + 1
+        buyers[buyer.name] = {
+            "trump": named.label, "value": json_number(named.values[buyer]),
+            "without_sale": {"buyer": json_number(without_b), "dealer": json_number(without_d)},
+            "stops_paying": stops, "highest_paying_price": stops - 1, "prices": prices}
+    summary = {"dealer_declares": declared.label,
+               "dealer_value": json_number(declared.values[dealer]), "buyers": buyers}
+    return run.done("sale", options, summary, seed,
+                    {"dealer": dealer.name, "leader": first.name})
+
+
+def festa_choice(deal: "Deal | str", host: "Seat | str", budget: Budget | None = None,
+                 seed: Any = None, solver: Solver | None = None) -> Choices:
+    """The Portuguese festa (RULES.md 6), double dummy, for the host and each bidder.
+
+    Options: ``433`` (host 100, each other 75, no play), ``null`` (the seat after the
+    host leads), and every trump and null with each possible leader. The host's
+    ``best`` is its best choice when no bid is accepted. Each bidder's plus game is its
+    best trump with itself or the next seat leading (its null game likewise); it pays
+    25 points a plus-trick or 75 a null-trick to the host, so a bid pays for it while
+    its value minus the bid beats what it gets from the host's own best choice:
+    ``highest_plus_bid`` and ``highest_null_bid`` (0 when no bid pays).
+    """
+    variant = get_variant("portuguese")
+    deal = _deal(deal)
+    host = Seat.parse(host)
+    if deal.players != 4 or host not in deal.seats:
+        raise InvalidRequestError(f"invalid host {host.name!r}: the festa needs four seats")
+    run = _Solver(variant, deal, budget, solver)
+    options = [Option("433", None, None, None,
+                      {s: 100 if s == host else 75 for s in deal.seats})]
+    after_host = variant.next_seat(host, deal.seats)
+    for leader in deal.seats:
+        options.append(run.option(f"null, {leader.name} leads", "null", leader))
+        for t in Suit:
+            options.append(run.option(f"trump {t.letter}, {leader.name} leads", "festa", leader, t))
+    by_label = {o.label: o for o in options}
+    host_options = [by_label["433"], by_label[f"null, {after_host.name} leads"]]
+    host_options += [o for o in options if o.contract == "festa" and o.leader in (host, after_host)]
+    host_best = _best(host_options, host)[0]
+    bidders = {}
+    for bidder in deal.seats:
+        if bidder == host:
+            continue
+        leaders = (bidder, variant.next_seat(bidder, deal.seats))
+        plus = _best([o for o in options if o.contract == "festa" and o.leader in leaders], bidder)[0]
+        null = _best([o for o in options if o.contract == "null" and o.leader in leaders], bidder)[0]
+        baseline = host_best.values[bidder]
+        highest_plus = 0
+        while plus.values[bidder] - 25 * (highest_plus + 1) > baseline and \
+                highest_plus < deal.tricks:
+            highest_plus += 1
+        highest_null = 0
+        while null.values[bidder] - 75 * (highest_null + 1) > baseline and highest_null < 3:
+            highest_null += 1
+        bidders[bidder.name] = {
+            "plus_game": plus.label, "plus_value": json_number(plus.values[bidder]),
+            "null_game": null.label, "null_value": json_number(null.values[bidder]),
+            "without_bid": json_number(baseline),
+            "highest_plus_bid": highest_plus, "highest_null_bid": highest_null}
+    summary = {"host_best": host_best.label,
+               "host_value": json_number(host_best.values[host]),
+               "host_values": {o.label: json_number(o.values[host]) for o in host_options},
+               "bidders": bidders}
+    return run.done("festa", options, summary, seed, {"host": host.name})
+
+
+def contract_choice(deal: "Deal | str", chooser: "Seat | str",
+                    chosen: Iterable[tuple["Seat | str", str]] = (),
+                    budget: Budget | None = None, seed: Any = None,
+                    solver: Solver | None = None) -> Choices:
+    """The Turkish chooser's contracts under the quotas (RULES.md 7), double dummy.
+
+    ``chosen`` lists the (seat, contract) choices already made in the match. Each
+    penalty contract is played twice a match; each seat chooses three penalty
+    contracts and two ``trumps``. The chooser leads; for ``trumps`` it names the trump,
+    so each suit is an option.
+    """
+    variant = get_variant("turkish")
+    deal = _deal(deal)
+    chooser = Seat.parse(chooser)
+    if chooser not in deal.seats:
+        raise InvalidRequestError(f"invalid chooser {chooser.name!r}: that seat is not in play")
+    played = {name: 0 for name in TURKISH_PENALTIES}
+    penalties = {s: 0 for s in Seat}
+    trumps = {s: 0 for s in Seat}
+    for i, item in enumerate(chosen):
+        try:
+            seat, name = item
+        except (TypeError, ValueError):
+            raise InvalidRequestError(f"invalid chosen[{i}] {item!r}: expected (seat, "
+                                      f"contract)") from None
+        seat = Seat.parse(seat)
+        variant.contract(name)
+        if name == "trumps":
+            trumps[seat] += 1
+            if trumps[seat] > 2:
+                raise InvalidRequestError(f"invalid chosen[{i}]: {seat.name} chose trumps a "
+                                          f"third time (two per seat, RULES.md 7)")
+        else:
+            played[name] += 1
+            penalties[seat] += 1
+            if played[name] > 2:
+                raise InvalidRequestError(f"invalid chosen[{i}]: {name} chosen a third time "
+                                          f"(twice a match, RULES.md 7)")
+            if penalties[seat] > 3:
+                raise InvalidRequestError(f"invalid chosen[{i}]: {seat.name} chose a fourth "
+                                          f"penalty contract (three per seat, RULES.md 7)")
+    allowed = []
+    if penalties[chooser] < 3:
+        allowed += [name for name in TURKISH_PENALTIES if played[name] < 2]
+    run = _Solver(variant, deal, budget, solver)
+    options = [run.option(name, name, chooser) for name in allowed]
+    if trumps[chooser] < 2:
+        options += [run.option(f"trumps {t.letter}", "trumps", chooser, t) for t in Suit]
+    if not options:
+        raise InvalidRequestError(f"{chooser.name} has no contract left to choose: its three "
+                                  f"penalties and two trumps are chosen")
+    best = _best(options, chooser)
+    summary = {"best": [o.label for o in best], "value": json_number(best[0].values[chooser]),
+               "left": {"penalties": 3 - penalties[chooser], "trumps": 2 - trumps[chooser]}}
+    return run.done("contract", options, summary, seed, {"chooser": chooser.name})
+
+
+def redeal_choice(deal: "Deal | str", threshold: int = 4, seed: Any = None) -> Choices:
+    """The booklet's domino redeal property (RULES.md 4): who may ask for a redeal."""
+    from .domino import redeal_property
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
+        raise InvalidRequestError(f"invalid threshold {threshold!r}: expected a whole number "
+                                  f"of at least 1")
+    deal = _deal(deal)
+    prop = redeal_property(deal, threshold)
+    summary = {"seats": prop, "may_redeal": [s for s, v in prop.items() if v["may_redeal"]]}
+    return Choices("redeal", "italian", deal, (), summary, None, seed, 0, 0.0,
+                   {"threshold": threshold})

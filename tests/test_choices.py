@@ -1,0 +1,178 @@
+"""Choices before the play: trump, Italian sale, Portuguese festa, Turkish contract.
+
+Each option's values are checked against a brute-force paranoid search (RULES.md 11)
+on short deals, and each summary against the rules of its section.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from kingsolve import Deal, Position, Seat, Suit
+from kingsolve.choices import (contract_choice, festa_choice, redeal_choice, sale_choice,
+                               trump_choice)
+from kingsolve.errors import InvalidRequestError, KingsolveError
+
+from test_review import brute_solve, small_deal
+
+
+def deal_of(seed: int, per_seat: int = 3) -> Deal:
+    return small_deal(random.Random(seed), per_seat)
+
+
+def brute_values(variant, contract, deal, leader, trump=None):
+    pos = Position(variant, contract, deal, leader=leader, trump=trump)
+    return brute_solve(pos).values
+
+
+@pytest.mark.parametrize("variant, labels", [
+    ("italian", ["trump S", "trump H", "trump D", "trump C"]),
+    ("italian-wikipedia", ["trump S", "trump H", "trump D", "trump C", "no trump"]),  # RULES.md 5
+])
+def test_trump_choice_values_every_trump_for_every_seat(variant, labels):
+    deal = deal_of(1)
+    ch = trump_choice(variant, deal, dealer="W", solver=brute_solve, seed=1)
+    assert [o.label for o in ch.options] == labels
+    assert ch.params["leader"] == "N"  # RULES.md 4: the seat after the dealer leads
+    for o in ch.options:
+        assert o.values == brute_values(variant, "trumps", deal, Seat.N, o.trump)
+    for seat in deal.seats:
+        top = max(o.values[seat] for o in ch.options)
+        assert ch.summary["best"][seat.name] == [o.label for o in ch.options
+                                                 if o.values[seat] == top]
+    data = json.loads(json.dumps(ch.to_dict()))
+    assert data["seed"] == 1 and data["budget"] is None and data["kind"] == "trump"
+    assert "trump S" in ch.text()
+
+
+def test_turkish_trumps_and_portuguese_festa_trumps():
+    deal = deal_of(2)
+    # RULES.md 7: the chooser leads and names the trump (counterclockwise play).
+    tk = trump_choice("turkish", deal, leader="E", solver=brute_solve)
+    assert tk.option("trump D").values == brute_values("turkish", "trumps", deal, Seat.E, Suit.D)
+    pt = trump_choice("portuguese", deal, leader="S", solver=brute_solve)
+    assert pt.params["contract"] == "festa"
+    assert pt.option("trump C").values == brute_values("portuguese", "festa", deal, Seat.S, Suit.C)
+
+
+def test_trump_choice_errors():
+    deal = deal_of(3)
+    with pytest.raises(InvalidRequestError, match="takes no trump"):
+        trump_choice("russian", Deal.random(seed=1, deck=32), leader="N", contract="no-tricks",
+                     solver=brute_solve)
+    with pytest.raises(InvalidRequestError, match="give the leader or the dealer"):
+        trump_choice("italian", deal, solver=brute_solve)
+    with pytest.raises(InvalidRequestError, match="leader E is not the seat after dealer W"):
+        trump_choice("italian", deal, leader="E", dealer="W", solver=brute_solve)
+    with pytest.raises(InvalidRequestError, match="no option 'trump X'"):
+        trump_choice("italian", deal, leader="N", solver=brute_solve).option("trump X")
+
+
+def test_sale_outcomes_and_the_price_where_buying_stops_paying():
+    # RULES.md 10: buyer scores tricks - k, dealer tricks + k; without a sale the dealer
+    # declares its best trump. The seat after the dealer leads in every case.
+    for seed in range(4):
+        deal = deal_of(seed)
+        ch = sale_choice("italian", deal, dealer="S", solver=brute_solve)
+        assert ch.params["leader"] == "W"
+        values = {o.label: o.values for o in ch.options}
+        declared = ch.summary["dealer_declares"]
+        assert values[declared][Seat.S] == max(v[Seat.S] for v in values.values())
+        for name, b in ch.summary["buyers"].items():
+            buyer = Seat.parse(name)
+            named = values[b["trump"]]
+            assert named[buyer] == max(v[buyer] for v in values.values())
+            for row in b["prices"]:
+                k = row["price"]
+                assert row["buyer"] == named[buyer] - k
+                assert row["dealer"] == named[Seat.S] + k
+                assert row["buyer_gains"] == row["buyer"] - values[declared][buyer]
+            stop = b["stops_paying"]
+            assert all(r["buyer_gains"] > 0 for r in b["prices"][:stop - 1])
+            if stop <= deal.tricks:
+                assert b["prices"][stop - 1]["buyer_gains"] <= 0
+            assert b["highest_paying_price"] == stop - 1
+        assert set(ch.summary["buyers"]) == {"N", "E", "W"}
+    with pytest.raises(InvalidRequestError, match="variant 'turkish' has no sale"):
+        sale_choice("turkish", deal_of(0), dealer="S", solver=brute_solve)
+
+
+def test_festa_host_options_and_highest_paying_bids():
+    # RULES.md 6: 433 gives the host 100 and each other 75; bids pay 25 a plus-trick,
+    # 75 a null-trick; the bidder chooses the trump (or null) and who leads.
+    deal = deal_of(5, per_seat=2)
+    ch = festa_choice(deal, host="E", solver=brute_solve, seed="s5")
+    assert ch.option("433").values == {Seat.N: 75, Seat.E: 100, Seat.S: 75, Seat.W: 75}
+    assert ch.option("null, S leads").values == brute_values("portuguese", "null", deal, Seat.S)
+    assert ch.option("trump H, W leads").values == brute_values("portuguese", "festa", deal,
+                                                                 Seat.W, Suit.H)
+    host_values = ch.summary["host_values"]
+    assert set(host_values) == ({"433", "null, S leads"}
+                                | {f"trump {t}, {s} leads" for t in "SHDC" for s in "ES"})
+    assert ch.summary["host_value"] == max(host_values.values())
+    host_best = ch.option(ch.summary["host_best"])
+    for name, b in ch.summary["bidders"].items():
+        bidder = Seat.parse(name)
+        leaders = {bidder, bidder.next()}
+        plus = max(o.values[bidder] for o in ch.options
+                   if o.contract == "festa" and o.leader in leaders)
+        null = max(o.values[bidder] for o in ch.options
+                   if o.contract == "null" and o.leader in leaders)
+        assert b["plus_value"] == plus and b["null_value"] == null
+        base = host_best.values[bidder]
+        assert b["without_bid"] == base
+        k = b["highest_plus_bid"]
+        assert k == 0 or plus - 25 * k > base
+        assert k == deal.tricks or plus - 25 * (k + 1) <= base
+        n = b["highest_null_bid"]
+        assert n == 0 or null - 75 * n > base
+        assert n == 3 or null - 75 * (n + 1) <= base
+    assert ch.to_dict()["seed"] == "s5"
+
+
+def test_turkish_contract_choice_under_the_quotas():
+    # RULES.md 7: each penalty contract twice a match; each seat 3 penalties, 2 trumps.
+    deal = deal_of(6)
+    ch = contract_choice(deal, "W", chosen=[("N", "no-queens"), ("E", "no-queens"),
+                                            ("W", "no-tricks"), ("W", "trumps")],
+                         solver=brute_solve)
+    labels = [o.label for o in ch.options]
+    assert "no-queens" not in labels and "no-tricks" in labels
+    assert labels[-4:] == ["trumps S", "trumps H", "trumps D", "trumps C"]
+    assert ch.option("no-hearts").values == brute_values("turkish", "no-hearts", deal, Seat.W)
+    assert ch.summary["left"] == {"penalties": 2, "trumps": 1}
+    top = max(o.values[Seat.W] for o in ch.options)
+    assert ch.summary["value"] == top
+    only_trumps = contract_choice(deal, "N", chosen=[("N", "no-tricks"), ("N", "no-hearts"),
+                                                     ("N", "no-last-two")], solver=brute_solve)
+    assert [o.contract for o in only_trumps.options] == ["trumps"] * 4
+    done = [("S", "no-tricks"), ("S", "no-hearts"), ("S", "no-queens"), ("S", "trumps"),
+            ("S", "trumps")]
+    with pytest.raises(InvalidRequestError, match="S has no contract left"):
+        contract_choice(deal, "S", chosen=done, solver=brute_solve)
+    with pytest.raises(InvalidRequestError, match=r"chosen\[2\]: no-queens chosen a third time"):
+        contract_choice(deal, "S", chosen=[("N", "no-queens")] * 3, solver=brute_solve)
+    with pytest.raises(InvalidRequestError, match=r"chosen\[3\]: N chose a fourth penalty"):
+        contract_choice(deal, "S", chosen=[("N", "no-queens"), ("N", "no-hearts"),
+                                           ("N", "no-tricks"), ("N", "no-last-two")],
+                        solver=brute_solve)
+    with pytest.raises(InvalidRequestError, match=r"chosen\[2\]: W chose trumps a third"):
+        contract_choice(deal, "S", chosen=[("W", "trumps")] * 3, solver=brute_solve)
+    with pytest.raises(KingsolveError, match="unknown contract 'no-men'"):
+        contract_choice(deal, "S", chosen=[("W", "no-men")], solver=brute_solve)
+    with pytest.raises(InvalidRequestError, match=r"invalid chosen\[0\]"):
+        contract_choice(deal, "S", chosen=["no-men"], solver=brute_solve)
+
+
+def test_redeal_property():
+    # RULES.md 4: four or more aces and kings may ask for a redeal (five the next time).
+    deal = Deal("N:AK.AK.Q2.J2 QJ.QJ.AK.T9 T9.T9.JT.AK 87.87.98.Q8")
+    ch = redeal_choice(deal)
+    assert ch.summary["may_redeal"] == ["N"]
+    assert ch.summary["seats"]["E"]["total"] == 2
+    assert redeal_choice(deal, threshold=5).summary["may_redeal"] == []
+    with pytest.raises(InvalidRequestError, match="invalid threshold 0"):
+        redeal_choice(deal, threshold=0)
