@@ -186,3 +186,123 @@ def test_review_accepts_record_text_and_refuses_other_things():
     assert review(record.text(), solver=brute_solve).cards
     with pytest.raises(InvalidRequestError, match="review needs a Record"):
         review(42, solver=brute_solve)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", ["italian", "italian-wikipedia"])
+def test_domino_review_reports_a_deliberate_mistake(variant):
+    # RULES.md 9 (single winner / shared win, exact fractions) and 11.
+    from kingsolve.domino import DominoPosition, solve_domino
+    for seed in range(40):
+        rng = random.Random(seed)
+        pos = DominoPosition(variant, Deal.random(seed=seed), leader=rng.choice(list(Seat)))
+        while not pos.complete and len(pos.record) < 30:
+            pos.play(rng.choice(pos.legal_cards()))
+        start = len(pos.record)
+        mistake_at, cost = None, 0
+        while not pos.complete:
+            res = solve_domino(pos, [pos.to_move])
+            top = max(res.cards.values())
+            worse = [c for c, v in res.cards.items() if v < top]
+            if mistake_at is None and worse:
+                card, mistake_at, cost = worse[0], len(pos.record), top - res.cards[worse[0]]
+            else:
+                card = res.best[0]
+            pos.play(card)
+        if mistake_at is None:
+            continue
+        record = Record.from_position(pos)
+        assert Record.parse(record.text()) == record
+        rv = review(record, from_card=start)
+        assert [c.cost for c in rv.cards] == [cost if c.index == mistake_at else 0
+                                            for c in rv.cards]
+        seat = rv.cards[mistake_at - start].seat
+        assert rv.seats[seat].cost == cost and rv.seats[seat].largest.index == mistake_at
+        assert rv.final_scores == pos.scores()
+        text = rv.text()
+        assert f"{seat.name} {rv.cards[mistake_at - start].card}*" in text
+        json.dumps(rv.to_dict())
+        return
+    raise AssertionError("no domino position with a costly card found")
+
+
+# --- match reports (kingsolve/report.py) ----------------------------------------------
+from kingsolve.record import format_records  # noqa: E402
+from kingsolve.report import hand_total, match_report  # noqa: E402
+from kingsolve.rules import VARIANTS  # noqa: E402
+
+
+def test_match_report_scores_values_costs_and_running_totals():
+    found = find_mistakes("no-queens", want=1) + find_mistakes("no-tricks", want=1)
+    records = [r for r, _, _ in found]
+    text = format_records(records)
+    rep = match_report(text, solver=brute_solve)
+    assert len(rep.hands) == 2
+    running = {s: 0 for s in Seat}
+    for hand, (record, at, cost) in zip(rep.hands, found):
+        actual = record.position().scores()
+        assert hand.actual == actual
+        for s in Seat:
+            running[s] += actual[s]
+        assert hand.running == running
+        assert hand.values == {s: brute_solve(record.position(0), [s]).values[s] for s in Seat}
+        seat = hand.review.cards[at].seat
+        assert hand.costs[seat] == cost and sum(hand.costs.values()) == cost
+        assert hand.sum_ok and hand.total == sum(actual.values())
+    assert rep.totals == running
+    assert sum(rep.costs.values()) == sum(c for _, _, c in found)
+    assert rep.checks["zero_sum"] is None and rep.checks["hand_sums_ok"]
+    assert "Zero sum: not checked (2 of 13 hands)" in rep.text()
+    assert json.loads(json.dumps(rep.to_dict()))["hands"][1]["running"] == \
+        {s.name: v for s, v in running.items()}
+
+
+def _zero_solver(pos, seats=None, budget=None):
+    seats = list(pos.seats) if seats is None else seats
+    return SolveResult(pos.to_move, {}, {s: 0 for s in seats}, {}, [], False)
+
+
+@pytest.mark.parametrize("variant", ["italian", "portuguese", "turkish", "russian"])
+def test_a_full_match_adds_up_to_zero(variant):
+    # RULES.md 4, 6, 7, 8: every rule set's match is zero-sum. Each hand gives all its
+    # points to N (Score tags), so the totals add up to the sum of the hand totals.
+    rules = VARIANTS[variant]
+    turkish = ["no-tricks", "no-hearts", "no-kings-jacks", "no-queens", "no-king-of-hearts",
+               "no-last-two"] * 2 + ["trumps"] * 8
+    names = turkish if variant == "turkish" else [h.contract for h in rules.match_schedule()]
+    records = []
+    for i, name in enumerate(names):
+        deal = Deal.random(seed=i, deck=rules.deck)
+        trump = Suit.S if rules.contract(name).takes_trump else None
+        leader = Seat.N if variant == "turkish" else rules.match_schedule()[i].leader
+        if variant == "turkish":
+            leader = [Seat.N, Seat.W, Seat.S, Seat.E][i % 4]
+        r = Record(variant, name, deal, leader, trump=trump, hand=i + 1)
+        total = hand_total(r)
+        score = ((Seat.N, total), (Seat.E, 0), (Seat.S, 0), (Seat.W, 0))
+        records.append(Record(variant, name, deal, leader, trump=trump, hand=i + 1, score=score))
+    rep = match_report(records, review_play=False, solver=_zero_solver)
+    assert rep.checks["zero_sum"] is True and rep.checks["match_sum"] == 0
+    assert rep.checks["hand_sums_ok"]
+    if variant == "turkish":
+        assert rep.checks["quotas"]["ok"], rep.checks["quotas"]
+    if variant == "italian":
+        # RULES.md 4 table: -16 -12 -8 -8 -13 -13 -8, domino 0, 4 x 13, 26.
+        assert [h.total for h in rep.hands] == [-16, -12, -8, -8, -13, -13, -8, 0,
+                                                13, 13, 13, 13, 26]
+    assert "Zero sum: ok" in rep.text()
+
+
+def test_match_report_flags_scores_that_do_not_add_up_and_broken_quotas():
+    deal = Deal.random(seed=3)
+    bad = Record("italian", "no-queens", deal, Seat.N, hand=2,
+                 score=((Seat.N, -3), (Seat.E, 0), (Seat.S, 0), (Seat.W, 0)))
+    rep = match_report([bad], review_play=False, solver=_zero_solver)
+    assert rep.hands[0].sum_ok is False and rep.checks["hand_sums_wrong"] == [2]
+    assert "scores do not add up" in rep.text()
+    tk = [Record("turkish", "no-queens", deal, Seat.N) for _ in range(3)]
+    q = match_report(tk, review_play=False, solver=_zero_solver).checks["quotas"]
+    assert not q["ok"] and "no-queens played 3 times" in q["problems"]
+    with pytest.raises(InvalidRequestError, match="mix rule sets"):
+        match_report([bad, tk[0]], review_play=False, solver=_zero_solver)
+    with pytest.raises(InvalidRequestError, match="no records"):
+        match_report([], solver=_zero_solver)
