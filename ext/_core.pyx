@@ -1,0 +1,389 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The double-dummy trick search core of kingsolve (private; see ext/README.md).
+
+A ``Core`` holds one root position of a trick contract (compiled to flat tables by
+the caller), a transposition table, and answers: the future value of a set of
+maximising seats (the paranoid value in singles, the side's value in doubles), the
+value after each legal card, and the legal cards (a test hook). The search runs
+without the GIL. This module never imports the kingsolve package: it raises its
+own ``BudgetExceeded``, which ``kingsolve.solver`` turns into a package error.
+"""
+
+from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from core_types cimport *
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctz(unsigned int) nogil
+
+include "core_moves.pxi"
+include "core_tt.pxi"
+
+
+class BudgetExceeded(Exception):
+    """A search stopped at its node or time budget; ``args[0]`` is ``"nodes"`` or ``"ms"``."""
+
+
+cdef inline double now_s() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# --- quick bounds ---------------------------------------------------------------------
+
+cdef inline int bound_lo(Search* c) noexcept nogil:
+    # the least the maximiser set can get from here: every negative point
+    return c.R.neg_suffix[c.st.tricks_done] + c.st.card_neg_left
+
+
+cdef inline int bound_hi(Search* c) noexcept nogil:
+    # the most: every positive point
+    return c.R.pos_suffix[c.st.tricks_done] + c.st.card_pos_left
+
+
+cdef int last_trick(Search* c) noexcept nogil:
+    # Every hand holds one card at a trick start: the play is forced.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int i, w, pts
+    for i in range(R.nseats):
+        play_card(R, st, low_bit(st.hands[st.to_move]))
+    w = st.cur.seat[st.cur.win[st.count - 1]]
+    pts = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+    for i in range(R.nseats):
+        unplay_card(st)
+    return pts if (c.maxmask >> w) & 1 else 0
+
+
+# --- the alpha-beta driver --------------------------------------------------------------
+
+cdef int search(Search* c, int alpha, int beta) noexcept nogil:
+    # Fail-soft alpha-beta on the future value of c.maxmask from the current state.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int lo, hi, best, v, gain, w, i, n, ttmove = -1, bestmove = -1
+    cdef int alpha0 = alpha, beta0 = beta
+    cdef int maximizing
+    cdef int mv[16]
+    cdef uint64_t key = 0
+    cdef TTEntry* e
+    c.nodes += 1
+    if (c.nodes & 4095) == 0:
+        if c.nodes >= c.node_limit:
+            c.abort = 1
+        elif now_s() > c.deadline:
+            c.abort = 2
+    if c.abort:
+        return 0
+    lo = bound_lo(c)
+    hi = bound_hi(c)
+    if lo == hi:
+        return lo
+    if hi <= alpha:
+        return hi
+    if lo >= beta:
+        return lo
+    if st.count == 0:
+        if st.tricks_done == R.n_tricks - 1:
+            return last_trick(c)
+        key = tt_key(c)
+        e = tt_probe(c, key)
+        if e != NULL:
+            if e.lo > lo:
+                lo = e.lo
+            if e.hi < hi:
+                hi = e.hi
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            ttmove = decode_move(st, e.move)
+    n = gen_moves(R, st, mv, NULL)
+    order_moves(c, mv, n, ttmove)
+    maximizing = (c.maxmask >> st.to_move) & 1
+    best = -INF if maximizing else INF
+    for i in range(n):
+        play_card(R, st, mv[i])
+        if st.count == R.nseats:
+            gain = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+            w = close_trick(R, st)
+            if not (c.maxmask >> w) & 1:
+                gain = 0
+            v = gain + search(c, alpha - gain, beta - gain)
+            reopen_trick(R, st)
+        else:
+            v = search(c, alpha, beta)
+        unplay_card(st)
+        if c.abort:
+            return 0
+        if maximizing:
+            if v > best:
+                best = v
+                bestmove = mv[i]
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        else:
+            if v < best:
+                best = v
+                bestmove = mv[i]
+                if best < beta:
+                    beta = best
+                    if alpha >= beta:
+                        break
+    if key:
+        if best >= beta0:
+            lo = best if best > lo else lo
+        elif best <= alpha0:
+            hi = best if best < hi else hi
+        else:
+            lo = best
+            hi = best
+        tt_store(c, key, lo, hi, encode_move(st, bestmove) if bestmove >= 0 else 255,
+                 popcount(in_hands(st)))
+    if best >= beta0 and best < lo:
+        return lo
+    if best <= alpha0 and best > hi:
+        return hi
+    return best
+
+
+cdef int mtd(Search* c, int guess) noexcept nogil:
+    # The exact future value by zero-window tests (MTD(f) on fail-soft bounds).
+    cdef int lo = bound_lo(c)
+    cdef int hi = bound_hi(c)
+    cdef int g = guess, beta, v
+    while lo < hi:
+        if g < lo:
+            g = lo
+        if g > hi:
+            g = hi
+        beta = g if g > lo else lo + 1
+        v = search(c, beta - 1, beta)
+        if c.abort:
+            return 0
+        if v >= beta:
+            lo = v
+        else:
+            hi = v
+        g = v
+    return lo
+
+
+# --- the Python face ---------------------------------------------------------------------
+
+cdef class Core:
+    """One root position, its transposition table and its searches.
+
+    ``load`` takes the compiled contract and the position as plain integers; the
+    table is cleared on each load and shared by every search of that root (its key
+    holds the maximiser set), so the seats of one deal reuse each other's work.
+    """
+
+    cdef Search c
+    cdef uint64_t nbuckets
+    cdef bint dirty
+    cdef bint loaded
+
+    def __cinit__(self, int tt_mb=64):
+        cdef uint64_t want = (<uint64_t>max(tt_mb, 1)) << 20
+        self.nbuckets = 1024
+        while self.nbuckets * 2 * 4 * sizeof(TTEntry) <= want:
+            self.nbuckets *= 2
+        self.c.tt = <TTEntry*>calloc(self.nbuckets * 4, sizeof(TTEntry))
+        self.c.pid = <uint16_t*>malloc(4 * 32768 * sizeof(uint16_t))
+        if self.c.tt == NULL or self.c.pid == NULL:
+            raise MemoryError("cannot allocate the transposition table")
+        self.c.bucket_mask = self.nbuckets - 1
+        self.c.node_limit = 1 << 62
+        self.c.deadline = 1e300
+        self.dirty = False
+        self.loaded = False
+
+    def __dealloc__(self):
+        free(self.c.tt)
+        free(self.c.pid)
+
+    @property
+    def table_bytes(self):
+        """The memory of the transposition table, in bytes."""
+        return self.nbuckets * 4 * sizeof(TTEntry)
+
+    def load(self, card_points, trick_points, int trump, int lead_suit, int lead_mode,
+             bint trump_lead_restricted, bint overtake, bint overtrump_on_trump_lead,
+             uint64_t protected, uint64_t forced, int trump_obligation, next_seat,
+             hands, uint64_t played, int tricks_done, trick, int trick_leader):
+        """Set the root: contract tables, next-seat map, hands, cards played so far,
+        completed tricks, the current trick as (seat, bit) pairs and its leader."""
+        cdef Rules* R = &self.c.R
+        cdef State* st = &self.c.st
+        cdef int i, j, bit, p, n_tricks = len(trick_points)
+        cdef uint64_t m, trick_cards = 0
+        cdef int key[64]
+        cdef int keys[64]
+        if n_tricks > MAX_TRICKS or len(card_points) != 64:
+            raise ValueError("contract tables out of range")
+        memset(R, 0, sizeof(Rules))
+        memset(st, 0, sizeof(State))
+        for i in range(64):
+            R.card_points[i] = card_points[i]
+        R.n_tricks = n_tricks
+        for i in range(n_tricks):
+            R.trick_points[i] = trick_points[i]
+        R.pos_suffix[n_tricks] = 0
+        R.neg_suffix[n_tricks] = 0
+        for i in range(n_tricks - 1, -1, -1):
+            p = R.trick_points[i]
+            R.pos_suffix[i] = R.pos_suffix[i + 1] + (p if p > 0 else 0)
+            R.neg_suffix[i] = R.neg_suffix[i + 1] + (p if p < 0 else 0)
+        R.trump = trump
+        R.lead_suit = lead_suit
+        R.lead_mode = lead_mode
+        R.trump_lead_restricted = trump_lead_restricted
+        R.overtake = overtake
+        R.overtrump_on_trump_lead = overtrump_on_trump_lead
+        R.protected = protected
+        R.forced = forced
+        R.trump_obligation = trump_obligation
+        R.nseats = 0
+        for i in range(4):
+            R.next_seat[i] = next_seat[i]
+            if next_seat[i] >= 0:
+                R.nseats += 1
+        # class ids: cards alike in points, first-trick protection and forced set
+        R.ncls = 0
+        for i in range(64):
+            m = (<uint64_t>1) << i
+            key[i] = (R.card_points[i] * 4 + (2 if protected & m else 0)
+                      + (1 if forced & m else 0))
+            R.cls[i] = -1
+            for j in range(R.ncls):
+                if keys[j] == key[i]:
+                    R.cls[i] = j
+                    break
+            if R.cls[i] < 0:
+                keys[R.ncls] = key[i]
+                R.cls[i] = R.ncls
+                R.ncls += 1
+        # the state before the current trick, then the trick replayed
+        for seat, bit in trick:
+            trick_cards |= (<uint64_t>1) << bit
+        for i in range(4):
+            st.hands[i] = hands[i]
+        for seat, bit in trick:
+            st.hands[seat] |= (<uint64_t>1) << bit
+        st.played = played & ~trick_cards
+        st.tricks_done = tricks_done
+        st.cur = &st.tricks[tricks_done]
+        st.to_move = trick_leader
+        m = in_hands(st)
+        while m:
+            p = R.card_points[low_bit(m)]
+            m &= m - 1
+            if p > 0:
+                st.card_pos_left += p
+            else:
+                st.card_neg_left += p
+        for seat, bit in trick:
+            if seat != st.to_move:
+                raise ValueError("trick out of turn")
+            play_card(R, st, bit)
+        if self.dirty:
+            memset(self.c.tt, 0, self.nbuckets * 4 * sizeof(TTEntry))
+            self.dirty = False
+        if build_patterns(&self.c, in_hands(st)) < 0:
+            raise MemoryError("cannot allocate the pattern tables")
+        self.loaded = True
+
+    def set_budget(self, int64_t nodes, double ms):
+        """Start a budget: the searches that follow stop after ``nodes`` nodes or ``ms``."""
+        self.c.nodes = 0
+        self.c.tt_hits = 0
+        self.c.node_limit = nodes
+        self.c.deadline = now_s() + ms / 1000.0
+        self.c.abort = 0
+
+    @property
+    def nodes(self):
+        """Nodes searched since the budget was set."""
+        return self.c.nodes
+
+    @property
+    def tt_hits(self):
+        """Transposition-table probes that found their key since the budget was set."""
+        return self.c.tt_hits
+
+    @property
+    def to_move(self):
+        """The seat on move at the root."""
+        return self.c.st.to_move
+
+    def legal(self):
+        """The legal cards of the seat on move at the root, as a mask (a test hook)."""
+        return legal_moves(&self.c.R, &self.c.st)
+
+    def moves(self):
+        """The legal cards at the root as {bit: representative bit}: equivalent cards
+        share the lowest card of their class."""
+        cdef int mv[16]
+        cdef int rep[64]
+        cdef int n = gen_moves(&self.c.R, &self.c.st, mv, rep)
+        cdef uint64_t legal = legal_moves(&self.c.R, &self.c.st)
+        out = {}
+        while legal:
+            bit = low_bit(legal)
+            legal &= legal - 1
+            out[bit] = rep[bit]
+        return out
+
+    def bounds(self):
+        """The quick bounds (lowest, highest) of the future value at the root."""
+        return bound_lo(&self.c), bound_hi(&self.c)
+
+    cdef void _check(self):
+        self.dirty = True
+        if self.c.abort:
+            raise BudgetExceeded("nodes" if self.c.abort == 1 else "ms")
+
+    def value(self, int maxmask, int guess):
+        """The exact future value of the seats in ``maxmask`` (bits) at the root."""
+        cdef int v
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        self.c.maxmask = maxmask
+        with nogil:
+            v = mtd(&self.c, guess)
+        self._check()
+        return v
+
+    def child_value(self, int bit, int maxmask, int guess):
+        """The exact future value (from the root) of ``maxmask`` after ``bit`` is played."""
+        cdef Rules* R = &self.c.R
+        cdef State* st = &self.c.st
+        cdef int v, gain = 0, w
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        if not (legal_moves(R, st) >> bit) & 1:
+            raise ValueError("card not legal at the root")
+        self.c.maxmask = maxmask
+        with nogil:
+            play_card(R, st, bit)
+            if st.count == R.nseats:
+                gain = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+                w = close_trick(R, st)
+                if not (maxmask >> w) & 1:
+                    gain = 0
+                v = gain + mtd(&self.c, guess - gain)
+                reopen_trick(R, st)
+            else:
+                v = mtd(&self.c, guess)
+            unplay_card(st)
+        self._check()
+        return v

@@ -1,0 +1,259 @@
+# Move generation, make/unmake and move ordering (included by _core.pyx).
+# Legal cards follow RULES.md section 2 in the order of kingsolve/position.py
+# Position._legal_with_reason; make/unmake keep the trick winner incrementally.
+
+cdef inline uint64_t lane_of(int suit) noexcept nogil:
+    return (<uint64_t>0xFFFF) << (16 * suit)
+
+
+cdef inline uint64_t above(int bit) noexcept nogil:
+    # cards of the same suit ranking above `bit`
+    return lane_of(bit >> 4) & ~(((<uint64_t>2) << bit) - 1)
+
+
+cdef inline int low_bit(uint64_t m) noexcept nogil:
+    return __builtin_ctzll(m)
+
+
+cdef inline int high_bit(uint64_t m) noexcept nogil:
+    return 63 - __builtin_clzll(m)
+
+
+cdef inline int popcount(uint64_t m) noexcept nogil:
+    return __builtin_popcountll(m)
+
+
+cdef uint64_t legal_moves(Rules* R, State* st) noexcept nogil:
+    cdef uint64_t hand = st.hands[st.to_move]
+    cdef uint64_t cand, lane, others, follow, higher, trumps
+    cdef int led, top
+    if st.count == 0:                                   # 1. leading
+        cand = hand
+        if R.lead_suit >= 0:
+            lane = lane_of(R.lead_suit)
+            others = hand & ~lane
+            if R.lead_mode == 1 and not (st.played & lane) and others:
+                cand = others
+            elif R.lead_mode == 2 and others:
+                cand = others
+        if R.trump_lead_restricted and R.trump >= 0:
+            lane = lane_of(R.trump)
+            if not (st.played & lane) and (cand & ~lane):
+                cand &= ~lane
+        return cand
+    led = st.cur.card[0] >> 4
+    follow = hand & lane_of(led)
+    if follow:                                          # 2. following
+        cand = follow
+        top = st.cur.top_led[st.count - 1]
+        if R.overtake:
+            higher = follow & above(top)
+            if higher:
+                cand = higher
+        if R.overtrump_on_trump_lead and led == R.trump:
+            higher = cand & above(top)
+            if higher:
+                cand = higher
+        return cand
+    cand = hand                                         # 3. void in the suit led
+    if st.tricks_done == 0 and R.protected:
+        others = hand & ~R.protected
+        if others:
+            cand = others
+    if R.forced:
+        others = cand & R.forced
+        if others:
+            cand = others
+    if R.trump >= 0 and R.trump_obligation != 0:
+        trumps = cand & lane_of(R.trump)
+        if trumps:
+            top = st.cur.top_trump[st.count - 1]
+            if top >= 0:
+                higher = trumps & above(top)
+                if higher:
+                    cand = higher
+                elif R.trump_obligation == 2:
+                    cand = trumps
+            else:
+                cand = trumps
+    return cand
+
+
+cdef inline void play_card(Rules* R, State* st, int bit) noexcept nogil:
+    cdef int seat = st.to_move
+    cdef int i = st.count
+    cdef uint64_t m = (<uint64_t>1) << bit
+    cdef int p = R.card_points[bit]
+    cdef int suit = bit >> 4
+    cdef int w, wb
+    st.hands[seat] &= ~m
+    st.played |= m
+    st.trick_mask |= m
+    st.cur.seat[i] = seat
+    st.cur.card[i] = bit
+    if i == 0:
+        st.cur.win[0] = 0
+        st.cur.top_led[0] = bit
+        st.cur.top_trump[0] = bit if suit == R.trump else -1
+        st.cur.tpts[0] = p
+        st.cur.tpos[0] = p if p > 0 else 0
+        st.cur.tneg[0] = p if p < 0 else 0
+    else:
+        w = st.cur.win[i - 1]
+        wb = st.cur.card[w]
+        st.cur.top_led[i] = st.cur.top_led[i - 1]
+        st.cur.top_trump[i] = st.cur.top_trump[i - 1]
+        if suit == R.trump:
+            if (wb >> 4) != R.trump or bit > wb:
+                w = i
+            if bit > st.cur.top_trump[i]:
+                st.cur.top_trump[i] = bit
+        elif suit == (st.cur.card[0] >> 4):
+            if (wb >> 4) != R.trump and bit > wb:
+                w = i
+        if suit == (st.cur.card[0] >> 4) and bit > st.cur.top_led[i]:
+            st.cur.top_led[i] = bit
+        st.cur.win[i] = w
+        st.cur.tpts[i] = st.cur.tpts[i - 1] + p
+        st.cur.tpos[i] = st.cur.tpos[i - 1] + (p if p > 0 else 0)
+        st.cur.tneg[i] = st.cur.tneg[i - 1] + (p if p < 0 else 0)
+    st.count = i + 1
+    st.to_move = R.next_seat[seat]
+
+
+cdef inline void unplay_card(State* st) noexcept nogil:
+    st.count -= 1
+    cdef int i = st.count
+    cdef uint64_t m = (<uint64_t>1) << st.cur.card[i]
+    st.hands[st.cur.seat[i]] |= m
+    st.played &= ~m
+    st.trick_mask &= ~m
+    st.to_move = st.cur.seat[i]
+
+
+cdef inline int close_trick(Rules* R, State* st) noexcept nogil:
+    # Complete the trick (all seats played): the winner leads next. Returns the winner.
+    cdef int n = st.count
+    cdef int w = st.cur.seat[st.cur.win[n - 1]]
+    st.card_pos_left -= st.cur.tpos[n - 1]
+    st.card_neg_left -= st.cur.tneg[n - 1]
+    st.tricks_done += 1
+    st.cur = &st.tricks[st.tricks_done]
+    st.count = 0
+    st.trick_mask = 0
+    st.to_move = w
+    return w
+
+
+cdef inline void reopen_trick(Rules* R, State* st) noexcept nogil:
+    cdef int n = R.nseats
+    cdef int i
+    st.tricks_done -= 1
+    st.cur = &st.tricks[st.tricks_done]
+    st.count = n
+    st.card_pos_left += st.cur.tpos[n - 1]
+    st.card_neg_left += st.cur.tneg[n - 1]
+    st.trick_mask = 0
+    for i in range(n):
+        st.trick_mask |= (<uint64_t>1) << st.cur.card[i]
+
+
+cdef inline uint64_t in_hands(State* st) noexcept nogil:
+    return st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3]
+
+
+cdef int gen_moves(Rules* R, State* st, int* out, int* rep) noexcept nogil:
+    # The legal cards, one per class of equivalent cards: cards of the hand and suit
+    # with no card still out (in a hand or the current trick) between them and the
+    # same class (points, protection, forced). `rep` (if given) maps each legal card
+    # to its representative, the lowest card of its class.
+    cdef uint64_t legal = legal_moves(R, st)
+    cdef uint64_t live = in_hands(st) | st.trick_mask
+    cdef uint64_t lane, between
+    cdef int n = 0
+    cdef int s, bit, prev, head
+    for s in range(4):
+        lane = legal & lane_of(s)
+        prev = -1
+        head = -1
+        while lane:
+            bit = low_bit(lane)
+            lane &= lane - 1
+            if prev >= 0 and R.cls[prev] == R.cls[bit]:
+                between = ((((<uint64_t>1) << bit) - 1) & ~(((<uint64_t>2) << prev) - 1))
+                if not (live & between):
+                    prev = bit
+                    if rep != NULL:
+                        rep[bit] = head
+                    continue
+            out[n] = bit
+            n += 1
+            prev = bit
+            head = bit
+            if rep != NULL:
+                rep[bit] = bit
+    return n
+
+
+cdef inline int beats(Rules* R, State* st, int bit) noexcept nogil:
+    # whether `bit` would win the current (nonempty) trick as it stands
+    cdef int wb = st.cur.card[st.cur.win[st.count - 1]]
+    cdef int suit = bit >> 4
+    if suit == R.trump:
+        return (wb >> 4) != R.trump or bit > wb
+    return suit == (wb >> 4) and bit > wb
+
+
+cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
+    # Heuristic order, best first (see ext/README.md): the value to the maximiser of
+    # the trick's tentative winner, counted for the mover's side.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int score[16]
+    cdef int i, j, bit, p, v, g, wseat, key, tmp, rank
+    cdef int mover_max = (c.maxmask >> st.to_move) & 1
+    cdef int trick_v
+    cdef int sign = 1 if mover_max else -1
+    cdef int tp = R.trick_points[st.tricks_done]
+    cdef int tendency
+    if st.count == 0:
+        tendency = tp
+        if tendency == 0:
+            tendency = st.card_pos_left + st.card_neg_left
+        for i in range(n):
+            bit = mv[i]
+            rank = bit & 15
+            p = R.card_points[bit]
+            if tendency < 0:
+                score[i] = -rank * 4 - (p if p > 0 else -p) * 64
+            else:
+                score[i] = rank * 4 + p * 64
+            if bit == ttmove:
+                score[i] = 1 << 28
+    else:
+        trick_v = tp + st.cur.tpts[st.count - 1]
+        for i in range(n):
+            bit = mv[i]
+            p = R.card_points[bit]
+            v = trick_v + p
+            rank = bit & 15
+            if beats(R, st, bit):
+                g = v if mover_max else -p
+                score[i] = sign * g * 256 + (-rank if v * sign > 0 else rank)
+            else:
+                wseat = st.cur.seat[st.cur.win[st.count - 1]]
+                if (c.maxmask >> wseat) & 1:
+                    g = v
+                else:
+                    g = -p
+                score[i] = sign * g * 256 + (rank if v < 0 else -rank)
+    for i in range(1, n):
+        key = score[i]
+        tmp = mv[i]
+        j = i - 1
+        while j >= 0 and score[j] < key:
+            score[j + 1] = score[j]
+            mv[j + 1] = mv[j]
+            j -= 1
+        score[j + 1] = key
+        mv[j + 1] = tmp

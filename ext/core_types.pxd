@@ -1,0 +1,76 @@
+# The structs of the trick search core, cimported by ext/_core.pyx and its .pxi sections.
+# Every mask uses the card bit layout 16 * suit + rank (rank 2..14), as kingsolve.cards.
+
+from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, int32_t
+
+cdef enum:
+    MAX_TRICKS = 32          # 2 players hold 26 cards each
+    INF = 1000000            # beyond any King score
+
+
+cdef struct Rules:
+    int card_points[64]              # points of each card bit (0 for no card)
+    int cls[64]                      # class id of each card: equal points, protected, forced
+    int ncls                         # number of class ids in use
+    int trick_points[MAX_TRICKS]     # points of trick i (0-based)
+    int pos_suffix[MAX_TRICKS + 1]   # sum of the positive trick points of tricks i..n-1
+    int neg_suffix[MAX_TRICKS + 1]   # sum of the negative trick points of tricks i..n-1
+    int n_tricks                     # tricks in the hand
+    int nseats                       # seats in play (2, 3 or 4)
+    int next_seat[4]                 # next seat in play direction (-1 for a seat not in play)
+    int trump                        # trump suit index, -1 for no trump
+    int lead_suit                    # suit under a lead restriction, -1 for none
+    int lead_mode                    # 1 until-broken, 2 while-other-suits
+    int trump_lead_restricted        # trumps not led before a trump was played (Turkish)
+    int overtake                     # must beat the top card of the suit led (Turkish)
+    int overtrump_on_trump_lead      # must beat the top trump on a trump lead (Portuguese)
+    int trump_obligation             # 0 free, 1 ruff-overruff, 2 ruff-overruff-strict
+    uint64_t protected               # first-trick protection set
+    uint64_t forced                  # forced discard set
+
+
+cdef struct Trick:
+    int seat[4]              # seat of each card of the trick
+    int card[4]              # bit of each card of the trick
+    int win[4]               # index of the winning card after card i
+    int top_led[4]           # highest card of the suit led after card i (bit)
+    int top_trump[4]         # highest trump after card i (bit, -1 for none)
+    int tpts[4]              # card points in the trick after card i
+    int tpos[4]              # positive card points in the trick after card i
+    int tneg[4]              # negative card points in the trick after card i
+
+
+cdef struct State:
+    uint64_t hands[4]        # cards held by each seat (0 for a seat not in play)
+    uint64_t played          # cards played to any trick, the current one included
+    uint64_t trick_mask      # cards of the current trick
+    int tricks_done          # completed tricks
+    int count                # cards in the current trick
+    int to_move              # seat on move
+    Trick* cur               # the current trick: &tricks[tricks_done]
+    Trick tricks[MAX_TRICKS + 1]   # every trick of the hand, so unmake finds closed ones
+    int card_pos_left        # positive card points of the cards not in completed tricks
+    int card_neg_left        # negative card points of the cards not in completed tricks
+
+
+cdef struct TTEntry:
+    uint64_t key             # exact key: suit pattern ids, leader, maximiser set (0 = empty)
+    int16_t lo               # lower bound of the future value of the maximiser set
+    int16_t hi               # upper bound of the future value
+    uint8_t move             # best lead: suit * 16 + cards above it in the suit (255 = none)
+    uint8_t depth            # cards still in hands, the subtree size the replacement prefers
+    uint16_t spare           # padding to 16 bytes
+
+
+cdef struct Search:
+    Rules R                  # the contract, compiled
+    State st                 # the position being searched
+    int maxmask              # seats (bits) whose points are maximised
+    TTEntry* tt              # the transposition table: nbuckets * 4 entries
+    uint64_t bucket_mask     # nbuckets - 1
+    uint16_t* pid            # pattern id of each suit lane: pid[suit * 32768 + lane]
+    int64_t nodes            # nodes searched since the budget was set
+    int64_t tt_hits          # probes that found their key
+    int64_t node_limit       # the node budget
+    double deadline          # monotonic seconds at which the search stops
+    int abort                # 1 node budget, 2 time budget

@@ -1,0 +1,285 @@
+"""Double-dummy values of trick contracts: ``solve``, ``dd_table``, ``solve_request``.
+
+RULES.md section 11: in singles the value of a seat is the score it can guarantee
+when the three others play together against it (the paranoid value); in Italian
+doubles it is the exact value of its side. The search runs in the compiled core
+(``kingsolve._core``, built from ``ext/``); this module speaks in the value types and
+is the one place where core failures become package errors.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Iterable, Mapping
+
+from . import _core
+from .cards import Card, Seat, Suit
+from .deal import Deal
+from .errors import InvalidRequestError, KingsolveError, SolveTimeout
+from .position import Position
+from .result import Budget, SolveResult
+from .rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet, get_variant
+
+__all__ = ["solve", "dd_table", "format_table", "solve_request", "budget_from_request",
+           "MAX_NODES", "MAX_MS"]
+
+#: The largest budgets a request may ask for.
+MAX_NODES = 2_000_000_000
+MAX_MS = 600_000.0
+
+
+def _table_mb(position: Position, budget: Budget) -> int:
+    """A transposition table sized to the problem, never above the budget."""
+    cards = sum(m.bit_count() for m in position.hands if m is not None)
+    need = 1 if cards <= 16 else 4 if cards <= 24 else 16 if cards <= 32 else budget.tt_mb
+    return max(1, min(budget.tt_mb, need))
+
+
+def _load(core: "_core.Core", position: Position) -> None:
+    t = position.tables
+    next_seat = [int(position.next_seat(s)) if s in position.seats else -1 for s in Seat]
+    hands = [m or 0 for m in position.hands]
+    core.load(list(t.card_points), list(t.trick_points), t.trump, t.lead_suit, t.lead_mode,
+              t.trump_lead_restricted, t.overtake, t.overtrump_on_trump_lead,
+              t.protected, t.forced, t.trump_obligation, next_seat, hands, position.played,
+              len(position.tricks), [(int(s), b) for s, b in position.trick],
+              int(position.trick_leader))
+
+
+def _side_mask(position: Position, seat: Seat) -> int:
+    mask = 0
+    for s in position.side_of(seat):
+        mask |= 1 << int(s)
+    return mask
+
+
+def _run(call, budget: Budget):
+    """Call into the core; its budget stop becomes ``SolveTimeout`` (the one place)."""
+    try:
+        return call()
+    except _core.BudgetExceeded as exc:
+        which = exc.args[0] if exc.args else "nodes"
+        if which == "ms":
+            raise SolveTimeout(f"search stopped at its time budget of {budget.ms:g} ms") from None
+        raise SolveTimeout(f"search stopped at its node budget of {budget.nodes} nodes") from None
+    except MemoryError:
+        raise SolveTimeout(f"cannot allocate a transposition table of {budget.tt_mb} MiB") from None
+
+
+def _check_seats(position: Position, seats: "Iterable[Seat | str] | None") -> list[Seat]:
+    if seats is None:
+        return list(position.seats)
+    out: list[Seat] = []
+    for s in seats:
+        seat = Seat.parse(s)
+        if seat not in position.seats:
+            raise InvalidRequestError(f"invalid seat {seat.name!r}: that seat is not in play")
+        if seat not in out:
+            out.append(seat)
+    return out
+
+
+def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
+                  budget: Budget) -> tuple[dict[Seat, int], dict[Card, int]]:
+    """Values (future points plus taken, plus the constant) and per-card values."""
+    t = position.tables
+    taken = position.taken
+    mover = position.to_move
+
+    def total(seat: Seat, future: int) -> int:
+        side = position.side_of(seat)
+        return future + sum(taken[s] for s in side) + t.seat_constant * len(side)
+
+    core.set_budget(budget.nodes, budget.ms)
+    lo, hi = core.bounds()
+    guess = hi if hi <= 0 else lo if lo >= 0 else 0
+    moves = core.moves()
+    mover_mask = _side_mask(position, mover)
+    by_rep: dict[int, int] = {}
+    for rep in sorted(set(moves.values()), key=lambda b: b):
+        v = _run(lambda: core.child_value(rep, mover_mask, guess), budget)
+        by_rep[rep] = v
+        guess = max(by_rep.values())
+    cards = {Card.from_bit(b): total(mover, by_rep[r]) for b, r in sorted(moves.items())}
+    best_future = max(by_rep.values())
+    values: dict[Seat, int] = {}
+    for seat in seats:
+        mask = _side_mask(position, seat)
+        if mask == mover_mask:
+            values[seat] = total(seat, best_future)
+        else:
+            values[seat] = total(seat, _run(lambda: core.value(mask, 0), budget))
+    return values, cards
+
+
+def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
+          budget: Budget | None = None) -> SolveResult:
+    """The double-dummy values of a position for the given seats (default: all in play).
+
+    ``values[seat]`` includes the points taken so far and the constant per seat; in
+    doubles it is the side's value. ``cards`` gives each legal card of the seat on
+    move and that seat's value after it (RULES.md section 11).
+    """
+    if not isinstance(position, Position):
+        raise InvalidRequestError(f"solve needs a trick-contract Position, got {type(position).__name__}")
+    budget = budget or Budget()
+    wanted = _check_seats(position, seats)
+    start = time.perf_counter()
+    taken = dict(position.taken)
+    extra: dict[str, Any] = {}
+    if position.complete:
+        scores = position.scores()
+        values = {s: sum(scores[x] for x in position.side_of(s)) for s in wanted}
+        cards: dict[Card, int] = {}
+        best: list[Card] = []
+        nodes = 0
+    else:
+        core = _run(lambda: _core.Core(_table_mb(position, budget)), budget)
+        _load(core, position)
+        values, cards = _solve_loaded(core, position, wanted, budget)
+        top = max(cards.values())
+        best = [c for c, v in cards.items() if v == top]
+        nodes = core.nodes
+    if position.doubles:
+        sides = {}
+        for seat in wanted:
+            sides["NS" if seat in (Seat.N, Seat.S) else "EW"] = values[seat]
+        if len(sides) == 2:
+            extra["sides"] = sides
+    return SolveResult(to_move=position.to_move, taken=taken, values=values, cards=cards,
+                       best=best, complete=position.complete, nodes=nodes,
+                       ms=(time.perf_counter() - start) * 1000.0, extra=extra)
+
+
+# --- tables ------------------------------------------------------------------------------
+
+def _table_rows(variant: RuleSet, contracts: "Iterable[str] | None",
+                trump: "Suit | str | None") -> list[tuple[str, Suit | None]]:
+    names = list(contracts) if contracts is not None else [
+        n for n, c in variant.contracts.items() if c.kind == "tricks"]
+    rows: list[tuple[str, Suit | None]] = []
+    for name in names:
+        c = variant.contract(name)
+        if c.kind != "tricks":
+            raise InvalidRequestError(f"contract {name!r} is not a trick contract")
+        if c.trump in (TRUMP_NAMED, TRUMP_NAMED_OR_NONE):
+            suits = [Suit.parse(trump)] if trump not in (None, "") else list(Suit)
+            rows.extend((name, s) for s in suits)
+            if c.trump == TRUMP_NAMED_OR_NONE and trump in (None, ""):
+                rows.append((name, None))
+        else:
+            rows.append((name, None))
+    return rows
+
+
+def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" = Seat.N,
+             contracts: "Iterable[str] | None" = None, trump: "Suit | str | None" = None,
+             doubles: bool = False, budget: Budget | None = None, threads: int = 2) -> dict:
+    """Every trick contract (trump contracts once per trump suit) times every seat.
+
+    Returns a JSON-ready dict: ``rows`` (contract, trump label, value per seat),
+    ``seats``, ``nodes`` and ``ms``. Contracts run on ``threads`` threads; the
+    search releases the GIL and each thread has its own table.
+    """
+    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    deal = deal if isinstance(deal, Deal) else Deal(deal)
+    budget = budget or Budget()
+    if not isinstance(threads, int) or not 1 <= threads <= 64:
+        raise InvalidRequestError(f"invalid threads {threads!r}: expected 1 to 64")
+    rows = _table_rows(rs, contracts, trump)
+    positions = [Position(rs, name, deal, leader=leader, trump=t, doubles=doubles)
+                 for name, t in rows]
+    seats = list(positions[0].seats) if positions else list(deal.seats)
+    start = time.perf_counter()
+
+    def job(pos: Position) -> tuple[dict[Seat, int], int]:
+        core = _run(lambda: _core.Core(_table_mb(pos, budget)), budget)
+        _load(core, pos)
+        core.set_budget(budget.nodes, budget.ms)
+        out = {}
+        done: dict[int, int] = {}
+        for seat in seats:
+            mask = _side_mask(pos, seat)
+            if mask not in done:
+                done[mask] = _run(lambda: core.value(mask, 0), budget)
+            side = pos.side_of(seat)
+            out[seat] = done[mask] + sum(pos.taken[s] for s in side) + \
+                pos.tables.seat_constant * len(side)
+        return out, core.nodes
+
+    if threads == 1 or len(positions) < 2:
+        results = [job(p) for p in positions]
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            results = list(pool.map(job, positions))
+    table_rows = []
+    nodes = 0
+    for (name, t), (vals, n) in zip(rows, results):
+        nodes += n
+        table_rows.append({"contract": name, "trump": None if t is None else t.name,
+                           "label": name if t is None else f"{name} {t.name}",
+                           "values": {s.name: vals[s] for s in seats}})
+    return {"variant": rs.name, "deal": deal.pbn(), "leader": Seat.parse(leader).name,
+            "doubles": bool(doubles), "seats": [s.name for s in seats], "rows": table_rows,
+            "nodes": nodes, "ms": round((time.perf_counter() - start) * 1000.0, 3)}
+
+
+def format_table(table: Mapping[str, Any]) -> str:
+    """A ``dd_table`` result as readable text: one row per contract, a column per seat."""
+    seats = table["seats"]
+    width = max([len(r["label"]) for r in table["rows"]] + [8])
+    lines = [f"{table['variant']}  {table['deal']}  leader {table['leader']}"
+             + ("  doubles" if table.get("doubles") else ""),
+             f"{'contract':<{width}}" + "".join(f"{s:>7}" for s in seats)]
+    for r in table["rows"]:
+        lines.append(f"{r['label']:<{width}}" + "".join(f"{r['values'][s]:>7}" for s in seats))
+    lines.append(f"{table['nodes']} nodes, {table['ms']:.0f} ms")
+    return "\n".join(lines)
+
+
+# --- requests ----------------------------------------------------------------------------
+
+def budget_from_request(req: Mapping[str, Any]) -> Budget:
+    """The budget a request asks for (``nodes``, ``ms``), checked and capped."""
+    default = Budget()
+    nodes, ms = default.nodes, default.ms
+    if req.get("nodes") is not None:
+        n = req["nodes"]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise InvalidRequestError(f"invalid field 'nodes': expected a positive integer, got {n!r}")
+        nodes = min(n, MAX_NODES)
+    if req.get("ms") is not None:
+        m = req["ms"]
+        if isinstance(m, bool) or not isinstance(m, (int, float)) or not m > 0:
+            raise InvalidRequestError(f"invalid field 'ms': expected a positive number, got {m!r}")
+        ms = min(float(m), MAX_MS)
+    return Budget(nodes=nodes, ms=ms, tt_mb=default.tt_mb)
+
+
+def _request_seats(req: Mapping[str, Any]) -> list[str] | None:
+    seats = req.get("seats")
+    if seats is None:
+        return None
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
+        raise InvalidRequestError(f"invalid field 'seats': expected a list of seats such as "
+                                  f"[\"N\", \"E\"], got {seats!r}")
+    return seats
+
+
+def solve_request(request: Any) -> dict:
+    """Answer a solve request (the shared request shape plus ``seats``, ``nodes``, ``ms``)."""
+    from .request import check_request, position_from_request
+    req = check_request(request)
+    seats = _request_seats(req)
+    budget = budget_from_request(req)
+    position = position_from_request(req)
+    if not isinstance(position, Position):
+        from .domino import solve_domino
+        result = solve_domino(position, seats=seats, budget=budget)
+    else:
+        result = solve(position, seats=seats, budget=budget)
+    out = result.to_dict()
+    if "id" in req:
+        out = {"id": req["id"], **out}
+    return out

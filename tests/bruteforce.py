@@ -1,0 +1,53 @@
+"""A plain-Python minimax over ``Position.play``/``undo``: the reference the core is
+tested against (RULES.md sections 2, 3 and 11).
+
+No pruning and no tables: every legal card of every seat is tried. The value of a
+seat is the paranoid value in singles (the seat maximises, the others minimise its
+score) and the side's exact value in doubles (the seat and its partner maximise).
+Scores include the points taken so far and the constant per seat.
+"""
+
+from __future__ import annotations
+
+from kingsolve.cards import Card, Seat
+from kingsolve.position import Position
+
+
+def _final(position: Position, side: tuple[Seat, ...]) -> int:
+    scores = position.scores()
+    return sum(scores[s] for s in side)
+
+
+def value(position: Position, seat: Seat) -> int:
+    """The value of ``seat`` (its side in doubles) by full minimax."""
+    side = position.side_of(seat)
+    return _minimax(position, side)
+
+
+def _minimax(position: Position, side: tuple[Seat, ...]) -> int:
+    if position.complete:
+        return _final(position, side)
+    mover = position.to_move
+    maximizing = mover in side
+    best = None
+    legal = position.legal_mask()
+    while legal:
+        low = legal & -legal
+        legal ^= low
+        position._apply(mover, low.bit_length() - 1)
+        v = _minimax(position, side)
+        position.undo()
+        if best is None or (v > best if maximizing else v < best):
+            best = v
+    return best
+
+
+def card_values(position: Position) -> dict[Card, int]:
+    """For each legal card of the seat on move: that seat's value after playing it."""
+    side = position.side_of(position.to_move)
+    out = {}
+    for card in position.legal_cards():
+        position.play(card)
+        out[card] = _minimax(position, side)
+        position.undo()
+    return out

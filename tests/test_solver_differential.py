@@ -1,0 +1,169 @@
+"""The compiled search core against a plain-Python minimax (tests/bruteforce.py).
+
+Positions with few cards left, reached by seeded random legal play from random
+deals (often mid-trick), and short deals whose first trick is still to play (so
+first-trick protection and unbroken suits are exercised). Every trick contract of
+every rule set (RULES.md sections 4-8) with each trump, 2 and 3 players, the
+32-card deck and Italian doubles: the value of every seat and of every legal card
+must agree exactly (RULES.md sections 2, 3 and 11).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kingsolve import Deal, Position, Seat
+from kingsolve.cards import Card, cards_of_mask, deck_mask
+from kingsolve.deal import seats_for_players
+from kingsolve.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
+from kingsolve.solver import _core, _load, solve
+
+import bruteforce
+
+POSITIONS_PER_CONFIG = 21
+
+
+def _configs():
+    """(variant, contract, trump, options, players, doubles) for every trick contract."""
+    out = []
+    for vname, rs in VARIANTS.items():
+        setups = [(4, False)]
+        if vname == "italian":
+            setups = [(4, False), (3, False), (2, False), (4, True)]
+        for players, doubles in setups:
+            for cname, c in rs.contracts.items():
+                if c.kind != "tricks":
+                    continue
+                trumps = [None]
+                if c.trump in (TRUMP_NAMED, TRUMP_NAMED_OR_NONE):
+                    trumps = ["S", "H", "D", "C"] + ([None] if c.trump == TRUMP_NAMED_OR_NONE else [])
+                for t in trumps:
+                    out.append((vname, cname, t, (), players, doubles))
+                for opt in c.options:
+                    out.append((vname, cname, None, (opt,), players, doubles))
+    return out
+
+
+CONFIGS = _configs()
+
+
+def _id(cfg):
+    v, c, t, o, p, d = cfg
+    return f"{v}-{c}" + (f"-{t}" if t else "") + "".join(f"-{x}" for x in o) + \
+        (f"-{p}p" if p != 4 else "") + ("-doubles" if d else "")
+
+
+def _short_deal(rng: random.Random, deck: int, players: int, per: int) -> Deal:
+    """A deal of ``per`` cards each, biased towards the cards that score."""
+    cards = cards_of_mask(deck_mask(deck))
+    if players == 3:
+        cards = [c for c in cards if c != Card("C2")]
+    wanted = [c for c in (Card("HK"), Card("D8")) if c in cards and rng.random() < 0.6]
+    rest = [c for c in cards if c not in wanted]
+    rng.shuffle(rest)
+    chosen = (wanted + rest)[:per * players]
+    rng.shuffle(chosen)
+    hands: list[int | None] = [None] * 4
+    for i, seat in enumerate(seats_for_players(players)):
+        m = 0
+        for c in chosen[i * per:(i + 1) * per]:
+            m |= c.mask
+        hands[seat] = m
+    return Deal(hands)
+
+
+def _left(players: int) -> int:
+    return {4: 3, 3: 3, 2: 5}[players]
+
+
+def random_position(cfg, seed: int) -> Position:
+    """A seeded position with few cards left under ``cfg``."""
+    vname, cname, trump, options, players, doubles = cfg
+    rs = VARIANTS[vname]
+    rng = random.Random(f"{_id(cfg)}/{seed}")
+    leader = rng.choice(seats_for_players(players))
+    if seed % 2 == 0:
+        deal = _short_deal(rng, rs.deck, players, rng.randint(2, _left(players)))
+        pos = Position(rs, cname, deal, leader=leader, trump=trump, doubles=doubles,
+                       options=options)
+        extra = rng.randrange(players)
+    else:
+        deal = Deal.random(rng.randrange(10**9), deck=rs.deck, players=players)
+        pos = Position(rs, cname, deal, leader=leader, trump=trump, doubles=doubles,
+                       options=options)
+        keep = rng.randint(1, _left(players))
+        while not pos.complete and pos.n_tricks - len(pos.tricks) > keep:
+            pos.play(rng.choice(pos.legal_cards()))
+        extra = rng.randrange(players)
+    for _ in range(extra):
+        if pos.complete:
+            break
+        pos.play(rng.choice(pos.legal_cards()))
+    return pos
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
+def test_values_and_cards_match_bruteforce(cfg):
+    # RULES.md 11: paranoid values (singles) and side values (doubles), exact.
+    for seed in range(POSITIONS_PER_CONFIG):
+        pos = random_position(cfg, seed)
+        result = solve(pos)
+        for seat in pos.seats:
+            expected = bruteforce.value(pos, seat)
+            assert result.values[seat] == expected, (pos, seat)
+        if pos.complete:
+            assert result.cards == {}
+            continue
+        assert result.cards == bruteforce.card_values(pos), pos
+        top = max(result.cards.values())
+        assert result.best == [c for c, v in result.cards.items() if v == top]
+        assert result.values[pos.to_move] == top
+
+
+def test_enough_positions_and_contracts():
+    # The brief: at least 2000 positions over every trick contract of every rule set.
+    assert len(CONFIGS) * POSITIONS_PER_CONFIG >= 2000
+    names = {(c[0], c[1]) for c in CONFIGS}
+    for vname, rs in VARIANTS.items():
+        for cname, c in rs.contracts.items():
+            if c.kind == "tricks":
+                assert (vname, cname) in names
+
+
+@pytest.mark.parametrize("cfg", CONFIGS[::3], ids=_id)
+def test_core_legal_cards_match_position(cfg):
+    # RULES.md 2: the core's legal cards equal Position.legal_mask() at every step of
+    # seeded random hands, the first trick included.
+    vname, cname, trump, options, players, doubles = cfg
+    rs = VARIANTS[vname]
+    rng = random.Random(_id(cfg))
+    for _ in range(3):
+        deal = Deal.random(rng.randrange(10**9), deck=rs.deck, players=players)
+        pos = Position(rs, cname, deal, leader=rng.choice(deal.seats), trump=trump,
+                       doubles=doubles, options=options)
+        core = _core.Core(1)
+        while not pos.complete:
+            _load(core, pos)
+            assert core.legal() == pos.legal_mask(), pos
+            assert core.to_move == int(pos.to_move)
+            moves = core.moves()
+            assert set(moves) == {c.bit for c in pos.legal_cards()}
+            pos.play(rng.choice(pos.legal_cards()))
+
+
+def test_equivalent_cards_are_searched_once_unless_a_card_out_separates_them():
+    # ext/README.md: cards of one hand and suit with no card still out between them
+    # (in a hand or in the current trick) and equal points form one class.
+    core = _core.Core(1)
+    together = Position("italian", "no-trumps", "N:KQ... - J2... -", leader="N")
+    _load(core, together)
+    assert core.moves() == {Card("SK").bit: Card("SQ").bit, Card("SQ").bit: Card("SQ").bit}
+    split = Position("italian", "no-trumps", "N:KJ... - Q2... -", leader="S", play=["SQ"])
+    _load(core, split)
+    assert core.moves() == {Card("SK").bit: Card("SK").bit, Card("SJ").bit: Card("SJ").bit}
+    points = Position("italian", "no-kings-jacks", "N:QJ... - 32... -", leader="N")
+    _load(core, points)
+    assert len(set(core.moves().values())) == 2
