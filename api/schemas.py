@@ -26,7 +26,7 @@ NAME = {"type": "string", "minLength": 1, "maxLength": 40}
 CARD = {"type": "string", "minLength": 2, "maxLength": 3, "description": "a card: suit then rank, e.g. 'SQ'"}
 SCORE = {"type": "number"}
 SCORES = {"type": "object", "additionalProperties": SCORE, "description": "a score per seat"}
-SEAT_OR_NULL = {"type": ["string", "null"]}
+TEXT_OR_NULL = {"type": ["string", "null"]}
 
 ERROR = {
     "type": "object",
@@ -73,7 +73,9 @@ class Schemas:
         }
         legal = {"type": "object", "required": ["variant", "contract", "deal"],
                  "properties": _position_properties(), "additionalProperties": False}
-        solve = {**legal, "properties": {**legal["properties"], **budget}}
+        seats = {"seats": {"type": "array", "items": {"type": "string", "maxLength": 5}, "minItems": 1,
+                           "maxItems": 4, "description": "seats whose values to find (default: all)"}}
+        solve = {**legal, "properties": {**legal["properties"], **budget, **seats}}
         table_props = {k: v for k, v in _position_properties().items()
                        if k in ("variant", "deal", "leader", "trump", "doubles")}
         table = {
@@ -86,7 +88,7 @@ class Schemas:
             "type": "object",
             "required": ["to_move", "taken", "values", "cards", "best", "complete", "nodes", "ms"],
             "properties": {
-                "to_move": SEAT_OR_NULL, "taken": SCORES, "values": SCORES,
+                "to_move": TEXT_OR_NULL, "taken": SCORES, "values": SCORES,
                 "cards": {"type": "object", "additionalProperties": SCORE,
                           "description": "each legal card and the mover's value after it"},
                 "best": {"type": "array", "items": CARD},
@@ -97,7 +99,7 @@ class Schemas:
         }
         legal_response = {
             "type": "object", "required": ["to_move", "legal", "complete"],
-            "properties": {"to_move": SEAT_OR_NULL, "legal": {"type": "array", "items": {"type": "string"}},
+            "properties": {"to_move": TEXT_OR_NULL, "legal": {"type": "array", "items": {"type": "string"}},
                            "trick": {"type": "array", "items": CARD}, "taken": SCORES,
                            "complete": {"type": "boolean"}},
         }
@@ -118,7 +120,17 @@ class Schemas:
             "LegalResponse": legal_response,
             "SolveResponse": solve_response,
             "SolveBatchResponse": {"type": "array", "items": {"anyOf": [solve_response, ERROR]}},
-            "TableResponse": {"type": "object", "description": "values of every contract and seat"},
+            "TableResponse": {
+                "type": "object", "required": ["seats", "rows"],
+                "description": "values of every contract (a row per trump suit) and seat",
+                "properties": {
+                    "seats": {"type": "array", "items": {"type": "string"}},
+                    "rows": {"type": "array", "items": {
+                        "type": "object", "required": ["contract", "values"],
+                        "properties": {"contract": {"type": "string"}, "trump": TEXT_OR_NULL,
+                                       "values": {"type": "object",
+                                                  "additionalProperties": {"type": ["number", "null"]}}}}},
+                    "nodes": {"type": "integer", "minimum": 0}, "ms": {"type": "number", "minimum": 0}}},
             "Variants": {"type": "object", "additionalProperties": {
                 "type": "object", "required": ["name", "contracts", "deck", "players"]}},
             "DealResponse": {

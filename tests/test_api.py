@@ -90,6 +90,14 @@ def test_openapi_documents_every_endpoint_with_the_served_limits(client):
     assert small.get("/api/v1/openapi.json").get_json()["components"]["schemas"]["SolveBatch"]["maxItems"] == 3
 
 
+def test_board_page_is_served(client):
+    resp = client.get("/")
+    assert resp.status_code == 200 and resp.mimetype == "text/html"
+    page = resp.get_data(as_text=True)
+    assert "board.js" in page and "board.css" in page
+    assert client.get("/static/board.js").status_code == 200
+
+
 # --- /legal and the error statuses ------------------------------------------------------
 
 def test_legal(client):

@@ -1,0 +1,197 @@
+"""The analysis board end to end in headless Chromium (Debian's chromium and chromium-driver).
+
+The app is served over real HTTP on loopback; selenium drives the page as a person
+would: deal, read the values, play a card with the mouse and with the keyboard, undo
+and redo. Screenshots go to /tmp for a look by eye.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from kingsolve.deal import Deal
+from kingsolve.request import legal_request
+from kingsolve_api import create_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+if not (CHROMIUM and CHROMEDRIVER):
+    pytest.skip("chromium and chromium-driver are not installed (make test installs them)",
+                allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from werkzeug.serving import make_server  # noqa: E402
+
+SHOTS = Path("/tmp")
+WAIT = 30
+
+
+@pytest.fixture(scope="module")
+def server():
+    app = create_app({"KINGSOLVE_MAX_MS": 10_000})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,1000", "--disable-extensions"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(WAIT)
+    yield driver
+    driver.quit()
+
+
+def wait_for(driver, predicate, what: str):
+    """The predicate's first truthy value, or a failure that says what never happened."""
+    return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
+        lambda d: predicate(d), message=f"timed out waiting for {what}; page says: "
+        f"{d_text(driver, 'message')!r}")
+
+
+def d_text(driver, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def on_move(driver) -> str | None:
+    return driver.execute_script(
+        "const s = document.querySelector('.seat.on-move'); return s ? s.dataset.seat : null;")
+
+
+def trick(driver) -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#centre .played')].map(p => p.firstChild.textContent);")
+
+
+def valued_cards(driver) -> dict[str, str]:
+    """The legal cards that show a value, card -> value text (read in one script: the board redraws)."""
+    return driver.execute_script(
+        "const out = {}; for (const b of document.querySelectorAll('.card.legal.valued'))"
+        " out[b.dataset.card] = b.querySelector('.val').textContent; return out;")
+
+
+def test_board_deals_plays_and_undoes(server, browser):
+    browser.set_window_size(1280, 1000)
+    browser.get(server + "/")
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"), "the rule sets")
+    # Russian: 32 cards, 8 tricks, so the whole deal solves in well under a second.
+    browser.find_element(By.CSS_SELECTOR, "#variant option[value=russian]").click()
+    browser.find_element(By.CSS_SELECTOR, "#contract option[value=no-queens]").click()
+    seed = browser.find_element(By.ID, "seed")
+    seed.clear()
+    seed.send_keys("7")
+    browser.find_element(By.ID, "random").click()
+    expected = Deal.random(7, deck=32).pbn()
+    wait_for(browser, lambda d: d.find_element(By.ID, "deal").get_attribute("value") == expected, "the seeded deal")
+
+    # North leads; every legal card shows its value, the best ones marked.
+    values = wait_for(browser, valued_cards, "values on North's cards")
+    assert on_move(browser) == "N"
+    north = browser.find_elements(By.CSS_SELECTOR, "#seat-N .card")
+    assert len(north) == 8
+    assert set(values) == {b.get_attribute("data-card") for b in north if b.is_enabled()}
+    assert browser.find_elements(By.CSS_SELECTOR, "#seat-N .card.best")
+    assert all(not b.is_enabled() for b in browser.find_elements(By.CSS_SELECTOR, "#seat-E .card"))
+    assert "guarantees" in d_text(browser, "seat-N")
+    assert browser.find_elements(By.CSS_SELECTOR, "#chart polyline")
+    browser.save_screenshot(str(SHOTS / "kingsolve-board-1280.png"))
+
+    # Play North's first legal card with the mouse: the trick and the seat on move change.
+    first = sorted(values)[0]
+    browser.find_element(By.CSS_SELECTOR, f"#seat-N .card[data-card={first}]").click()
+    wait_for(browser, lambda d: trick(d) and on_move(d) == "E", "East on move after the lead")
+    east_values = wait_for(browser, valued_cards, "values on East's cards")
+    assert first not in east_values
+    assert not browser.find_elements(By.CSS_SELECTOR, f"#seat-N .card[data-card={first}]")
+    assert len(trick(browser)) == 1
+
+    # Undo puts the card back, redo plays it again (buttons and u/r keys).
+    browser.find_element(By.ID, "undo").click()
+    wait_for(browser, lambda d: not trick(d) and on_move(d) == "N", "North on move after undo")
+    assert browser.find_element(By.CSS_SELECTOR, f"#seat-N .card[data-card={first}]")
+    assert wait_for(browser, valued_cards, "North's values again") == values
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("r")
+    wait_for(browser, lambda d: len(trick(d)) == 1 and on_move(d) == "E", "the redone lead")
+    body.send_keys("u")
+    wait_for(browser, lambda d: not trick(d) and on_move(d) == "N", "the undone lead")
+
+    # Keyboard only: focus a legal card and press Enter; the focus moves to the next seat's cards.
+    card = browser.find_element(By.CSS_SELECTOR, "#seat-N .card.legal")
+    browser.execute_script("arguments[0].focus()", card)
+    played = card.get_attribute("data-card")
+    card.send_keys(Keys.ENTER)
+    wait_for(browser, lambda d: on_move(d) == "E" and valued_cards(d), "East's values after Enter")
+    focused = browser.switch_to.active_element
+    assert "card" in focused.get_attribute("class") and focused.get_attribute("data-card")[0]
+    assert played not in [b.get_attribute("data-card") for b in browser.find_elements(By.CSS_SELECTOR, ".card")]
+    history = d_text(browser, "history")
+    assert history.startswith("N ")
+
+    # Play the first trick out: the history shows it with its winner.
+    for _ in range(3):
+        before = len(browser.find_elements(By.CSS_SELECTOR, ".card"))
+        wait_for(browser, valued_cards, "values before each card")
+        browser.find_element(By.CSS_SELECTOR, ".card.legal").click()
+        wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card")) == before - 1, "the card played")
+    wait_for(browser, lambda d: "\u2192" in d_text(d, "history"), "the first trick in the history")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#chart circle")) >= 4 * 4
+    browser.set_window_size(1280, 1500)
+    browser.save_screenshot(str(SHOTS / "kingsolve-board-1280-trick.png"))
+
+    browser.set_window_size(390, 1400)
+    browser.get(browser.current_url)        # the address keeps the position
+    wait_for(browser, lambda d: valued_cards(d), "values after reload at phone width")
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".card")) == 32 - 4
+    width = browser.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways at phone width: {width}px"
+    browser.save_screenshot(str(SHOTS / "kingsolve-board-390.png"))
+
+
+def test_board_shows_the_problem_with_a_bad_deal(server, browser):
+    browser.set_window_size(1280, 1000)
+    browser.get(server + "/#variant=italian&contract=no-queens&leader=N&deal=N:AKQ.JT9.876.5432%20-%20-%20-")
+    message = wait_for(browser, lambda d: d_text(d, "message") if "Cannot" in d_text(d, "message") else None,
+                       "the error message")
+    assert "two seats" in message
+    assert "error" in browser.find_element(By.ID, "message").get_attribute("class")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".card.legal")
+
+
+def test_board_keeps_legal_cards_when_the_solver_fails(server, browser, monkeypatch):
+    # An over-budget search (503): the board still outlines the legal cards, and says why.
+    import kingsolve.solver
+    from kingsolve.errors import SolveTimeout
+
+    def too_slow(req):
+        raise SolveTimeout("search stopped at its time budget of 1 ms")
+
+    monkeypatch.setattr(kingsolve.solver, "solve_request", too_slow)
+    deal = Deal.random(3).pbn()
+    expected = legal_request({"variant": "italian", "contract": "no-hearts", "leader": "E", "deal": deal})
+    browser.get(server + f"/#variant=italian&contract=no-hearts&leader=E&deal={deal.replace(' ', '%20')}")
+    wait_for(browser, lambda d: "Values unavailable" in d_text(d, "message"), "the solver's error")
+    assert "time budget" in d_text(browser, "message")
+    legal = browser.find_elements(By.CSS_SELECTOR, "#seat-E .card.legal")
+    assert [b.get_attribute("data-card") for b in legal] == expected["legal"]
+    assert not browser.find_elements(By.CSS_SELECTOR, ".card.valued")
+    legal[0].click()
+    wait_for(browser, lambda d: on_move(d) == "S", "South on move")
