@@ -36,6 +36,7 @@ cdef struct Entry:
     int16_t upper       # the value is at most this
     uint8_t move        # best card bit + 1 found at this node, 0 = none
     uint8_t work        # log2 of the nodes searched below: low work is replaced first
+    uint8_t gen         # the search (seat) that stored it: older searches are replaced first
 
 
 cdef struct Core:
@@ -53,6 +54,7 @@ cdef struct Core:
     int64_t node_limit      # stop past this many nodes
     double deadline         # stop past this monotonic time (seconds)
     int aborted             # set once a limit is passed: the search unwinds
+    int gen                 # the current search's generation, stamped on stored entries
 
 
 cdef inline double now() noexcept nogil:
@@ -233,7 +235,7 @@ cdef int search(Core* c, int seat, int alpha, int beta) noexcept nogil:
 
     key = c.played | KEY_USED | <uint64_t>(seat & 1) | (<uint64_t>(seat >> 1) << 15) \
         | (<uint64_t>(P & 1) << 16) | (<uint64_t>(P >> 1) << 31)
-    idx = ((key * 0x9E3779B97F4A7C15ULL) >> 20) & c.bucket_mask
+    idx = ((key * 0x9E3779B97F4A7C15ULL) >> 32) & c.bucket_mask
     bucket = c.tt + idx * BUCKET
     e = NULL
     tt_move = -1
@@ -304,15 +306,15 @@ cdef int search(Core* c, int seat, int alpha, int beta) noexcept nogil:
     # store: a bound on each side the window failed, exact inside it
     work = 63 - clz(<unsigned long long>(c.nodes - nodes0) | 1)
     if e == NULL or e.key != key:
+        # replace an empty entry, else one of an older search, else the least work
         victim = &bucket[0]
         for i in range(BUCKET):
-            if bucket[i].key == key:
+            if bucket[i].key == key or bucket[i].key == 0:
                 victim = &bucket[i]
                 break
-            if bucket[i].work < victim.work or bucket[i].key == 0:
+            if (bucket[i].gen != c.gen) > (victim.gen != c.gen) or \
+                    ((bucket[i].gen != c.gen) == (victim.gen != c.gen) and bucket[i].work < victim.work):
                 victim = &bucket[i]
-                if bucket[i].key == 0:
-                    break
         if victim.key != key:
             victim.key = key
             victim.lower = -INF
@@ -329,9 +331,37 @@ cdef int search(Core* c, int seat, int alpha, int beta) noexcept nogil:
         e.lower = best
         e.upper = best
     e.move = <uint8_t>(best_move + 1)
+    e.gen = <uint8_t>c.gen
     if work > e.work:
         e.work = <uint8_t>work
     return best
+
+
+cdef int window_value(Core* c, int mode, int seat, int winners, int alpha, int beta) noexcept nogil:
+    """The root's value in a window: after ``seat``'s card (mode 0), with ``seat`` to move
+    (mode 1), or with ``seat`` to move while a round is completed (mode 2)."""
+    if mode == 0:
+        return after_move(c, seat, winners, alpha, beta)
+    if mode == 1:
+        return search(c, seat, alpha, beta)
+    return completion(c, seat, winners, alpha, beta)
+
+
+cdef int mtdf(Core* c, int mode, int seat, int winners, int guess) noexcept nogil:
+    """The exact value by null-window tests that close in on it (MTD(f)); the table
+    keeps the bounds each test proves, so the later tests are cheap."""
+    cdef int lower = -INF
+    cdef int upper = INF
+    cdef int g = guess
+    cdef int beta
+    while lower < upper and not c.aborted:
+        beta = g + 1 if g == lower else g
+        g = window_value(c, mode, seat, winners, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
 
 
 def solve(tuple hands, uint64_t played, uint64_t first_mask, int mover, int last, int direction,
@@ -346,6 +376,7 @@ def solve(tuple hands, uint64_t played, uint64_t first_mask, int mover, int last
     """
     cdef Core c
     cdef int s, b, v
+    cdef int guess = -3 * scale
     cdef uint64_t legal, m, n_buckets
     cdef list values = [None, None, None, None]
     cdef list card_values = []
@@ -374,6 +405,7 @@ def solve(tuple hands, uint64_t played, uint64_t first_mask, int mover, int last
     try:
         with nogil:
             c.P = mover
+            c.gen = 1
             legal = c.hand[mover] & playable(&c)
             while legal and not c.aborted:
                 b = ctz(legal)
@@ -381,7 +413,8 @@ def solve(tuple hands, uint64_t played, uint64_t first_mask, int mover, int last
                 legal ^= m
                 c.hand[mover] ^= m
                 c.played ^= m
-                v = after_move(&c, mover, out_mask, -INF, INF)
+                v = mtdf(&c, 0, mover, out_mask, guess)
+                guess = v
                 c.hand[mover] ^= m
                 c.played ^= m
                 with gil:
@@ -392,10 +425,8 @@ def solve(tuple hands, uint64_t played, uint64_t first_mask, int mover, int last
                 if s == mover or not want[s]:
                     continue
                 c.P = s
-                if out_mask:
-                    v = completion(&c, mover, out_mask, -INF, INF)
-                else:
-                    v = search(&c, mover, -INF, INF)
+                c.gen += 1
+                v = mtdf(&c, 2 if out_mask else 1, mover, out_mask, -3 * scale)
                 with gil:
                     values[s] = v
     finally:
