@@ -14,6 +14,8 @@ from typing import Any, Callable
 
 from .errors import KingsolveError
 from .server import add_serve_flags, cmd_serve
+from .choices import add_choices_flags, cmd_choices
+from .review import add_review_flags, cmd_review
 
 __all__ = ["main", "build_parser", "read_request"]
 
@@ -124,6 +126,10 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
               add_stats_flags),
     "serve": (cmd_serve, "serve the JSON API and the analysis board (gunicorn, several workers)",
               add_serve_flags),
+    "review": (cmd_review, "review a played hand or match file card by card, double dummy",
+               add_review_flags),
+    "choices": (cmd_choices, "trump, sale, festa and contract choices before the play, "
+                             "double dummy", add_choices_flags),
 }
 
 

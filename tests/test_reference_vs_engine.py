@@ -63,13 +63,7 @@ def skewed_deal(rng: random.Random, deck: int, players: int) -> Deal:
     seats = list(seats_for_players(players))
     rng.shuffle(seats)
     per = len(cards) // players
-    hands = [None] * 4
-    for k, seat in enumerate(seats):
-        m = 0
-        for c in cards[k * per:(k + 1) * per]:
-            m |= c.mask
-        hands[seat] = m
-    return Deal(hands)
+    return Deal.from_hands({seat: cards[k * per:(k + 1) * per] for k, seat in enumerate(seats)})
 
 
 def compare(pos: Position, ref: RefHand, where: str) -> None:
