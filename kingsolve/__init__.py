@@ -12,6 +12,11 @@ from .position import Position, Trick
 from .request import legal_request, position_from_request
 from .rules import VARIANTS, Contract, RuleSet, get_variant
 from .solver import dd_table, solve, solve_request
+from .record import Record, RecordError, format_records, parse_records, read_records
+from .review import Review, review
+from .report import MatchReport, match_report
+from .choices import (Choices, contract_choice, festa_choice, redeal_choice, sale_choice,
+                      trump_choice)
 
 __version__ = "0.1.0"
 
@@ -19,6 +24,9 @@ __all__ = [
     "Card", "Rank", "Seat", "Suit", "Deal", "Position", "Trick",
     "Contract", "RuleSet", "VARIANTS", "get_variant",
     "legal_request", "position_from_request", "solve", "dd_table", "solve_request",
+    "Record", "RecordError", "parse_records", "read_records", "format_records",
+    "review", "Review", "match_report", "MatchReport", "Choices", "trump_choice",
+    "sale_choice", "festa_choice", "contract_choice", "redeal_choice",
     "KingsolveError", "ParseError", "InvalidDealError", "IllegalPlayError",
     "InvalidRequestError", "UnknownVariantError", "UnknownContractError", "SolveTimeout",
 ]

@@ -265,7 +265,8 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
         legal = pos.legal_cards()
         reviews.append(CardReview(
             index=i, trick=None if record.is_domino else pos.trick_number + 1, seat=mover,
-            card=card, before=before, after=result.cards[card], best=tuple(result.best),
+            card=card, before=before, after=result.cards[card],
+            best=tuple(sorted(result.best, key=lambda c: (c.suit, -c.rank))),
             forced=len(legal) == 1, values=dict(result.cards)))
         pos.play(card)
         if progress is not None:
@@ -304,3 +305,76 @@ def _start_index(record: Record, from_trick: int, from_card: int | None) -> int:
         raise InvalidRequestError(f"invalid from_trick {from_trick!r}: expected a trick from 1 "
                                   f"to {max(1, tricks)} (the record has {len(record.play)} cards)")
     return (from_trick - 1) * record.deal.players
+
+
+# --- command line: kingsolve review FILE ----------------------------------------------------
+def add_review_flags(p) -> None:
+    """The flags of ``kingsolve review``."""
+    p.add_argument("file", help="a record or match file (PBN-style), or - for standard input")
+    p.add_argument("--json", action="store_true", help="print JSON instead of the report")
+    p.add_argument("--from-trick", type=int, default=1, metavar="K",
+                   help="review from trick K on (faster on long hands)")
+    p.add_argument("--nodes", type=int, help="node budget of each search")
+    p.add_argument("--ms", type=float, help="time budget of each search, in milliseconds")
+
+
+def budget_from_args(args) -> Budget:
+    """The search budget the ``--nodes`` and ``--ms`` flags give (defaults otherwise)."""
+    base = Budget()
+    nodes = base.nodes if getattr(args, "nodes", None) is None else args.nodes
+    ms = base.ms if getattr(args, "ms", None) is None else args.ms
+    if nodes < 1 or ms <= 0:
+        raise InvalidRequestError(f"invalid budget: --nodes {nodes} and --ms {ms} must be positive")
+    return Budget(nodes=nodes, ms=ms, tt_mb=base.tt_mb)
+
+
+class ProgressBar:
+    """A one-line progress bar on standard error, drawn only when it is a terminal."""
+
+    def __init__(self, label: str, stream=None) -> None:
+        import sys
+        self.label = label
+        self.stream = sys.stderr if stream is None else stream
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total <= 0:
+            return
+        width = 30
+        filled = width * done // total
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+                          f"{done}/{total}")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def cmd_review(args) -> int:
+    """``kingsolve review FILE``: a review of each hand; a match report for several."""
+    import json
+    import sys
+
+    from .record import parse_records, read_records
+    from .report import match_report
+
+    records = parse_records(sys.stdin.read()) if args.file == "-" else read_records(args.file)
+    budget = budget_from_args(args)
+    if len(records) == 1:
+        start = max(1, args.from_trick) if not records[0].is_domino else 1
+        rv = review(records[0], budget=budget, from_trick=start,
+                    progress=ProgressBar("review"))
+        print(json.dumps(rv.to_dict(), ensure_ascii=False) if args.json else rv.text(), end="\n"
+              if args.json else "")
+        return 0
+    report = match_report(records, budget=budget, from_trick=max(1, args.from_trick),
+                          progress=ProgressBar(f"review {len(records)} hands"))
+    if args.json:
+        out = report.to_dict()
+        out["reviews"] = [None if h.review is None else h.review.to_dict() for h in report.hands]
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    for h in report.hands:
+        if h.review is not None:
+            print(h.review.text())
+    print(report.text(), end="")
+    return 0

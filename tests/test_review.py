@@ -306,3 +306,87 @@ def test_match_report_flags_scores_that_do_not_add_up_and_broken_quotas():
         match_report([bad, tk[0]], review_play=False, solver=_zero_solver)
     with pytest.raises(InvalidRequestError, match="no records"):
         match_report([], solver=_zero_solver)
+
+
+# --- the library's solver gives the same review (kingsolve.solve, RULES.md 11) ---------
+@pytest.mark.parametrize("contract, trump, doubles", [
+    ("no-queens", None, False), ("trumps", Suit.S, False), ("no-trumps", None, True),
+    ("no-last-two", None, False),
+])
+def test_review_with_the_library_solver_matches_the_brute_force(contract, trump, doubles):
+    for record, at, cost in find_mistakes(contract, trump, doubles, want=1):
+        rv = review(record)  # kingsolve.solver.solve
+        assert [(c.before, c.after, c.best, c.forced) for c in rv.cards] == \
+            [(c.before, c.after, c.best, c.forced)
+             for c in review(record, solver=brute_solve).cards]
+        assert rv.cards[at].cost == cost
+        assert rv.nodes > 0
+
+
+# --- command line -------------------------------------------------------------------------
+from kingsolve.cli import main  # noqa: E402
+
+
+def test_cli_review_text_json_and_errors(tmp_path, capsys):
+    record, at, cost = find_mistakes("no-queens", want=1)[0]
+    path = tmp_path / "hand.kpbn"
+    path.write_text(record.text(), encoding="utf-8")
+    assert main(["review", str(path)]) == 0
+    out = capsys.readouterr().out
+    bad = review(record, solver=brute_solve).cards[at]
+    assert f"* {bad.seat.name} {bad.card} cost {cost} " in out
+    assert main(["review", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["cards"][at]["cost"] == cost
+    # A match file: every hand reviewed, then the match report.
+    match = tmp_path / "match.kpbn"
+    match.write_text(record.text() + "\n" + record.text(), encoding="utf-8")
+    assert main(["review", str(match), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["reviews"]) == 2 and data["costs"][bad.seat.name] == 2 * cost
+    assert main(["review", str(match)]) == 0
+    assert "Match report · italian · 2 hands" in capsys.readouterr().out
+    broken = tmp_path / "broken.kpbn"
+    broken.write_text(record.text().replace("[Variant", "[Varient"), encoding="utf-8")
+    assert main(["review", str(broken)]) == 2
+    assert "error: line 1: unknown tag 'Varient'" in capsys.readouterr().err
+    assert main(["review", str(tmp_path / "missing.kpbn")]) == 2
+    assert "cannot read record file" in capsys.readouterr().err
+    assert main(["review", str(path), "--nodes", "0"]) == 2
+    assert "invalid budget" in capsys.readouterr().err
+
+
+def test_cli_choices(capsys):
+    deal = "N:A2.K.. K3.Q.. Q4.J.. J5.T.."
+    assert main(["choices", "trump", "--variant", "italian", "--deal", deal, "--dealer", "W",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [o["label"] for o in data["options"]] == ["trump S", "trump H", "trump D", "trump C"]
+    assert data["options"][0]["values"] == {
+        s.name: v for s, v in brute_solve(Position("italian", "trumps", Deal(deal), "N",
+                                                   trump="S")).values.items()}
+    assert data["budget"]["nodes"] > 0
+    assert main(["choices", "contract", "--deal", deal, "--chooser", "S",
+                 "--chosen", "N:no-queens,E:no-queens"]) == 0
+    out = capsys.readouterr().out
+    assert "contract choice · turkish" in out and "no-queens" not in out.split("Deal:")[1]
+    assert main(["choices", "redeal", "--seed", "1"]) == 0
+    assert "Seed: 1" in capsys.readouterr().out
+    for argv, message in [
+        (["choices", "sale", "--variant", "italian", "--deal", deal], "needs --dealer"),
+        (["choices", "trump", "--deal", deal, "--leader", "N"], "needs --variant"),
+        (["choices", "festa", "--variant", "italian", "--deal", deal, "--host", "N"],
+         "is for variant 'portuguese'"),
+        (["choices", "trump", "--variant", "italian", "--leader", "N"],
+         "give exactly one of --deal and --seed"),
+        (["choices", "contract", "--deal", deal, "--chooser", "S", "--chosen", "Nx"],
+         "invalid --chosen item 'Nx'"),
+    ]:
+        assert main(argv) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_package_exports_the_analysis_surface():
+    import kingsolve
+    assert kingsolve.review is review and kingsolve.match_report is match_report
+    assert kingsolve.Record is Record
