@@ -10,7 +10,9 @@ deck so that voids, single-suit hands and first-trick discards come up often.
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -132,3 +134,60 @@ def test_case_count():
     # 5 rule sets, every trick contract, trumps, players, doubles, options.
     assert len(CASES) >= 100
     assert {c[0] for c in CASES} == set(VARIANTS)
+
+
+# --- a golden file of requests and answers, computed by the reference ---------------------
+GOLDEN = Path(__file__).parent / "data" / "legal_golden.jsonl"
+
+
+def golden_rows(per_case: int = 1) -> list[dict]:
+    """One request per case at a random point of random play, answered by the reference."""
+    rows = []
+    for case in CASES:
+        vname, cname, trump, players, doubles, options = case
+        rng = random.Random(f"golden {case}")
+        for _ in range(per_case):
+            deck = VARIANTS[vname].deck
+            deal = (skewed_deal(rng, deck, players) if rng.random() < 0.5 else
+                    Deal.random(seed=rng.randrange(10**9), deck=deck, players=players))
+            leader = rng.choice(deal.seats).name
+            ref = RefHand(vname, cname, {s.name: [str(c) for c in deal.hand(s)] for s in deal.seats},
+                          leader=leader, trump=trump, options=options, doubles=doubles)
+            play = []
+            for _ in range(rng.randrange(deal.tricks * players)):
+                if ref.complete:
+                    break
+                c = rng.choice(ref.legal())
+                ref.play(c)
+                play.append(text(c))
+            request = {"variant": vname, "contract": cname, "trump": trump,
+                       "options": list(options), "doubles": doubles, "deal": deal.pbn(),
+                       "leader": leader, "play": play}
+            answer = {"to_move": ref.to_move, "legal": [text(c) for c in ref.legal()],
+                      "trick": [text(c) for c in ref.trick], "taken": ref.scores(),
+                      "complete": ref.complete}
+            if doubles:
+                answer["sides"] = ref.sides()
+            rows.append({"request": request, "answer": answer})
+    return rows
+
+
+def test_golden_file_answers():
+    # tests/data/legal_golden.jsonl: requests with the reference's answers, pinned so a
+    # change of either the engine or the reference shows up (regenerate with
+    # `python tests/test_reference_vs_engine.py --write-golden` after a rule change).
+    rows = [json.loads(line) for line in GOLDEN.read_text().splitlines() if line.strip()]
+    assert len(rows) >= len(CASES)
+    for row in rows:
+        assert legal_request(row["request"]) == row["answer"], row["request"]
+
+
+def test_golden_file_matches_reference():
+    rows = [json.loads(line) for line in GOLDEN.read_text().splitlines() if line.strip()]
+    assert rows == json.loads(json.dumps(golden_rows(2)))
+
+
+if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] == ["--write-golden"]:
+        GOLDEN.write_text("".join(json.dumps(r) + "\n" for r in golden_rows(2)))
