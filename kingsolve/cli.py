@@ -117,6 +117,18 @@ def add_stats_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
+def cmd_hint(args: argparse.Namespace) -> int:
+    from .hint import hint_request, request_from_args
+    _print_json(hint_request(request_from_args(args, read_request(args))))
+    return 0
+
+
+def add_hint_flags(p: argparse.ArgumentParser) -> None:
+    from .hint import add_hint_flags as add
+    add_request_flags(p)
+    add(p)
+
+
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
     "legal": (cmd_legal, "the seat on move, its legal cards, the trick and points taken",
               add_request_flags),
@@ -130,6 +142,9 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
                add_review_flags),
     "choices": (cmd_choices, "trump, sale, festa and contract choices before the play, "
                              "double dummy", add_choices_flags),
+    "hint": (cmd_hint, "a seat's legal cards ranked over sampled deals it cannot tell apart, "
+                       "or its choice (trump, sale, contract, festa) from its hand alone",
+             add_hint_flags),
 }
 
 

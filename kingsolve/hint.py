@@ -1,0 +1,661 @@
+"""Hints for a seat at the table: sampled deals it cannot tell apart, each solved.
+
+Perfect-information Monte Carlo: ``SeatView`` collects what the seat knows (its
+hand, the play, the rules' inferences, RULES.md 2), ``DealSampler`` draws full deals
+uniformly among those consistent with it, and each deal is solved double dummy
+(RULES.md 11, the paranoid value of the asking seat). A card's value is its mean
+over the samples. The choice hints (trump, selling, Turkish contract, Portuguese
+festa) score each option by the same sampling of the unseen hands, from the seat's
+hand alone, with the same deals for every option.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
+from .deal import Deal
+from .errors import InvalidRequestError, SolveTimeout
+from .position import Position
+from .result import Budget, SolveResult
+from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
+from .sampling import DealSampler, SeatView
+
+__all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
+           "sell_hint", "contract_hint", "festa_hint", "hint_request", "MAX_SAMPLES"]
+
+#: The most samples a hint may ask for.
+MAX_SAMPLES = 2000
+
+Solver = Callable[..., SolveResult]
+
+
+def _default_solver() -> Solver:
+    from .solver import solve
+    return solve
+
+
+def _stats(values: Sequence[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / n
+    return mean, math.sqrt(var)
+
+
+def _num(x: float) -> float:
+    return round(float(x), 4)
+
+
+@dataclass(frozen=True)
+class CardHint:
+    """One legal card: its mean value over the samples, the spread, how often best."""
+
+    card: Card
+    mean: float
+    std: float
+    best: float           # share of the samples in which it was a double-dummy best card
+    low: float
+    high: float
+
+    def to_dict(self) -> dict:
+        return {"card": str(self.card), "mean": _num(self.mean), "std": _num(self.std),
+                "best": _num(self.best), "min": _num(self.low), "max": _num(self.high)}
+
+
+@dataclass(frozen=True)
+class HintResult:
+    """A card hint: every legal card ranked by mean value, and the card to play.
+
+    ``exact`` is true when the samples are every consistent deal (so the means are
+    exact expectations over a uniform deal). ``consistent_deals`` counts those deals.
+    """
+
+    seat: Seat
+    cards: tuple[CardHint, ...]        # best mean first
+    recommended: Card
+    samples: int
+    exact: bool
+    consistent_deals: int
+    seed: int
+    budget: Budget
+    ms: float
+    timeouts: int = 0
+    inferences: tuple = ()
+
+    def card(self, card: "Card | str") -> CardHint:
+        """The hint line of one card."""
+        c = Card.parse(card)
+        for h in self.cards:
+            if h.card == c:
+                return h
+        raise InvalidRequestError(f"card {str(c)!r} is not a legal card of this hint")
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat.name, "recommended": str(self.recommended),
+                "cards": [h.to_dict() for h in self.cards], "samples": self.samples,
+                "exact": self.exact, "consistent_deals": self.consistent_deals,
+                "seed": self.seed, "budget": self.budget.to_dict(), "timeouts": self.timeouts,
+                "ms": round(self.ms, 3), "inferences": [x.to_dict() for x in self.inferences]}
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """One option of a choice and the asking seat's expected score with it."""
+
+    option: str
+    mean: float
+    std: float
+    detail: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"option": self.option, "mean": _num(self.mean), "std": _num(self.std),
+                **self.detail}
+
+
+@dataclass(frozen=True)
+class ChoiceHint:
+    """A choice hint: each option's value over the sampled deals, and the advice."""
+
+    choice: str
+    seat: Seat
+    options: tuple[OptionValue, ...]   # best first
+    recommended: str
+    samples: int
+    seed: int
+    budget: Budget
+    ms: float
+    detail: dict = field(default_factory=dict)
+
+    def option(self, name: str) -> OptionValue:
+        for o in self.options:
+            if o.option == name:
+                return o
+        raise InvalidRequestError(f"no option {name!r} in this hint")
+
+    def to_dict(self) -> dict:
+        return {"choice": self.choice, "seat": self.seat.name, "recommended": self.recommended,
+                "options": [o.to_dict() for o in self.options], "samples": self.samples,
+                "seed": self.seed, "budget": self.budget.to_dict(), "ms": round(self.ms, 3),
+                **self.detail}
+
+
+def _check_samples(samples: Any) -> int:
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+        raise InvalidRequestError(f"invalid samples {samples!r}: expected 1 to {MAX_SAMPLES}")
+    return samples
+
+
+def _check_ms(ms: Any) -> float | None:
+    if ms is None:
+        return None
+    if isinstance(ms, bool) or not isinstance(ms, (int, float)) or not ms > 0:
+        raise InvalidRequestError(f"invalid ms {ms!r}: expected a positive number of milliseconds")
+    return float(ms)
+
+
+def _check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidRequestError(f"invalid seed {seed!r}: expected an integer")
+    return seed
+
+
+def _check_threads(threads: Any) -> int:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
+        raise InvalidRequestError(f"invalid threads {threads!r}: expected 1 to 64")
+    return threads
+
+
+def _run_samples(deals: Iterable[Deal], job: Callable[[Deal, Budget], Any], samples: int,
+                 ms: float | None, budget: Budget, threads: int) -> tuple[list[Any], int]:
+    """``job`` on up to ``samples`` deals, in order, within ``ms``; results and timeouts.
+
+    A deal whose search runs over its budget is skipped and counted. With a time
+    limit each search gets at most the time left. Results keep the order of the
+    deals, so the answer does not depend on the number of threads.
+    """
+    start = time.perf_counter()
+    results: list[Any] = []
+    timeouts = 0
+
+    def left() -> float | None:
+        if ms is None:
+            return None
+        return ms - (time.perf_counter() - start) * 1000.0
+
+    def run(deal: Deal) -> Any:
+        rest = left()
+        b = budget
+        if rest is not None:
+            if rest <= 0:
+                return None
+            b = Budget(nodes=budget.nodes, ms=min(budget.ms, rest), tt_mb=budget.tt_mb)
+        try:
+            return job(deal, b)
+        except SolveTimeout:
+            return SolveTimeout
+
+    it = iter(deals)
+    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+    try:
+        while len(results) < samples:
+            rest = left()
+            if rest is not None and rest <= 0:
+                break
+            batch = []
+            for _ in range(min(samples - len(results), threads)):
+                d = next(it, None)
+                if d is None:
+                    break
+                batch.append(d)
+            if not batch:
+                break
+            outs = list(pool.map(run, batch)) if pool else [run(d) for d in batch]
+            for out in outs:
+                if out is SolveTimeout:
+                    timeouts += 1
+                elif out is not None:
+                    results.append(out)
+            if timeouts > 2 * samples:
+                break
+    finally:
+        if pool:
+            pool.shutdown()
+    return results, timeouts
+
+
+def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
+         play: Iterable = (), leader: "Seat | str" = Seat.N, trump: "Suit | str | None" = None,
+         doubles: bool = False, options: Iterable[str] = (), known: Mapping | None = None,
+         samples: int = 50, ms: float | None = None, seed: int = 0,
+         budget: Budget | None = None, players: int = 4, threads: int = 1,
+         solver: Solver | None = None) -> HintResult:
+    """The legal cards of ``seat`` ranked by their mean double-dummy value over sampled deals.
+
+    ``hand`` is the seat's hand (PBN text, a list of cards or a mask), now or as dealt;
+    ``known`` pins cards to other seats. Up to ``samples`` deals are drawn uniformly
+    among those consistent with what the seat has seen (every one when there are
+    fewer: ``exact``); ``ms`` bounds the whole hint, ``budget`` each search.
+    Each deal is solved for the seat (``solve(position, seats=[seat])``).
+    """
+    start = time.perf_counter()
+    samples = _check_samples(samples)
+    ms = _check_ms(ms)
+    seed = _check_seed(seed)
+    threads = _check_threads(threads)
+    budget = budget or Budget()
+    solve = solver or _default_solver()
+    view = SeatView.build(variant, contract, seat, hand, play, leader=leader, trump=trump,
+                          options=options, known=known, players=players)
+    if view.complete:
+        raise InvalidRequestError("the hand is complete: there is no card to play")
+    if view.to_move != view.seat:
+        raise InvalidRequestError(f"seat {view.seat.name} is not on move: {view.to_move.name} is")
+    sampler = DealSampler(view)
+    record = [Card.from_bit(b) for b in view.play]
+    options = tuple(options)
+
+    def position(deal: Deal) -> Position:
+        return Position(view.variant, view.contract, deal, leader=view.leader, trump=view.trump,
+                        doubles=doubles, play=record)
+
+    def job(deal: Deal, b: Budget) -> SolveResult:
+        return solve(position(deal), seats=[view.seat], budget=b)
+
+    deals = sampler.iter_sample(seed)
+    first = next(iter(sampler.iter_sample(seed)))
+    legal = cards_of_mask(position(first).legal_mask())
+    if len(legal) == 1:
+        only = CardHint(legal[0], 0.0, 0.0, 1.0, 0.0, 0.0)
+        return HintResult(view.seat, (only,), legal[0], 0, False, sampler.count, seed, budget,
+                          (time.perf_counter() - start) * 1000.0, 0, tuple(view.inferences))
+    results, timeouts = _run_samples(deals, job, samples, ms, budget, threads)
+    if not results:
+        raise SolveTimeout(f"no sampled deal could be solved within the budget "
+                           f"({timeouts} searches stopped); allow more time or nodes")
+    hints = []
+    for card in legal:
+        vals = [float(r.cards[card]) for r in results]
+        mean, std = _stats(vals)
+        best = sum(1 for r in results if card in r.best) / len(results)
+        hints.append(CardHint(card, mean, std, best, min(vals), max(vals)))
+    hints.sort(key=lambda h: (-h.mean, -h.best, h.card.suit, -h.card.rank))
+    exact = len(results) == sampler.count
+    return HintResult(view.seat, tuple(hints), hints[0].card, len(results), exact, sampler.count,
+                      seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
+                      tuple(view.inferences))
+
+
+# --- choices from one hand --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Option:
+    label: str
+    contract: str
+    trump: Suit | None
+    leader: Seat
+
+
+def _option_values(rs: RuleSet, seat: Seat, hand, opts: Sequence[_Option], seats: Sequence[Seat],
+                   samples: int, ms: float | None, seed: int, budget: Budget, threads: int,
+                   solver: Solver | None) -> tuple[list[dict[str, dict[Seat, float]]], int]:
+    """Per sampled deal: each option's value for each of ``seats``, and the timeouts."""
+    solve = solver or _default_solver()
+    first = opts[0]
+    view = SeatView.build(rs, first.contract, seat, hand, (), leader=first.leader,
+                          trump=first.trump)
+    if view.play or view.hand.bit_count() != view.tricks:
+        raise InvalidRequestError("a choice hint needs the whole hand as dealt, before any play")
+    sampler = DealSampler(view)
+
+    def job(deal: Deal, b: Budget) -> dict[str, dict[Seat, float]]:
+        out = {}
+        for o in opts:
+            pos = Position(rs, o.contract, deal, leader=o.leader, trump=o.trump)
+            r = solve(pos, seats=list(seats), budget=b)
+            out[o.label] = {s: float(r.values[s]) for s in seats}
+        return out
+
+    return _run_samples(sampler.iter_sample(seed), job, samples, ms, budget, threads)
+
+
+def _trump_options(rs: RuleSet, contract: str) -> list[Suit | None]:
+    c = rs.contract(contract)
+    if not c.takes_trump:
+        raise InvalidRequestError(f"contract {contract!r} of {rs.name!r} takes no trump to name")
+    out: list[Suit | None] = list(Suit)
+    if c.trump == TRUMP_NAMED_OR_NONE:
+        out.append(None)
+    return out
+
+
+def _label(trump: Suit | None) -> str:
+    return "NT" if trump is None else trump.name
+
+
+def _common(samples, ms, seed, threads, budget):
+    return (_check_samples(samples), _check_ms(ms), _check_seed(seed), _check_threads(threads),
+            budget or Budget())
+
+
+def _finish(choice: str, seat: Seat, values: dict[str, list[float]], samples: int, seed: int,
+            budget: Budget, start: float, detail: dict | None = None,
+            extra: dict[str, dict] | None = None) -> ChoiceHint:
+    opts = []
+    for label, vals in values.items():
+        mean, std = _stats(vals)
+        opts.append(OptionValue(label, mean, std, (extra or {}).get(label, {})))
+    opts.sort(key=lambda o: -o.mean)
+    return ChoiceHint(choice, seat, tuple(opts), opts[0].option, samples, seed, budget,
+                      (time.perf_counter() - start) * 1000.0, detail or {})
+
+
+def _need_results(results, timeouts):
+    if not results:
+        raise SolveTimeout(f"no sampled deal could be solved within the budget "
+                           f"({timeouts} searches stopped); allow more time or nodes")
+
+
+def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str | None = None,
+               leader: "Seat | str | None" = None, samples: int = 20, ms: float | None = None,
+               seed: int = 0, budget: Budget | None = None, threads: int = 1,
+               solver: Solver | None = None) -> ChoiceHint:
+    """The trump to name: each suit (and no trump where allowed) by the seat's mean value.
+
+    The contract defaults to the rule set's trump contract (``trumps``, or ``festa``);
+    the leader defaults to the seat after the namer (Italian, RULES.md 4-5) or the
+    namer itself (Turkish chooser, RULES.md 7; Portuguese host, RULES.md 6).
+    """
+    start = time.perf_counter()
+    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    seat = Seat.parse(seat)
+    contract = contract or ("festa" if "festa" in rs.contracts else "trumps")
+    if leader is None:
+        leader = seat.next(rs.direction) if rs.name.startswith("italian") else seat
+    leader = Seat.parse(leader)
+    opts = [_Option(_label(t), contract, t, leader) for t in _trump_options(rs, contract)]
+    results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
+                                       threads, solver)
+    _need_results(results, timeouts)
+    values = {o.label: [r[o.label][seat] for r in results] for o in opts}
+    return _finish("trump", seat, values, len(results), seed, budget, start,
+                   {"contract": contract, "leader": leader.name, "timeouts": timeouts})
+
+
+def sell_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int = 20,
+              ms: float | None = None, seed: int = 0, budget: Budget | None = None,
+              threads: int = 1, solver: Solver | None = None) -> ChoiceHint:
+    """Whether the dealer should sell the declaration, and at what price (RULES.md 10).
+
+    In each sampled deal every trump is solved for every seat. Declaring, the dealer
+    names the trump of best mean value. Offered at ``k`` tricks, a seat buys when its
+    best trump in that deal beats the dealer's trump by more than ``k`` tricks (the
+    buyers know their own cards; double dummy is the simple model of that); with
+    several buyers the price rises to the second highest such gain (an open outcry
+    auction), the highest buyer names its trump, and the dealer scores its value with
+    that trump plus the price. Options: ``declare`` and ``sell k``.
+    """
+    start = time.perf_counter()
+    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    if rs.name not in ("italian", "italian-wikipedia"):
+        raise InvalidRequestError(f"selling the declaration is an Italian rule (RULES.md 10), "
+                                  f"not one of {rs.name!r}")
+    dealer = Seat.parse(seat)
+    leader = dealer.next(rs.direction)
+    trumps = _trump_options(rs, "trumps")
+    opts = [_Option(_label(t), "trumps", t, leader) for t in trumps]
+    seats = list(Seat)
+    results, timeouts = _option_values(rs, dealer, hand, opts, seats, samples, ms, seed, budget,
+                                       threads, solver)
+    _need_results(results, timeouts)
+    labels = [o.label for o in opts]
+    declare = max(labels, key=lambda lb: sum(r[lb][dealer] for r in results))
+    tricks = deck_mask(rs.deck).bit_count() // 4
+    values: dict[str, list[float]] = {"declare": [r[declare][dealer] for r in results]}
+    extra: dict[str, dict] = {"declare": {"trump": declare}}
+    for k in range(1, tricks + 1):
+        vals, sold = [], 0
+        for r in results:
+            gains = []
+            for b in seats:
+                if b == dealer:
+                    continue
+                best = max(labels, key=lambda lb: r[lb][b])
+                gain = r[best][b] - r[declare][b]
+                if gain > k:
+                    gains.append((gain, best))
+            if not gains:
+                vals.append(r[declare][dealer])
+                continue
+            gains.sort(reverse=True)
+            price = max(k, gains[1][0]) if len(gains) > 1 else k
+            sold += 1
+            vals.append(r[gains[0][1]][dealer] + price)
+        values[f"sell {k}"] = vals
+        extra[f"sell {k}"] = {"sold": _num(sold / len(results))}
+    return _finish("sell", dealer, values, len(results), seed, budget, start,
+                   {"declare_trump": declare, "timeouts": timeouts}, extra)
+
+
+def _contract_total(rs: RuleSet, name: str) -> float:
+    """All the points a contract hands out in a full hand (card, trick and seat points)."""
+    c = rs.contract(name)
+    deck = deck_mask(rs.deck)
+    tricks = deck.bit_count() // 4
+    cards = sum(c.points_of_card(x) for x in cards_of_mask(deck))
+    return cards + sum(c.trick_points(tricks)) + 4 * c.seat_constant
+
+
+def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
+                  contracts: Iterable[str] | None = None, samples: int = 10,
+                  ms: float | None = None, seed: int = 0, budget: Budget | None = None,
+                  threads: int = 1, solver: Solver | None = None) -> ChoiceHint:
+    """The Turkish contract to choose (RULES.md 7): the chooser leads; trumps once per suit.
+
+    Every contract must be played over a match, so an option is scored by the
+    chooser's mean value minus an even share of the contract's points (a quarter
+    of its total): the option where this hand does best against its par.
+    ``contracts`` limits the choice (the quotas left).
+    """
+    start = time.perf_counter()
+    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    if rs.name != "turkish":
+        raise InvalidRequestError(f"choosing the contract is a Turkish rule (RULES.md 7), "
+                                  f"not one of {rs.name!r}")
+    seat = Seat.parse(seat)
+    names = list(contracts) if contracts is not None else list(rs.contracts)
+    if not names:
+        raise InvalidRequestError("invalid contracts: expected at least one to choose from")
+    opts = []
+    for name in names:
+        c = rs.contract(name)
+        if c.takes_trump:
+            opts.extend(_Option(f"{name} {t.name}", name, t, seat) for t in Suit)
+        else:
+            opts.append(_Option(name, name, None, seat))
+    results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
+                                       threads, solver)
+    _need_results(results, timeouts)
+    values, extra = {}, {}
+    for o in opts:
+        par = _contract_total(rs, o.contract) / 4
+        raw = [r[o.label][seat] for r in results]
+        values[o.label] = [v - par for v in raw]
+        extra[o.label] = {"score": _num(sum(raw) / len(raw)), "par": _num(par)}
+    return _finish("contract", seat, values, len(results), seed, budget, start,
+                   {"timeouts": timeouts, "measure": "mean score minus a quarter of the "
+                                                     "contract's total"}, extra)
+
+
+FESTA_TRICK, NULL_TRICK, MAX_NULL = 25, 75, 3
+
+
+def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str | None" = None,
+               samples: int = 10, ms: float | None = None, seed: int = 0,
+               budget: Budget | None = None, threads: int = 1,
+               solver: Solver | None = None) -> ChoiceHint:
+    """The Portuguese festa (RULES.md 6): what to choose as host, or how high to bid.
+
+    ``role="host"`` (no bid accepted): null (the next seat leads), each trump led by
+    the host or the next seat, or ``433`` (100 points, no play). ``role="bidder"``:
+    the best game the bidder could name (trump and leader: itself or the next seat,
+    or null) and, for each bid, its expected score after paying the bid's points;
+    ``max_bid`` is the highest bid still worth more than an even share (325 / 4).
+    """
+    start = time.perf_counter()
+    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    rs = get_variant("portuguese")
+    seat = Seat.parse(seat)
+    nxt = seat.next(rs.direction)
+    if role == "host":
+        opts = [_Option("null", "null", None, nxt)]
+        for t in Suit:
+            opts.append(_Option(f"{t.name} host leads", "festa", t, seat))
+            opts.append(_Option(f"{t.name} next leads", "festa", t, nxt))
+    elif role == "bidder":
+        opts = [_Option("null bidder leads", "null", None, seat),
+                _Option("null next leads", "null", None, nxt)]
+        for t in Suit:
+            opts.append(_Option(f"{t.name} bidder leads", "festa", t, seat))
+            opts.append(_Option(f"{t.name} next leads", "festa", t, nxt))
+    else:
+        raise InvalidRequestError(f"invalid role {role!r}: expected 'host' or 'bidder'")
+    results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
+                                       threads, solver)
+    _need_results(results, timeouts)
+    game = {o.label: [r[o.label][seat] for r in results] for o in opts}
+    detail: dict[str, Any] = {"role": role, "timeouts": timeouts}
+    if role == "host":
+        game["433"] = [4.0 * FESTA_TRICK] * len(results)
+        return _finish("festa", seat, game, len(results), seed, budget, start, detail)
+    mean = {k: sum(v) / len(v) for k, v in game.items()}
+    best_plus = max((k for k in game if not k.startswith("null")), key=mean.get)
+    best_null = max((k for k in game if k.startswith("null")), key=mean.get)
+    values: dict[str, list[float]] = {}
+    extra: dict[str, dict] = {}
+    tricks = 13
+    for k in range(1, tricks + 1):
+        values[f"{k} plus"] = [v - FESTA_TRICK * k for v in game[best_plus]]
+        extra[f"{k} plus"] = {"play": best_plus, "points": FESTA_TRICK * k}
+    for k in range(1, MAX_NULL + 1):
+        values[f"{k} null"] = [v - NULL_TRICK * k for v in game[best_null]]
+        extra[f"{k} null"] = {"play": best_null, "points": NULL_TRICK * k}
+    even = (FESTA_TRICK * tricks) / 4
+    worth = [b for b, v in values.items() if sum(v) / len(v) > even]
+    # a null bid beats plus bids of equal points (RULES.md 6 Decision)
+    order = lambda b: (extra[b]["points"], b.endswith("null"))
+    detail.update({"max_bid": max(worth, key=order) if worth else None, "even_share": even,
+                   "games": {k: _num(v) for k, v in mean.items()}})
+    return _finish("festa", seat, values, len(results), seed, budget, start, detail, extra)
+
+
+# --- requests ---------------------------------------------------------------------------
+
+HINT_FIELDS = {"variant", "contract", "trump", "options", "doubles", "leader", "play", "seat",
+               "hand", "known", "samples", "ms", "seed", "nodes", "id", "choice", "role",
+               "contracts", "players", "threads"}
+CHOICES = ("card", "trump", "sell", "contract", "festa")
+
+
+def _req_field(req: Mapping, name: str, kind, default=None, required: bool = False):
+    if req.get(name) is None:
+        if required:
+            raise InvalidRequestError(f"missing field {name!r}")
+        return default
+    value = req[name]
+    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+        want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise InvalidRequestError(f"invalid field {name!r}: expected {want}, got {value!r}")
+    return value
+
+
+def hint_request(request: Any) -> dict:
+    """Answer a hint request: the shared request fields (no deal) plus ``seat``, ``hand``,
+    ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
+    (``trump``, ``sell``, ``contract``, ``festa`` with ``role``) instead of a card hint.
+    Returns the JSON-ready result."""
+    from .solver import budget_from_request
+    if not isinstance(request, Mapping):
+        raise InvalidRequestError(f"invalid request: expected a JSON object, "
+                                  f"got {type(request).__name__}")
+    unknown = sorted(k for k in request if k not in HINT_FIELDS)
+    if unknown:
+        raise InvalidRequestError(f"unknown field {unknown[0]!r} in hint request: expected "
+                                  f"{', '.join(sorted(HINT_FIELDS))}")
+    req = request
+    budget = budget_from_request({k: req.get(k) for k in ("nodes",)})
+    choice = _req_field(req, "choice", str, "card")
+    if choice not in CHOICES:
+        raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "
+                                  f"got {choice!r}")
+    variant = _req_field(req, "variant", str, required=True)
+    seat = _req_field(req, "seat", str, required=True)
+    hand = _req_field(req, "hand", (str, list), required=True)
+    common = dict(samples=_req_field(req, "samples", int, 50 if choice == "card" else 10),
+                  ms=_req_field(req, "ms", (int, float)), seed=_req_field(req, "seed", int, 0),
+                  budget=budget, threads=_req_field(req, "threads", int, 1))
+    if choice == "card":
+        known = _req_field(req, "known", dict, {})
+        play = _req_field(req, "play", list, [])
+        options = _req_field(req, "options", list, [])
+        result = hint(variant, _req_field(req, "contract", str, required=True), seat, hand,
+                      play=play, leader=_req_field(req, "leader", str, "N"),
+                      trump=_req_field(req, "trump", str), doubles=_req_field(req, "doubles", bool, False),
+                      options=options, known=known, players=_req_field(req, "players", int, 4),
+                      **common)
+    elif choice == "trump":
+        result = trump_hint(variant, seat, hand, contract=_req_field(req, "contract", str),
+                            leader=_req_field(req, "leader", str), **common)
+    elif choice == "sell":
+        result = sell_hint(variant, seat, hand, **common)
+    elif choice == "contract":
+        result = contract_hint(variant, seat, hand, contracts=_req_field(req, "contracts", list),
+                               **common)
+    else:
+        if variant != "portuguese":
+            raise InvalidRequestError(f"the festa is Portuguese (RULES.md 6), not {variant!r}")
+        result = festa_hint(seat, hand, role=_req_field(req, "role", str, "host"), **common)
+    out = result.to_dict()
+    if "id" in req:
+        out = {"id": req["id"], **out}
+    return out
+
+
+# --- command line -----------------------------------------------------------------------
+
+def add_hint_flags(p) -> None:
+    """The ``kingsolve hint`` flags beyond the shared request flags."""
+    p.add_argument("--seat", help="the seat asking (N, E, S or W)")
+    p.add_argument("--hand", help="its hand: PBN text (AKQ.JT9.876.5432) or cards")
+    p.add_argument("--known", action="append", metavar="SEAT:CARDS",
+                   help="cards known to be in a hand, e.g. E:HK (repeatable)")
+    p.add_argument("--samples", type=int, help="number of sampled deals (default 50; 10 for choices)")
+    p.add_argument("--ms", type=float, help="time limit of the whole hint, in milliseconds")
+    p.add_argument("--seed", type=int, help="seed of the sampling (default 0)")
+    p.add_argument("--nodes", type=int, help="node limit of each search")
+    p.add_argument("--choice", choices=CHOICES, help="a choice hint instead of a card hint")
+    p.add_argument("--role", choices=("host", "bidder"), help="festa role (default host)")
+    p.add_argument("--contracts", help="Turkish contracts to choose from, comma separated")
+    p.add_argument("--threads", type=int, help="search threads (default 1)")
+
+
+def request_from_args(args, req: dict) -> dict:
+    """The hint request: the shared request flags, then the hint flags (flags override)."""
+    for name in ("seat", "hand", "samples", "ms", "seed", "nodes", "choice", "role", "threads"):
+        value = getattr(args, name, None)
+        if value is not None:
+            req[name] = value
+    if getattr(args, "contracts", None):
+        req["contracts"] = [c for c in args.contracts.split(",") if c]
+    for item in getattr(args, "known", None) or ():
+        seat, sep, cards = item.partition(":")
+        if not sep:
+            raise InvalidRequestError(f"invalid --known {item!r}: expected SEAT:CARDS such as E:HK")
+        req.setdefault("known", {})[seat] = cards
+    return req

@@ -1,0 +1,269 @@
+"""The hint engine: sampled deals of one seat's view, each solved (issue 7)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from kingsolve import Card, Deal, Position, Seat, Suit
+from kingsolve.cards import SUIT_MASK, cards_of_mask
+from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
+from kingsolve.hint import (contract_hint, festa_hint, hint, hint_request, sell_hint,
+                            trump_hint)
+from kingsolve.result import Budget, SolveResult
+from kingsolve.sampling import DealSampler, SeatView
+
+
+def brute_solve(position, seats=None, budget=None):
+    """Paranoid values by plain minimax (RULES.md 11): the seat maximises, the rest minimise."""
+    me = list(seats)[0]
+
+    def value(pos):
+        if pos.complete:
+            return pos.scores()[me]
+        mover = pos.to_move
+        out = []
+        for c in pos.legal_cards():
+            pos.play(c)
+            out.append(value(pos))
+            pos.undo()
+        return max(out) if mover == me else min(out)
+
+    cards = {}
+    for c in position.legal_cards():
+        position.play(c)
+        cards[c] = value(position)
+        position.undo()
+    top = max(cards.values())
+    return SolveResult(position.to_move, dict(position.taken), {me: top}, cards,
+                       [c for c, v in cards.items() if v == top], False)
+
+
+def endgame(variant, contract, seed, cards_left, trump=None, leader="N", min_legal=2):
+    """A seeded random game played on until ``cards_left`` tricks remain (sometimes a card or
+    two more), with the seat on move holding at least ``min_legal`` legal cards."""
+    rs_deck = 32 if variant == "russian" else 52
+    for attempt in range(seed, seed + 1000, 97):
+        deal = Deal.random(seed=attempt, deck=rs_deck)
+        rng = random.Random(attempt)
+        p = Position(variant, contract, deal, leader=leader, trump=trump)
+        while len(p.tricks) < p.n_tricks - cards_left and not p.complete:
+            p.play(rng.choice(p.legal_cards()))
+        for _ in range(attempt % 3):   # sometimes mid-trick
+            if not p.complete:
+                p.play(rng.choice(p.legal_cards()))
+        if not p.complete and len(p.legal_cards()) >= min_legal:
+            return deal, p
+    raise AssertionError("no such endgame")
+
+
+@pytest.mark.parametrize("variant,contract,trump,seed", [
+    ("italian", "no-queens", None, 1), ("turkish", "trumps", "H", 2),
+    ("portuguese", "festa", "S", 3), ("russian", "nothing", None, 4)])
+def test_exact_hint_is_the_expectation_over_every_consistent_deal(variant, contract, trump, seed):
+    """With few consistent deals every one is solved: the means are exact expectations of
+    plain minimax over a uniform deal, and the recommended card has the best one."""
+    deal, p = endgame(variant, contract, seed, 3, trump)
+    if DealSampler(SeatView.build(variant, contract, p.to_move, deal.hands[p.to_move],
+                                  [str(c) for c in p.record], trump=trump)).count > 150:
+        deal, p = endgame(variant, contract, seed, 2, trump)
+    seat = p.to_move
+    record = [str(c) for c in p.record]
+    view = SeatView.build(variant, contract, seat, deal.hands[seat], record, trump=trump)
+    sampler = DealSampler(view)
+    assert sampler.count <= 150
+    h = hint(variant, contract, seat, deal.hands[seat], record, trump=trump, samples=400)
+    assert h.exact and h.samples == sampler.count
+    expected = {}
+    for i in range(sampler.count):
+        pos = Position(variant, contract, sampler.deal(i), trump=trump, play=record)
+        for c, v in brute_solve(pos, [seat]).cards.items():
+            expected.setdefault(c, []).append(v)
+    for line in h.cards:
+        assert line.mean == pytest.approx(sum(expected[line.card]) / sampler.count)
+    assert sum(expected[h.recommended]) == max(sum(v) for v in expected.values())
+
+
+def test_hint_ranks_by_mean_and_reports_spread_and_best_share():
+    deal, p = endgame("italian", "no-hearts", 7, 5)
+    seat = p.to_move
+    h = hint("italian", "no-hearts", seat, deal.hands[seat], [str(c) for c in p.record],
+             samples=30, seed=3)
+    means = [x.mean for x in h.cards]
+    assert means == sorted(means, reverse=True)
+    assert h.recommended == h.cards[0].card
+    assert {x.card for x in h.cards} == set(p.legal_cards())
+    for x in h.cards:
+        assert 0 <= x.best <= 1 and x.std >= 0 and x.low <= x.mean <= x.high
+    assert max(x.best for x in h.cards) > 0
+    assert h.samples == 30 and not h.exact
+    d = h.to_dict()
+    assert d["seed"] == 3 and d["budget"]["nodes"] == Budget().nodes
+    json.dumps(d)
+
+
+def test_hint_is_deterministic_for_a_seed_and_independent_of_threads():
+    deal, p = endgame("turkish", "no-hearts", 8, 5)
+    seat = p.to_move
+    args = ("turkish", "no-hearts", seat, deal.hands[seat], [str(c) for c in p.record])
+    a = hint(*args, samples=12, seed=5).to_dict()
+    b = hint(*args, samples=12, seed=5, threads=2).to_dict()
+    for d in (a, b):
+        d.pop("ms")
+    assert a == b
+
+
+def test_a_seat_that_knows_the_hand_it_is_played_against():
+    """Known cards pin the rest: with every card known the hint is one exact deal."""
+    deal, p = endgame("italian", "no-last-two", 9, 4)
+    seat = p.to_move
+    known = {s.name: cards_of_mask(p.hands[s]) for s in p.seats if s != seat}
+    known = {k: [str(c) for c in v] for k, v in known.items()}
+    h = hint("italian", "no-last-two", seat, p.hands[seat], [str(c) for c in p.record],
+             known=known, samples=10)
+    assert h.exact and h.samples == 1 and h.consistent_deals == 1
+    dd = brute_solve(p.copy(), [seat])
+    assert {x.card: x.mean for x in h.cards} == {c: float(v) for c, v in dd.cards.items()}
+
+
+def test_a_single_legal_card_needs_no_search():
+    deal, p = endgame("italian", "no-last-two", 12, 1, min_legal=1)
+    seat = p.to_move
+    h = hint("italian", "no-last-two", seat, deal.hands[seat], [str(c) for c in p.record])
+    assert h.samples == 0 and len(h.cards) == 1 and h.recommended == p.legal_cards()[0]
+
+
+def test_time_budget_stops_sampling():
+    deal = Deal.random(seed=1)
+    slow_calls = []
+
+    def slow(position, seats=None, budget=None):
+        slow_calls.append(budget.ms)
+        raise SolveTimeout("search stopped at its time budget")
+
+    with pytest.raises(SolveTimeout, match="no sampled deal"):
+        hint("italian", "no-queens", "N", deal.hands[0], samples=5, ms=50, solver=slow)
+    assert slow_calls and all(ms <= 50 for ms in slow_calls)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(seat="E"), "not on move"),
+    (dict(samples=0), "invalid samples"),
+    (dict(samples=True), "invalid samples"),
+    (dict(ms=-1), "invalid ms"),
+    (dict(seed="x"), "invalid seed"),
+    (dict(contract="domino"), "not a trick contract"),
+    (dict(hand="AKQ"), "invalid hand"),
+])
+def test_bad_hint_input(kwargs, match):
+    deal = Deal.random(seed=2)
+    args = dict(variant="italian", contract="no-queens", seat="N", hand=deal.hands[0])
+    args.update(kwargs)
+    with pytest.raises(KingsolveError, match=match):
+        hint(**args, solver=brute_solve)
+
+
+# --- choice hints (a stand-in solver makes the 13-card solves instant) -----------------------
+
+def suit_length_solver(position, seats=None, budget=None):
+    """Each seat's value: its number of trumps (0 without a trump), plus 1 when it leads."""
+    values = {}
+    for s in seats:
+        hand = position.deal.hands[s]
+        t = position.trump
+        values[s] = (hand & SUIT_MASK[t]).bit_count() if t is not None else 0
+        values[s] += 1 if position.leader == s else 0
+    return SolveResult(position.to_move, {}, values, {}, [], False)
+
+
+HAND = "AKQJT.AK3.72.843"
+
+
+def test_trump_hint_names_the_suit_of_best_mean():
+    h = trump_hint("italian", "W", HAND, samples=4, solver=suit_length_solver)
+    assert h.recommended == "S"
+    assert h.option("S").mean == 5 and h.option("C").mean == 3
+    assert h.detail["leader"] == "N"          # the seat after the dealer leads (RULES.md 4)
+    w = trump_hint("italian-wikipedia", "W", HAND, samples=2, solver=suit_length_solver)
+    assert {o.option for o in w.options} == {"S", "H", "D", "C", "NT"}
+    t = trump_hint("turkish", "N", HAND, samples=2, solver=suit_length_solver)
+    assert t.detail["leader"] == "N" and t.option("S").mean == 6   # the chooser leads (7)
+
+
+def test_sell_hint_follows_the_auction_model():
+    """RULES.md 10: the dealer's score when sold at k is its tricks with the buyer's trump + k."""
+    h = sell_hint("italian", "W", HAND, samples=3, solver=suit_length_solver)
+    assert h.detail["declare_trump"] == "S"
+    assert h.option("declare").mean == 5
+    for o in h.options:
+        assert o.option == "declare" or 0 <= o.detail["sold"] <= 1
+    # a price above every gain sells nothing: the dealer simply declares
+    assert h.option("sell 13").mean == h.option("declare").mean
+    with pytest.raises(InvalidRequestError, match="Italian"):
+        sell_hint("turkish", "W", HAND, samples=1, solver=suit_length_solver)
+
+
+def test_contract_hint_scores_against_par():
+    h = contract_hint("turkish", "N", HAND, contracts=["trumps", "no-tricks"], samples=2,
+                      solver=suit_length_solver)
+    s = h.option("trumps S")
+    assert s.detail["par"] == 13 * 50 / 4 and s.mean == pytest.approx(6 - 162.5)
+    assert h.option("no-tricks").detail["par"] == -13 * 50 / 4
+    assert h.recommended == "no-tricks"
+
+
+def test_festa_hint_host_and_bidder():
+    host = festa_hint("W", HAND, role="host", samples=2, solver=suit_length_solver)
+    assert host.option("433").mean == 100 and host.recommended == "433"
+    assert host.option("S host leads").mean == 6
+    bid = festa_hint("W", HAND, role="bidder", samples=2, solver=suit_length_solver)
+    assert bid.option("1 plus").mean == 6 - 25
+    assert bid.detail["max_bid"] is None          # nothing here beats an even share
+    with pytest.raises(InvalidRequestError, match="role"):
+        festa_hint("W", HAND, role="guest", solver=suit_length_solver)
+
+
+def test_choice_hints_need_the_whole_hand():
+    with pytest.raises(KingsolveError, match="cards, expected 13"):
+        trump_hint("italian", "W", "AKQ.AK3.72.843", samples=1, solver=suit_length_solver)
+
+
+# --- request and command line --------------------------------------------------------------
+
+def test_hint_request_shape_and_errors():
+    deal, p = endgame("italian", "no-queens", 1, 3)
+    seat = p.to_move
+    req = {"variant": "italian", "contract": "no-queens", "seat": seat.name,
+           "hand": [str(c) for c in cards_of_mask(deal.hands[seat])],
+           "play": [str(c) for c in p.record], "samples": 20, "seed": 1, "id": 7}
+    out = hint_request(req)
+    assert out["id"] == 7 and out["recommended"] in [x["card"] for x in out["cards"]]
+    json.dumps(out)
+    with pytest.raises(InvalidRequestError, match="unknown field 'deal'"):
+        hint_request({**req, "deal": "x"})
+    with pytest.raises(InvalidRequestError, match="missing field 'hand'"):
+        hint_request({k: v for k, v in req.items() if k != "hand"})
+    with pytest.raises(InvalidRequestError, match="invalid field 'samples'"):
+        hint_request({**req, "samples": "many"})
+    with pytest.raises(InvalidRequestError, match="choice"):
+        hint_request({**req, "choice": "dance"})
+    with pytest.raises(InvalidRequestError):
+        hint_request([1, 2])
+
+
+def test_cli_hint(tmp_path, capsys):
+    from kingsolve.cli import main
+    deal, p = endgame("italian", "no-queens", 1, 3)
+    seat = p.to_move
+    path = tmp_path / "req.json"
+    path.write_text(json.dumps({"variant": "italian", "contract": "no-queens", "seat": seat.name,
+                                "hand": [str(c) for c in cards_of_mask(deal.hands[seat])],
+                                "play": [str(c) for c in p.record]}))
+    assert main(["hint", str(path), "--samples", "10"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["samples"] == 10 or out["exact"]
+    assert main(["hint", "--variant", "italian", "--contract", "no-queens", "--seat", "E",
+                 "--hand", "AKQ.AK3.72.85432"]) == 2
+    assert "not on move" in capsys.readouterr().err
