@@ -30,9 +30,9 @@ Readings of RULES.md this module takes (each also noted where it applies):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .cards import Card, Seat, Suit, deck_mask
 from .deal import seats_for_players

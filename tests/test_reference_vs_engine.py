@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kingsolve import Deal, Position, Seat, legal_request
+from kingsolve import Deal, Position, legal_request
 from kingsolve.cards import cards_of_mask, deck_mask
 from kingsolve.deal import seats_for_players
 from kingsolve.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
