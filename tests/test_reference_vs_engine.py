@@ -21,7 +21,7 @@ from kingsolve.cards import cards_of_mask, deck_mask
 from kingsolve.deal import seats_for_players
 from kingsolve.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
 
-from reference import RefHand, card, text
+from reference import RefHand, text
 
 DEALS_PER_CASE = 24
 
