@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable
 
 from .cards import Seat, Suit
 from .deal import Deal
+from .match import TURKISH_PENALTIES
 from .errors import InvalidRequestError
 from .result import Budget, Number, SolveResult, json_number
 from .review import format_number, solve_position
@@ -30,9 +31,6 @@ __all__ = ["Choices", "Option", "trump_choice", "sale_choice", "festa_choice",
 
 Solver = Callable[..., SolveResult]
 
-#: The Turkish penalty contracts, each played exactly twice a match (RULES.md 7).
-TURKISH_PENALTIES = ("no-tricks", "no-hearts", "no-kings-jacks", "no-queens",
-                     "no-king-of-hearts", "no-last-two")
 
 
 @dataclass(frozen=True)
@@ -120,7 +118,8 @@ class _Solver:
 
     def __init__(self, variant: RuleSet, deal: Deal, budget: Budget | None,
                  solver: Solver | None) -> None:
-        self.variant, self.deal, self.budget, self.solver = variant, deal, budget, solver
+        self.variant, self.deal, self.solver = variant, deal, solver
+        self.budget = budget or Budget()
         self.nodes = 0
         self.began = time.perf_counter()
 
@@ -327,31 +326,17 @@ def contract_choice(deal: "Deal | str", chooser: "Seat | str",
     chooser = Seat.parse(chooser)
     if chooser not in deal.seats:
         raise InvalidRequestError(f"invalid chooser {chooser.name!r}: that seat is not in play")
-    played = {name: 0 for name in TURKISH_PENALTIES}
-    penalties = {s: 0 for s in Seat}
-    trumps = {s: 0 for s in Seat}
+    from .match import check_turkish_choices
+    pairs = []
     for i, item in enumerate(chosen):
-        try:
-            seat, name = item
-        except (TypeError, ValueError):
+        if isinstance(item, (str, bytes)) or not hasattr(item, "__len__") or len(item) != 2:
             raise InvalidRequestError(f"invalid chosen[{i}] {item!r}: expected (seat, "
-                                      f"contract)") from None
-        seat = Seat.parse(seat)
-        variant.contract(name)
-        if name == "trumps":
-            trumps[seat] += 1
-            if trumps[seat] > 2:
-                raise InvalidRequestError(f"invalid chosen[{i}]: {seat.name} chose trumps a "
-                                          f"third time (two per seat, RULES.md 7)")
-        else:
-            played[name] += 1
-            penalties[seat] += 1
-            if played[name] > 2:
-                raise InvalidRequestError(f"invalid chosen[{i}]: {name} chosen a third time "
-                                          f"(twice a match, RULES.md 7)")
-            if penalties[seat] > 3:
-                raise InvalidRequestError(f"invalid chosen[{i}]: {seat.name} chose a fourth "
-                                          f"penalty contract (three per seat, RULES.md 7)")
+                                      f"contract)")
+        pairs.append((Seat.parse(item[0]), item[1]))
+    check_turkish_choices(pairs, variant=variant)
+    played = {name: sum(1 for _, n in pairs if n == name) for name in TURKISH_PENALTIES}
+    penalties = {s: sum(1 for x, n in pairs if x == s and n != "trumps") for s in Seat}
+    trumps = {s: sum(1 for x, n in pairs if x == s and n == "trumps") for s in Seat}
     allowed = []
     if penalties[chooser] < 3:
         allowed += [name for name in TURKISH_PENALTIES if played[name] < 2]

@@ -205,7 +205,7 @@ def _deal_values(record: Record, budget: Budget, solver: Solver | None) -> dict[
 
 def _turkish_quotas(records: list[Record], complete: bool) -> dict:
     """RULES.md 7: each penalty contract twice a match; each chooser 3 penalties, 2 trumps."""
-    from .choices import TURKISH_PENALTIES
+    from .match import TURKISH_PENALTIES, ScoreSheetError, check_turkish_choices
     per_contract = {name: 0 for name in TURKISH_PENALTIES}
     per_seat = {s.name: {"penalties": 0, "trumps": 0} for s in Seat}
     for r in records:
@@ -215,12 +215,10 @@ def _turkish_quotas(records: list[Record], complete: bool) -> dict:
         else:
             per_contract[r.contract] += 1
             per_seat[chooser]["penalties"] += 1
-    problems = [f"{n} played {k} times" for n, k in per_contract.items() if k > 2]
-    problems += [f"{s} chose {v['penalties']} penalties" for s, v in per_seat.items()
-                 if v["penalties"] > 3]
-    problems += [f"{s} chose trumps {v['trumps']} times" for s, v in per_seat.items()
-                 if v["trumps"] > 2]
-    if complete:
-        problems += [f"{n} played {k} times, not twice" for n, k in per_contract.items() if k < 2]
+    problems = []
+    try:
+        check_turkish_choices([(r.leader, r.contract) for r in records], complete=complete)
+    except ScoreSheetError as exc:
+        problems.append(str(exc))
     return {"contracts": per_contract, "choosers": per_seat, "ok": not problems,
             "problems": problems}

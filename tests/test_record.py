@@ -231,3 +231,33 @@ def test_with_play_checks_the_cards():
     assert r.with_play(["SA", "SK"]).play == (Card("SA"), Card("SK"))
     with pytest.raises(RecordError, match="illegal card 'SQ'"):
         r.with_play(["SA", "SQ"])
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["italian", "italian-wikipedia"]))
+def test_domino_records_round_trip(seed, variant):
+    # RULES.md 9: cards in the order played, passes implied, several to a line.
+    from kingsolve.domino import DominoPosition
+    rng = random.Random(seed)
+    pos = DominoPosition(variant, Deal.random(seed=seed), leader=rng.choice(list(Seat)))
+    for _ in range(rng.randrange(53)):
+        if pos.complete:
+            break
+        pos.play(rng.choice(pos.legal_cards()))
+    record = Record.from_position(pos, dealer=Seat.N, hand=8)
+    assert Record.parse(record.text()) == record
+    assert Record.from_dict(record.to_dict()) == record
+    assert record.position().record == pos.record
+    if pos.complete:
+        assert record.final_scores() == pos.scores()
+
+
+def test_domino_record_errors():
+    deal = Deal.random(seed=2)
+    base = ['[Variant "italian"]', '[Contract "domino"]', '[Leader "N"]', f'[Deal "{deal}"]']
+    with pytest.raises(RecordError, match=r"line 4: tag Deal: invalid deal for the domino"):
+        Record.parse(record_text(*base[:3], '[Deal "N:A... K... Q... J..."]', '[Play "N"]'))
+    with pytest.raises(RecordError, match=r"line 3: the domino takes no trump"):
+        Record.parse(record_text(*base[:2], '[Trump "S"]', *base[2:]))
+    with pytest.raises(RecordError, match=r"line 6: card 1: illegal card 'SA'"):
+        Record.parse(record_text(*base, '[Play "N"]', play="SA"))
