@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: serve test install-test install-serve bench clean
+.PHONY: serve test install-test install-serve install-browser bench load clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -19,11 +19,21 @@ install-test: $(PY)
 serve: install-serve
 	$(VENV)/bin/kingsolve serve --host 127.0.0.1 --port 8000
 
-test: install-test
+# The board's browser test drives Debian's chromium through chromium-driver.
+install-browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; \
+	else echo "warning: chromium and chromium-driver missing (apt-get install chromium chromium-driver as root); the browser test will skip" >&2; fi
+
+test: install-test install-browser
 	$(PY) -m pytest -n 2 -q
 
 bench: install-test
 	$(PY) benchmarks/compare.py
+
+load: install-serve
+	$(PY) benchmarks/load.py
 
 clean:
 	rm -rf build $(VENV) kingsolve/*.so ext/*.c

@@ -309,3 +309,53 @@ def test_serve_rejects_bad_flags():
     from kingsolve.cli import main
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--workers", "0"]) == 2
+
+
+# --- /solve and /table with the real search ----------------------------------------------
+
+SMALL = "N:AK.Q.. QJ.K.. T9.A.. 87.J.."
+
+
+def mid_hand_play(req: dict, cards: int) -> list[str]:
+    """A play record of ``cards`` cards: each seat plays its lowest legal card."""
+    from kingsolve.request import position_from_request
+    pos = position_from_request(req)
+    for _ in range(cards):
+        pos.play(pos.legal_cards()[-1])
+    return [str(c) for c in pos.record]
+
+
+def test_solve_answers_what_the_library_answers(client):
+    from kingsolve.solver import solve_request
+    req = {**LEGAL, "play": mid_hand_play(LEGAL, 30)}
+    body = client.post("/api/v1/solve", json=req).get_json()
+    direct = solve_request(req)
+    assert {k: v for k, v in body.items() if k != "ms"} == {k: v for k, v in direct.items() if k != "ms"}
+    assert body["to_move"] and set(body["cards"]) == set(
+        client.post("/api/v1/legal", json=req).get_json()["legal"])
+    assert body["best"] and all(body["cards"][c] == max(body["cards"].values()) for c in body["best"])
+
+
+def test_solve_batch_and_msgpack_with_the_real_search(client):
+    reqs = [{"variant": "italian", "contract": c, "deal": SMALL, "id": c} for c in ("no-queens", "no-tricks")]
+    resp = client.post("/api/v1/solve", data=msgpack.packb(reqs), content_type="application/msgpack",
+                       headers={"Accept": "application/msgpack"})
+    out = msgpack.unpackb(resp.data)
+    assert [o["id"] for o in out] == ["no-queens", "no-tricks"]
+    assert out[1]["values"] == client.post("/api/v1/solve", json=reqs[1]).get_json()["values"]
+
+
+def test_a_real_search_over_its_budget_is_503(client):
+    full = {"variant": "italian", "contract": "no-queens", "deal": Deal.random(11).pbn(), "nodes": 1000}
+    assert "1000" in error_of(client.post("/api/v1/solve", json=full), 503, "budget")
+
+
+def test_table_of_a_small_deal(client):
+    body = client.post("/api/v1/table", json={"variant": "italian", "deal": SMALL, "leader": "W",
+                                              "contracts": ["no-queens", "trumps"]}).get_json()
+    labels = [row["label"] for row in body["rows"]]
+    assert labels[0] == "no-queens" and len(labels) == 5     # trumps once per suit
+    queens = body["rows"][0]["values"]
+    assert set(queens) == {"N", "E", "S", "W"} and min(queens.values()) >= -6
+    error_of(client.post("/api/v1/table", json={"variant": "italian", "deal": SMALL, "contracts": ["chess"]}),
+             400, "unknown-contract")
