@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable
 
 from .cards import Card, Seat
-from .errors import InvalidRequestError, KingsolveError
+from .errors import InvalidRequestError, KingsolveError, SolveTimeout
 from .record import Record
 from .result import Budget, Number, SolveResult, json_number
 
@@ -147,6 +147,8 @@ class Review:
                  else f"trick {self.start // r.deal.players + 1}")
         lines.append(f"Values at {where}: " + "  ".join(
             f"{s.name} {format_number(v)}" for s, v in self.start_values.items()))
+        if self.start:
+            lines.append(f"(the cards before {where} are not reviewed)")
         lines.append("")
         by_index = {c.index: c for c in self.cards}
         if r.is_domino:
@@ -254,7 +256,11 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
         card = record.play[i]
         mover = pos.to_move
         wanted = seats if i == start else [mover]
-        result = solve_position(pos, wanted, budget, solver)
+        try:
+            result = solve_position(pos, wanted, budget, solver)
+        except SolveTimeout as exc:
+            where = "" if record.is_domino else f" (trick {pos.trick_number + 1})"
+            raise SolveTimeout(f"review stopped at card {i + 1}{where}: {exc}") from None
         nodes += int(result.nodes)
         if i == start:
             start_values = {s: result.values[s] for s in seats}

@@ -390,3 +390,32 @@ def test_package_exports_the_analysis_surface():
     import kingsolve
     assert kingsolve.review is review and kingsolve.match_report is match_report
     assert kingsolve.Record is Record
+
+
+def test_a_search_over_budget_names_the_card_and_the_progress_bar_draws_on_a_terminal():
+    import io
+
+    from kingsolve.errors import SolveTimeout
+    from kingsolve.review import ProgressBar
+    record, _, _ = find_mistakes("no-queens", want=1)[0]
+
+    def over_budget(pos, seats=None, budget=None):
+        if len(pos.record) == 5:
+            raise SolveTimeout("search stopped at its node budget of 10 nodes")
+        return brute_solve(pos, seats, budget)
+
+    with pytest.raises(SolveTimeout, match=r"review stopped at card 6 \(trick 2\): search "
+                                           r"stopped at its node budget of 10 nodes"):
+        review(record, solver=over_budget)
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term, pipe = Terminal(), io.StringIO()
+    rv = review(record, from_trick=2, solver=brute_solve, progress=ProgressBar("review", term))
+    ProgressBar("review", pipe)(1, 2)
+    assert pipe.getvalue() == ""
+    assert term.getvalue().endswith(f"] {len(rv.cards)}/{len(rv.cards)}\n")
+    assert term.getvalue().count("\r") == len(rv.cards)
+    assert "(the cards before trick 2 are not reviewed)" in rv.text()
