@@ -11,6 +11,7 @@ hand alone, with the same deals for every option.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -266,7 +267,8 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
         return solve(position(deal), seats=[view.seat], budget=b)
 
     deals = sampler.iter_sample(seed)
-    first = next(iter(sampler.iter_sample(seed)))
+    first = next(deals)
+    deals = itertools.chain([first], deals)
     legal = cards_of_mask(position(first).legal_mask())
     if len(legal) == 1:
         only = CardHint(legal[0], 0.0, 0.0, 1.0, 0.0, 0.0)

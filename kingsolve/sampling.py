@@ -42,7 +42,7 @@ _FULL = deck_mask(52)
 _SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
 
 #: Deals are enumerated one by one (no random draw) when at most this many remain.
-MAX_EXACT = 100_000
+MAX_EXACT = 5_000
 
 
 def legality_filters(t: ContractTables, trick: Sequence[int], played: int, first_trick: bool,
