@@ -437,18 +437,15 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
     def wrap(tag: str, exc: KingsolveError) -> RecordError:
         return RecordError(f"tag {tag}: {exc}", line_of(tag))
 
-    try:
-        variant = get_variant(need("Variant"))
-    except KingsolveError as exc:
-        if isinstance(exc, RecordError):
-            raise
-        raise wrap("Variant", exc) from None
-    try:
-        contract = variant.contract(need("Contract"))
-    except KingsolveError as exc:
-        if isinstance(exc, RecordError):
-            raise
-        raise wrap("Contract", exc) from None
+    def required(tag: str, parse):
+        text = need(tag)
+        try:
+            return parse(text)
+        except KingsolveError as exc:
+            raise wrap(tag, exc) from None
+
+    variant = required("Variant", get_variant)
+    contract = required("Contract", variant.contract)
     options: tuple[str, ...] = ()
     if "Options" in tags and tags["Options"][0] not in ("", "-"):
         options = tuple(tags["Options"][0].split())
@@ -456,12 +453,7 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
             contract = contract.with_options(options)
         except KingsolveError as exc:
             raise wrap("Options", exc) from None
-    try:
-        deal = Deal(need("Deal"))
-    except KingsolveError as exc:
-        if isinstance(exc, RecordError):
-            raise
-        raise wrap("Deal", exc) from None
+    deal = required("Deal", Deal)
     dealer = seat_tag("Dealer")
     leader = seat_tag("Leader")
     play_seat = seat_tag("Play")

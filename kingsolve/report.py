@@ -91,10 +91,12 @@ class MatchReport:
         lines = [f"Match report · {self.variant} · {len(self.hands)} hands",
                  f"{'hand':<28}" + "".join(f"{s.name:>8}" for s in seats)]
 
-        def row(label: str, d: dict | None) -> str:
+        def row(label: str, d: dict | None, signed: bool = True) -> str:
             if d is None:
                 return f"  {label:<26}" + "".join(f"{'?':>8}" for _ in seats)
-            return f"  {label:<26}" + "".join(f"{format_number(d[s]):>8}" for s in seats)
+            cells = (format_number(d[s]) if signed else format_number(d[s]).lstrip("+")
+                     for s in seats)
+            return f"  {label:<26}" + "".join(f"{c:>8}" for c in cells)
 
         for h in self.hands:
             r = h.record
@@ -103,10 +105,10 @@ class MatchReport:
             lines.append(row("played", h.actual))
             lines.append(row("double dummy", h.values))
             if h.costs is not None:
-                lines.append(row("mistakes", h.costs))
+                lines.append(row("mistakes", h.costs, signed=False))
             lines.append(row("running total", h.running))
         lines.append(row("TOTAL", self.totals))
-        lines.append(row("mistakes in all", self.costs))
+        lines.append(row("mistakes in all", self.costs, signed=False))
         c = self.checks
         lines.append(f"Hand sums: {'ok' if c['hand_sums_ok'] else 'WRONG in hands ' + str(c['hand_sums_wrong'])}")
         if c["zero_sum"] is None:
