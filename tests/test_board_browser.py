@@ -78,7 +78,7 @@ def on_move(driver) -> str | None:
 
 def trick(driver) -> list[str]:
     return driver.execute_script(
-        "return [...document.querySelectorAll('#centre .played')].map(p => p.firstChild.textContent);")
+        "return [...document.querySelectorAll('#centre .played:not(.last)')].map(p => p.firstChild.textContent);")
 
 
 def valued_cards(driver) -> dict[str, str]:
@@ -153,6 +153,7 @@ def test_board_deals_plays_and_undoes(server, browser):
         browser.find_element(By.CSS_SELECTOR, ".card.legal").click()
         wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card")) == before - 1, "the card played")
     wait_for(browser, lambda d: "\u2192" in d_text(d, "history"), "the first trick in the history")
+    assert not trick(browser) and len(browser.find_elements(By.CSS_SELECTOR, "#centre .played.last")) == 4
     assert len(browser.find_elements(By.CSS_SELECTOR, "#chart circle")) >= 4 * 4
     browser.set_window_size(1280, 1500)
     browser.save_screenshot(str(SHOTS / "kingsolve-board-1280-trick.png"))

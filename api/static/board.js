@@ -12,6 +12,7 @@
   const RANK_NAME = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" };
   const SEAT_NAME = { N: "North", E: "East", S: "South", W: "West" };
   const SEAT_COLOUR = { N: "#1565c0", E: "#c62828", S: "#2e7d32", W: "#8e24aa" };
+  const SOLVE_MS = 10000;   // a person waits this long for values at most (the server may cap it lower)
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs = {}, ...children) => {
@@ -201,7 +202,7 @@
     const k = key(req.play);
     if (!state.solved.has(k)) {
       say(`Solving for ${SEAT_NAME[state.legal.to_move]}\u2026`, "busy");
-      const r = await api("POST", "/api/v1/solve", req);
+      const r = await api("POST", "/api/v1/solve", { ...req, ms: SOLVE_MS });
       if (token !== state.token) {
         if (r.ok) state.solved.set(k, r.body);
         return;
@@ -311,9 +312,13 @@
       centre.append(grid);
       return;
     }
-    legal.trick.forEach((card, i) => {
+    // An empty trick shows the last one, faded, until the next lead.
+    const size = SEATS.filter((s) => state.hands[s]).length;
+    const shown = legal.trick.length || !state.play.length ? legal.trick : state.play.slice(-size);
+    const last = shown !== legal.trick;
+    shown.forEach((card, i) => {
       const seat = state.holder[card];
-      centre.append(el("div", { class: `played ${seat}${i === 0 ? " lead" : ""} s-${card[0]}` },
+      centre.append(el("div", { class: `played ${seat}${i === 0 ? " lead" : ""}${last ? " last" : ""} s-${card[0]}` },
         pretty(card), el("small", { text: seat })));
     });
     if (legal.complete) centre.append(el("div", { class: "centre-note", text: "Hand complete" }));
