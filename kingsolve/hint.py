@@ -284,7 +284,9 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
         mean, std = _stats(vals)
         best = sum(1 for r in results if card in r.best) / len(results)
         hints.append(CardHint(card, mean, std, best, min(vals), max(vals)))
-    hints.sort(key=lambda h: (-h.mean, -h.best, h.card.suit, -h.card.rank))
+    # Ties go to the card more often best, then the lowest card: paranoid values tie
+    # often, and keeping high cards is the safer default in every contract.
+    hints.sort(key=lambda h: (-h.mean, -h.best, h.card.rank, h.card.suit))
     exact = len(results) == sampler.count
     return HintResult(view.seat, tuple(hints), hints[0].card, len(results), exact, sampler.count,
                       seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
