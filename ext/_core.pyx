@@ -61,6 +61,57 @@ cdef int last_trick(Search* c) noexcept nogil:
     return pts if (c.maxmask >> w) & 1 else 0
 
 
+cdef int quick_tricks(Search* c) noexcept nogil:
+    # Tricks the leader can cash with top cards, keeping the lead (a trick start):
+    # its cards above every card of the suit in the other hands. With a trump, a
+    # plain suit counts only while each other seat that holds trumps must follow,
+    # and only one plain suit is counted after the trumps. Restricted leads are
+    # left out.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int L = st.to_move
+    cdef uint64_t mine = st.hands[L]
+    cdef uint64_t others = in_hands(st) & ~mine
+    cdef uint64_t lane, o_lane, top
+    cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0
+    cdef int others_trump = 0
+    if R.trump >= 0:
+        for o in range(4):
+            if o != L and (st.hands[o] & lane_of(R.trump)):
+                others_trump = 1
+    for s in range(4):
+        if s == R.lead_suit and R.lead_mode != 0:
+            continue
+        if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
+            continue
+        lane = mine & lane_of(s)
+        if not lane:
+            continue
+        o_lane = others & lane_of(s)
+        if o_lane:
+            top = lane & ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
+        else:
+            top = lane
+        k = popcount(top)
+        if k == 0:
+            continue
+        if s == R.trump:
+            trump_run = k
+        elif others_trump:
+            for o in range(4):
+                if o != L and (st.hands[o] & lane_of(R.trump)):
+                    n = popcount(st.hands[o] & lane_of(s))
+                    if n < k:
+                        k = n
+            if k > best_plain:
+                best_plain = k
+        else:
+            plain += k
+    if others_trump:
+        return trump_run + best_plain
+    return trump_run + plain
+
+
 # --- the alpha-beta driver --------------------------------------------------------------
 
 cdef int search(Search* c, int alpha, int beta) noexcept nogil:
@@ -69,7 +120,7 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
     cdef State* st = &c.st
     cdef int lo, hi, best, v, gain, w, i, n, ttmove = -1, bestmove = -1
     cdef int alpha0 = alpha, beta0 = beta
-    cdef int maximizing
+    cdef int maximizing, q
     cdef int mv[16]
     cdef uint64_t key = 0
     cdef TTEntry* e
@@ -92,6 +143,21 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
     if st.count == 0:
         if st.tricks_done == R.n_tricks - 1:
             return last_trick(c)
+        if lo >= 0:
+            # no negative points remain: tricks the leader surely takes bound the value
+            q = quick_tricks(c)
+            if q:
+                gain = R.pos_suffix[st.tricks_done] - R.pos_suffix[st.tricks_done + q]
+                if (c.maxmask >> st.to_move) & 1:
+                    if gain > lo:
+                        lo = gain
+                        if lo >= beta:
+                            return lo
+                else:
+                    if hi - gain < hi:
+                        hi = hi - gain
+                        if hi <= alpha:
+                            return hi
         key = tt_key(c)
         e = tt_probe(c, key)
         if e != NULL:

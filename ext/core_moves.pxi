@@ -239,7 +239,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
             rank = bit & 15
             if beats(R, st, bit):
                 g = v if mover_max else -p
-                score[i] = sign * g * 256 + (-rank if v * sign > 0 else rank)
+                score[i] = sign * g * 256 + (-rank if v > 0 else rank)
             else:
                 wseat = st.cur.seat[st.cur.win[st.count - 1]]
                 if (c.maxmask >> wseat) & 1:

@@ -129,9 +129,58 @@ def add_hint_flags(p: argparse.ArgumentParser) -> None:
     add(p)
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .solver import solve_request
+    req = read_request(args)
+    if args.seats:
+        req["seats"] = [x for x in args.seats.replace(",", " ").split() if x]
+    if args.nodes is not None:
+        req["nodes"] = args.nodes
+    if args.ms is not None:
+        req["ms"] = args.ms
+    _print_json(solve_request(req))
+    return 0
+
+
+def add_solve_flags(p: argparse.ArgumentParser) -> None:
+    add_request_flags(p)
+    p.add_argument("--seats", help="seats to value, e.g. N,E (default: every seat in play)")
+    p.add_argument("--nodes", type=int, help="node budget of the search")
+    p.add_argument("--ms", type=float, help="time budget of the search, in milliseconds")
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    from .solver import dd_table, format_table
+    if not args.deal:
+        raise KingsolveError("table needs --deal")
+    table = dd_table(args.variant, args.deal, leader=args.leader, trump=args.trump,
+                     doubles=args.doubles, threads=args.threads,
+                     contracts=args.contracts.split(",") if args.contracts else None)
+    if args.json:
+        _print_json(table)
+    else:
+        print(format_table(table))
+    return 0
+
+
+def add_table_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="italian", help="rule set (default italian)")
+    p.add_argument("--deal", help="PBN-style deal text")
+    p.add_argument("--leader", default="N", help="seat that leads the first trick (default N)")
+    p.add_argument("--trump", help="only this trump suit for the trump contracts")
+    p.add_argument("--contracts", help="only these contracts, comma separated")
+    p.add_argument("--doubles", action="store_true", help="Italian doubles (N+S vs E+W)")
+    p.add_argument("--threads", type=int, default=2, help="threads (default 2)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
     "legal": (cmd_legal, "the seat on move, its legal cards, the trick and points taken",
               add_request_flags),
+    "solve": (cmd_solve, "double-dummy values of every seat and of each legal card",
+              add_solve_flags),
+    "table": (cmd_table, "a deal's double-dummy table: every contract times every seat",
+              add_table_flags),
     "batch": (cmd_batch, "answer a file of requests, one response per request, resumable",
               add_batch_flags),
     "stats": (cmd_stats, "distributions of double-dummy values over batch results",

@@ -1,0 +1,173 @@
+"""The solver's Python surface: ``solve``, ``solve_request``, ``dd_table`` and the CLI.
+
+RULES.md section 11 (values), section 3 (scores, the constant per seat); the
+request shape is the shared one of kingsolve/request.py plus seats and budgets.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import kingsolve
+from kingsolve import Deal, Position, Seat
+from kingsolve.cards import Card
+from kingsolve.cli import main
+from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
+from kingsolve.result import Budget
+from kingsolve.solver import dd_table, format_table, solve, solve_request
+
+DEAL = "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"
+def _play(n: int, seed: int = 3) -> list[str]:
+    rng = random.Random(seed)
+    pos = Position("italian", "no-queens", DEAL, leader="N")
+    for _ in range(n):
+        pos.play(rng.choice(pos.legal_cards()))
+    return [str(c) for c in pos.record]
+
+
+PLAY = _play(29)   # 7 tricks and one card played
+
+
+def _request(**kw):
+    req = {"variant": "italian", "contract": "no-queens", "deal": DEAL, "leader": "N",
+           "play": PLAY}
+    req.update(kw)
+    return req
+
+
+def test_response_shape_and_consistency():
+    out = solve_request(_request())
+    assert set(out) >= {"to_move", "taken", "values", "cards", "best", "complete", "nodes", "ms"}
+    pos = Position("italian", "no-queens", DEAL, leader="N", play=PLAY)
+    assert out["to_move"] == pos.to_move.name
+    assert set(out["values"]) == {"N", "E", "S", "W"}
+    assert set(out["cards"]) == {str(c) for c in pos.legal_cards()}
+    top = max(out["cards"].values())
+    assert out["values"][out["to_move"]] == top
+    assert out["best"] == [c for c, v in out["cards"].items() if v == top]
+    assert out["taken"] == {s.name: v for s, v in pos.taken.items()}
+    assert out["complete"] is False and out["nodes"] > 0
+    json.dumps(out)
+
+
+def test_seats_selection_and_id_echo():
+    out = solve_request(_request(seats=["E", "w"], id=7))
+    assert set(out["values"]) == {"E", "W"} and out["id"] == 7
+    full = solve_request(_request())
+    assert out["values"] == {"E": full["values"]["E"], "W": full["values"]["W"]}
+
+
+def test_paranoid_value_never_above_the_value_of_any_card_line():
+    # RULES.md 11: the mover's value is the best card; others' values are guarantees.
+    pos = Position("italian", "no-tricks", DEAL, leader="N", play=PLAY)
+    res = solve(pos)
+    assert res.values[pos.to_move] == max(res.cards.values())
+    assert all(v <= 0 for v in res.values.values())
+
+
+def test_complete_hand_gives_final_scores_and_no_cards():
+    pos = Position("portuguese", "null", "N:A... K... Q... J...", leader="N",
+                   play=["SA", "SK", "SQ", "SJ"])
+    res = solve(pos)
+    assert res.complete and res.cards == {} and res.best == []
+    # RULES.md 6: null scores 325 per seat, -75 per trick taken
+    assert res.values == {Seat.N: 250, Seat.E: 325, Seat.S: 325, Seat.W: 325}
+
+
+def test_seat_constant_is_added_before_the_end():
+    pos = Position("portuguese", "null", "N:A2... K3... Q4... J5...", leader="N")
+    res = solve(pos)
+    # N must win one of the two tricks: it holds the ace and the lowest spade
+    assert res.values[Seat.N] == 325 - 75
+    assert res.cards == {Card("SA"): 250, Card("S2"): 250}
+
+
+def test_doubles_sides_in_extra():
+    out = solve_request(_request(contract="no-trumps", doubles=True))
+    assert out["sides"]["NS"] == out["values"]["N"] == out["values"]["S"]
+    assert out["sides"]["EW"] == out["values"]["E"] == out["values"]["W"]
+    # RULES.md 4: 13 tricks at 2 points each
+    assert out["sides"]["NS"] + out["sides"]["EW"] == 26
+
+
+def test_tiny_node_budget_raises_solve_timeout():
+    with pytest.raises(SolveTimeout, match="node budget"):
+        solve_request({"variant": "italian", "contract": "no-trumps", "deal": DEAL,
+                       "leader": "N", "doubles": True, "nodes": 5000})
+
+
+def test_tiny_time_budget_raises_solve_timeout():
+    pos = Position("italian", "no-trumps", DEAL, leader="N", doubles=True)
+    with pytest.raises(SolveTimeout, match="time budget"):
+        solve(pos, budget=Budget(ms=1))
+
+
+@pytest.mark.parametrize("bad, words", [
+    ({"seats": ["X"]}, "invalid seat"),
+    ({"seats": "N"}, "seats"),
+    ({"seats": []}, "seats"),
+    ({"nodes": 0}, "nodes"),
+    ({"nodes": "many"}, "nodes"),
+    ({"ms": -1}, "ms"),
+    ({"ms": True}, "ms"),
+    ({"contract": "no-such"}, "unknown contract"),
+    ({"play": ["SK"]}, "illegal card"),
+    ({"colour": 1}, "unknown field"),
+])
+def test_bad_requests_raise_kingsolve_errors(bad, words):
+    with pytest.raises(KingsolveError, match=words):
+        solve_request(_request(**bad))
+
+
+def test_seat_not_in_play_is_refused():
+    pos = Position("italian", "no-queens", "N:AK... - QJ... -", leader="N")
+    with pytest.raises(InvalidRequestError, match="not in play"):
+        solve(pos, seats=["E"])
+
+
+def test_package_exports():
+    assert kingsolve.solve is solve and kingsolve.dd_table is dd_table
+    assert kingsolve.solve_request is solve_request
+
+
+def test_dd_table_rows_and_text():
+    deal = "N:AK.Q.. QJ.K.. T9.A.. 87.J.."
+    table = dd_table("italian-wikipedia", deal, "N", threads=2)
+    labels = [r["label"] for r in table["rows"]]
+    # RULES.md 5: trumps once per suit and with no trump
+    assert labels.count("trumps") == 1 and "trumps S" in labels and "trumps C" in labels
+    assert "domino" not in labels and table["seats"] == ["N", "E", "S", "W"]
+    one = dd_table("italian-wikipedia", deal, "N", threads=1)
+    assert [r["values"] for r in one["rows"]] == [r["values"] for r in table["rows"]]
+    for row in table["rows"]:
+        trump = row["trump"]
+        pos = Position("italian-wikipedia", row["contract"], deal, leader="N", trump=trump)
+        assert row["values"] == {s.name: v for s, v in solve(pos).values.items()}
+    text = format_table(table)
+    assert "no-queens" in text and "trumps H" in text
+
+
+def test_cli_solve_prints_json(capsys):
+    assert main(["solve", "--variant", "italian", "--contract", "no-queens", "--deal", DEAL,
+                 "--play", " ".join(PLAY), "--seats", "N,E"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["values"]) == {"N", "E"}
+
+
+def test_cli_solve_reports_errors(capsys):
+    assert main(["solve", "--variant", "italian", "--contract", "no-queens", "--deal", DEAL,
+                 "--nodes", "0"]) == 2
+    assert "nodes" in capsys.readouterr().err
+
+
+def test_cli_table_text_and_json(capsys):
+    deal = "N:AK.Q.. QJ.K.. T9.A.. 87.J.."
+    assert main(["table", "--variant", "turkish", "--deal", deal, "--leader", "E"]) == 0
+    text = capsys.readouterr().out
+    assert "no-king-of-hearts" in text and "trumps S" in text
+    assert main(["table", "--variant", "turkish", "--deal", deal, "--leader", "E", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert table["leader"] == "E" and len(table["rows"]) == 6 + 4
