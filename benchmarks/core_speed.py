@@ -1,0 +1,138 @@
+"""Speed of the search core on seeded full deals (issue 3's three bars).
+
+    .venv/bin/python benchmarks/core_speed.py [--deals 10] [--budget-ms 5000] [--only 1,2,3]
+
+1. Italian doubles ``no-trumps``: the leader's side value, kingsolve against DDS
+   ``solve_board`` (endplay, one thread; mode OptimalOne, the same question),
+   median time ratio.
+2. Singles, every penalty contract of every rule set, N's value: median and 95th
+   percentile time per seat-solve, nodes per second. A search that reaches the
+   budget counts at the budget and is reported.
+3. A full table (every contract of ``italian`` times four seats), 2 threads.
+
+Speed is measured here, never asserted in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kingsolve import Deal, Position, Seat  # noqa: E402
+from kingsolve.deal import hand_text  # noqa: E402
+from kingsolve.errors import SolveTimeout  # noqa: E402
+from kingsolve.result import Budget  # noqa: E402
+from kingsolve.rules import VARIANTS  # noqa: E402
+from kingsolve.solver import _core, _load, _side_mask, _table_mb, dd_table  # noqa: E402
+
+
+def p95(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+
+
+def seat_value(pos: Position, seat: Seat, budget: Budget) -> tuple[float, int, bool]:
+    """Seconds, nodes and whether it finished, for one seat's value of a position."""
+    core = _core.Core(_table_mb(pos, budget))
+    _load(core, pos)
+    core.set_budget(budget.nodes, budget.ms)
+    t = time.perf_counter()
+    try:
+        core.value(_side_mask(pos, seat), 0)
+        ok = True
+    except _core.BudgetExceeded:
+        ok = False
+    return time.perf_counter() - t, core.nodes, ok
+
+
+def bench_dds(deals: int, budget: Budget) -> None:
+    try:
+        from endplay.dds import solve_board
+        from endplay.dds.solve import SolveMode
+        from endplay.types import Deal as DDSDeal, Denom, Player
+    except ImportError:
+        print("1. DDS comparison skipped: endplay is not installed")
+        return
+    ratios, ours, theirs = [], [], []
+    unfinished = 0
+    for seed in range(deals):
+        deal = Deal.random(seed)
+        leader = Seat(seed % 4)
+        pos = Position("italian", "no-trumps", deal, leader=leader, doubles=True)
+        secs, nodes, ok = seat_value(pos, leader, budget)
+        unfinished += not ok
+        board = DDSDeal("N:" + " ".join(hand_text(h) for h in deal.hands),
+                        first=Player(int(leader)), trump=Denom.nt)
+        t = time.perf_counter()
+        solve_board(board, SolveMode.OptimalOne)
+        dds = time.perf_counter() - t
+        ours.append(secs)
+        theirs.append(dds)
+        ratios.append(secs / dds)
+    print(f"1. doubles no-trumps, {deals} deals: kingsolve median {statistics.median(ours)*1000:.1f} ms, "
+          f"DDS median {statistics.median(theirs)*1000:.1f} ms, median ratio "
+          f"{statistics.median(ratios):.1f} (bar 2.0); {unfinished} at the budget")
+
+
+def bench_singles(deals: int, budget: Budget) -> None:
+    times, rates = [], []
+    unfinished = []
+    for vname, rs in VARIANTS.items():
+        for cname, c in rs.contracts.items():
+            if c.kind != "tricks" or c.takes_trump or c.each_trick > 0 or \
+                    any(p > 0 for _, p in c.card_points) or c.seat_constant or c.last_two > 0:
+                continue
+            for seed in range(deals):
+                deal = Deal.random(seed, deck=rs.deck)
+                pos = Position(rs, cname, deal, leader=Seat(seed % 4))
+                secs, nodes, ok = seat_value(pos, Seat.N, budget)
+                times.append(secs)
+                rates.append(nodes / secs if secs else 0)
+                if not ok:
+                    unfinished.append(f"{vname}/{cname}/{seed}")
+    print(f"2. singles penalty contracts, {len(times)} seat-solves: median "
+          f"{statistics.median(times)*1000:.1f} ms (bar 50), p95 {p95(times)*1000:.0f} ms "
+          f"(bar 1000), {statistics.median(rates)/1e6:.1f} M nodes/s; "
+          f"{len(unfinished)} at the budget of {budget.ms:g} ms")
+
+
+def bench_tables(deals: int, budget: Budget) -> None:
+    times = []
+    unfinished = 0
+    for seed in range(deals):
+        t = time.perf_counter()
+        try:
+            dd_table("italian", Deal.random(seed), Seat(seed % 4), budget=budget, threads=2)
+        except SolveTimeout:
+            unfinished += 1
+        times.append(time.perf_counter() - t)
+    print(f"3. italian tables (13 rows x 4 seats), {deals} deals, 2 threads: median "
+          f"{statistics.median(times):.2f} s (bar 2), {unfinished} stopped at a budget")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=10)
+    ap.add_argument("--budget-ms", type=float, default=5000.0)
+    ap.add_argument("--only", default="1,2,3")
+    args = ap.parse_args()
+    budget = Budget(nodes=2_000_000_000, ms=args.budget_ms)
+    which = set(args.only.split(","))
+    if "1" in which:
+        bench_dds(args.deals, budget)
+    if "2" in which:
+        bench_singles(args.deals, budget)
+    if "3" in which:
+        bench_tables(args.deals, budget)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
