@@ -25,6 +25,8 @@ SEATS = ["N", "E", "S", "W"]
 NAME = {"type": "string", "minLength": 1, "maxLength": 40}
 CARD = {"type": "string", "minLength": 2, "maxLength": 3, "description": "a card: suit then rank, e.g. 'SQ'"}
 SCORE = {"type": "number"}
+#: The largest integer every JSON and msgpack peer represents exactly (2**53 - 1).
+JSON_SAFE_INT = 2**53 - 1
 SCORES = {"type": "object", "additionalProperties": SCORE, "description": "a score per seat"}
 TEXT_OR_NULL = {"type": ["string", "null"]}
 
@@ -54,6 +56,7 @@ def _position_properties() -> dict:
         "play": {"type": "array", "items": CARD, "maxItems": MAX_PLAY,
                  "description": "cards played so far, in order"},
         "id": {"type": ["string", "integer", "null"], "maxLength": 100,
+               "minimum": -JSON_SAFE_INT, "maximum": JSON_SAFE_INT,
                "description": "a client's label, ignored by the solver"},
     }
 
@@ -66,7 +69,7 @@ class Schemas:
         self.max_nodes = int(config["KINGSOLVE_MAX_NODES"])
         self.max_ms = float(config["KINGSOLVE_MAX_MS"])
         budget = {
-            "nodes": {"type": "integer", "minimum": 1,
+            "nodes": {"type": "integer", "minimum": 1, "maximum": JSON_SAFE_INT,
                       "description": f"node budget; at most {self.max_nodes} is used"},
             "ms": {"type": "number", "exclusiveMinimum": 0,
                    "description": f"time budget in milliseconds; at most {self.max_ms:g} is used"},
