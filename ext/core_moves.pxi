@@ -216,7 +216,12 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int sign = 1 if mover_max else -1
     cdef int tp = R.trick_points[st.tricks_done]
     cdef int tendency
+    cdef uint64_t maxcards = 0, others, mx
     if st.count == 0:
+        for i in range(4):
+            if (c.maxmask >> i) & 1:
+                maxcards |= st.hands[i]
+        others = in_hands(st) & ~st.hands[st.to_move]
         tendency = tp
         if tendency == 0:
             tendency = st.card_pos_left + st.card_neg_left
@@ -225,7 +230,15 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
             rank = bit & 15
             p = R.card_points[bit]
             if tendency < 0:
-                score[i] = -rank * 4 - (p if p > 0 else -p) * 64
+                # penalty: the maximiser leads under many higher cards; the others
+                # lead where the maximiser holds few cards that can duck
+                mx = maxcards & lane_of(bit >> 4)
+                if mover_max:
+                    score[i] = popcount(others & above(bit)) * 16 - rank * 4 + p * 64
+                elif mx:
+                    score[i] = -popcount(others & above(low_bit(mx)) & ~maxcards) * 16 - rank * 4
+                else:
+                    score[i] = -4096 - rank * 4
             else:
                 score[i] = rank * 4 + p * 64
             if bit == ttmove:
