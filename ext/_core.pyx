@@ -62,19 +62,23 @@ cdef int last_trick(Search* c) noexcept nogil:
 
 
 cdef int quick_tricks(Search* c) noexcept nogil:
-    # Tricks the leader can cash with top cards, keeping the lead (a trick start):
-    # its cards above every card of the suit in the other hands. With a trump, a
-    # plain suit counts only while each other seat that holds trumps must follow,
-    # and only one plain suit is counted after the trumps. Restricted leads are
-    # left out.
+    # Tricks the leader's side surely takes, from a trick start where no negative
+    # points remain. The leader's own cards above every card of the suit in the
+    # other hands are cashed keeping the lead; without a trump, a suit whose other
+    # holders run out after those top cards counts in full. With a trump, a plain
+    # suit counts only while each other holder of trumps must follow, and only one
+    # plain suit after the trumps. With no top card at all, a low lead to a partner
+    # whose card beats every opponent's in the suit gives one trick. Restricted
+    # leads are left out.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int L = st.to_move
     cdef uint64_t mine = st.hands[L]
-    cdef uint64_t others = in_hands(st) & ~mine
-    cdef uint64_t lane, o_lane, top
-    cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0
-    cdef int others_trump = 0
+    cdef uint64_t held = in_hands(st)
+    cdef uint64_t others = held & ~mine
+    cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0
+    cdef int s, k, o, n, longest, trump_run = 0, plain = 0, best_plain = 0
+    cdef int others_trump = 0, team, ok
     if R.trump >= 0:
         for o in range(4):
             if o != L and (st.hands[o] & lane_of(R.trump)):
@@ -106,10 +110,74 @@ cdef int quick_tricks(Search* c) noexcept nogil:
             if k > best_plain:
                 best_plain = k
         else:
+            if R.trump < 0:
+                longest = 0
+                for o in range(4):
+                    if o != L:
+                        n = popcount(st.hands[o] & lane_of(s))
+                        if n > longest:
+                            longest = n
+                if longest <= k:
+                    k = popcount(lane)
             plain += k
     if others_trump:
-        return trump_run + best_plain
-    return trump_run + plain
+        k = trump_run + best_plain
+    else:
+        k = trump_run + plain
+    if k:
+        return k
+    # a low lead to a partner's winner
+    team = (c.maxmask >> L) & 1
+    for o in range(4):
+        if ((c.maxmask >> o) & 1) == team:
+            team_cards |= st.hands[o]
+        else:
+            opp_cards |= st.hands[o]
+    for s in range(4):
+        if s == R.lead_suit and R.lead_mode != 0:
+            continue
+        if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
+            continue
+        if not (mine & lane_of(s)):
+            continue
+        o_lane = opp_cards & lane_of(s)
+        top = team_cards & ~mine & lane_of(s)
+        if not top or (o_lane and high_bit(top) < high_bit(o_lane)):
+            continue
+        ok = 1
+        if R.trump >= 0 and s != R.trump:
+            for o in range(4):
+                if ((c.maxmask >> o) & 1) != team and (st.hands[o] & lane_of(R.trump)) \
+                        and not (st.hands[o] & lane_of(s)):
+                    ok = 0
+        if ok:
+            return 1
+    return 0
+
+
+cdef int later_tricks(Search* c, int* holder) noexcept nogil:
+    # With a trump: the hand holding the top trumps wins a trick with each of them
+    # (one card per hand per trick, and every card is played). Returns how many and
+    # the holder.
+    cdef State* st = &c.st
+    cdef uint64_t trumps, lane, others
+    cdef int o, top, k = 0
+    if c.R.trump < 0:
+        return 0
+    trumps = in_hands(st) & lane_of(c.R.trump)
+    if not trumps:
+        return 0
+    top = high_bit(trumps)
+    for o in range(4):
+        if (st.hands[o] >> top) & 1:
+            holder[0] = o
+            lane = st.hands[o] & lane_of(c.R.trump)
+            others = trumps & ~lane
+            if others:
+                k = popcount(lane & ~((((<uint64_t>2) << high_bit(others))) - 1))
+            else:
+                k = popcount(lane)
+    return k
 
 
 # --- the alpha-beta driver --------------------------------------------------------------
@@ -120,7 +188,7 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
     cdef State* st = &c.st
     cdef int lo, hi, best, v, gain, w, i, n, ttmove = -1, bestmove = -1
     cdef int alpha0 = alpha, beta0 = beta
-    cdef int maximizing, q
+    cdef int maximizing, q, top
     cdef int mv[16]
     cdef uint64_t key = 0
     cdef TTEntry* e
@@ -144,20 +212,28 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
         if st.tricks_done == R.n_tricks - 1:
             return last_trick(c)
         if lo >= 0:
-            # no negative points remain: tricks the leader surely takes bound the value
+            # no negative points remain: tricks a side surely takes bound the value
+            top = hi
             q = quick_tricks(c)
             if q:
                 gain = R.pos_suffix[st.tricks_done] - R.pos_suffix[st.tricks_done + q]
                 if (c.maxmask >> st.to_move) & 1:
                     if gain > lo:
                         lo = gain
-                        if lo >= beta:
-                            return lo
-                else:
-                    if hi - gain < hi:
-                        hi = hi - gain
-                        if hi <= alpha:
-                            return hi
+                elif top - gain < hi:
+                    hi = top - gain
+            q = later_tricks(c, &w)
+            if q:
+                gain = q * R.min_suffix[st.tricks_done]
+                if (c.maxmask >> w) & 1:
+                    if gain > lo:
+                        lo = gain
+                elif top - gain < hi:
+                    hi = top - gain
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
         key = tt_key(c)
         e = tt_probe(c, key)
         if e != NULL:
@@ -309,6 +385,7 @@ cdef class Core:
             p = R.trick_points[i]
             R.pos_suffix[i] = R.pos_suffix[i + 1] + (p if p > 0 else 0)
             R.neg_suffix[i] = R.neg_suffix[i + 1] + (p if p < 0 else 0)
+            R.min_suffix[i] = p if i == n_tricks - 1 or p < R.min_suffix[i + 1] else R.min_suffix[i + 1]
         R.trump = trump
         R.lead_suit = lead_suit
         R.lead_mode = lead_mode
@@ -451,5 +528,17 @@ cdef class Core:
             else:
                 v = mtd(&self.c, guess)
             unplay_card(st)
+        self._check()
+        return v
+
+    def probe(self, int maxmask, int alpha, int beta):
+        """One fail-soft alpha-beta search at the root in the window (alpha, beta):
+        a value <= alpha is an upper bound, >= beta a lower bound (a diagnostic)."""
+        cdef int v
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        self.c.maxmask = maxmask
+        with nogil:
+            v = search(&self.c, alpha, beta)
         self._check()
         return v

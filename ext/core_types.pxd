@@ -15,6 +15,7 @@ cdef struct Rules:
     int trick_points[MAX_TRICKS]     # points of trick i (0-based)
     int pos_suffix[MAX_TRICKS + 1]   # sum of the positive trick points of tricks i..n-1
     int neg_suffix[MAX_TRICKS + 1]   # sum of the negative trick points of tricks i..n-1
+    int min_suffix[MAX_TRICKS + 1]   # the least trick points among tricks i..n-1
     int n_tricks                     # tricks in the hand
     int nseats                       # seats in play (2, 3 or 4)
     int next_seat[4]                 # next seat in play direction (-1 for a seat not in play)
