@@ -32,7 +32,8 @@ DEFAULTS: dict[str, Any] = {
     "KINGSOLVE_BATCH_MAX": 64,             # requests in one /solve batch
     "KINGSOLVE_MAX_NODES": 50_000_000,     # node budget of one search, at most
     "KINGSOLVE_MAX_MS": 20_000,            # time budget of one search in ms, at most
-    "KINGSOLVE_BATCH_MS": 30_000,          # time budget shared by one batch
+    "KINGSOLVE_BATCH_MS": 30_000,          # time shared by the searches of one batch, review,
+                                           # choices or hint
     "KINGSOLVE_TT_MB": 64,                 # transposition-table memory of a /table search
     "KINGSOLVE_TABLE_THREADS": 1,          # threads of one /table request
 }

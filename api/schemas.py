@@ -16,6 +16,8 @@ from jsonschema.exceptions import best_match
 
 from kingsolve import __version__
 from kingsolve.errors import InvalidRequestError
+from kingsolve.hint import CHOICES as HINT_CHOICES
+from kingsolve.hint import MAX_SAMPLES
 from kingsolve.request import MAX_PLAY, MAX_TEXT
 from kingsolve.rules import VARIANTS
 
@@ -59,6 +61,171 @@ def _position_properties() -> dict:
                "minimum": -JSON_SAFE_INT, "maximum": JSON_SAFE_INT,
                "description": "a client's label, ignored by the solver"},
     }
+
+
+#: Longest record text accepted: a full 52-card hand with every tag takes about 600 bytes.
+MAX_RECORD_TEXT = 4000
+SEAT = {"type": "string", "minLength": 1, "maxLength": 5, "description": "a seat: N, E, S or W"}
+CARDS = {"type": "array", "items": CARD, "maxItems": MAX_PLAY}
+HAND = {"anyOf": [{"type": "string", "minLength": 1, "maxLength": 60}, {**CARDS, "maxItems": 26}],
+        "description": "a hand: PBN text (AKQ.JT9.876.5432) or a list of cards"}
+BUDGET_OUT = {"type": ["object", "null"], "properties": {
+    "nodes": {"type": "integer"}, "ms": {"type": "number"}, "tt_mb": {"type": "integer"}}}
+
+
+def _record_twin() -> dict:
+    """The JSON twin of a record (``kingsolve.record.Record.to_dict``)."""
+    pos = _position_properties()
+    text = {"type": ["string", "integer", "null"], "maxLength": 200,
+            "minimum": -JSON_SAFE_INT, "maximum": JSON_SAFE_INT}
+    return {
+        "type": "object", "required": ["variant", "contract", "deal"], "additionalProperties": False,
+        "description": "a record's JSON twin: the position fields plus the record's tags",
+        "properties": {
+            **{k: pos[k] for k in ("variant", "contract", "trump", "options", "doubles", "deal",
+                                   "leader", "play")},
+            "dealer": {"type": ["string", "null"], "maxLength": 5},
+            **{k: text for k in ("event", "site", "date", "hand", "seed")},
+            "sale": {"type": ["object", "null"], "description": "Italian sale: buyer and price",
+                     "additionalProperties": False,
+                     "properties": {"buyer": SEAT, "price": {"type": "integer", "minimum": 0,
+                                                             "maximum": 13}}},
+            "bid": {"type": ["object", "null"], "description": "Portuguese festa: the accepted bid",
+                    "additionalProperties": False,
+                    "properties": {"bidder": SEAT, "tricks": {"type": "integer", "minimum": 0,
+                                                              "maximum": 13},
+                                   "kind": {"enum": ["plus", "null"]}}},
+            "score": {"type": ["object", "null"], "maxProperties": 4,
+                      "additionalProperties": {"type": "integer", "minimum": -10_000,
+                                               "maximum": 10_000},
+                      "description": "the final scores, seat to points"},
+        },
+    }
+
+
+def _choices_requests(budget: dict) -> dict[str, dict]:
+    """One request schema per kind of choice (``kingsolve.choices``)."""
+    deal = _position_properties()["deal"]
+    variant = _position_properties()["variant"]
+
+    def kind(name: str, description: str, required: list[str], **props: Any) -> dict:
+        return {"type": "object", "description": description, "additionalProperties": False,
+                "required": ["kind", "deal", *required],
+                "properties": {"kind": {"const": name}, "deal": deal, **props, **budget}}
+
+    return {
+        "trump": kind("trump", "each trump (and no trump where allowed), every seat's value",
+                      ["variant"], variant=variant,
+                      leader={**SEAT, "description": "the seat that leads"},
+                      dealer={**SEAT, "description": "the dealer: the seat after it leads"},
+                      contract={**NAME, "description": "the trump contract (default trumps, "
+                                                       "or festa)"}),
+        "sale": kind("sale", "the Italian sale (RULES.md 10): each buyer and price",
+                     ["variant", "dealer"], variant=variant, dealer=SEAT),
+        "festa": kind("festa", "the Portuguese festa (RULES.md 6): the host and each bidder",
+                      ["host"], host={**SEAT, "description": "the festa's host (its dealer)"}),
+        "contract": kind("contract", "the Turkish chooser's contracts under the quotas (RULES.md 7)",
+                         ["chooser"], chooser={**SEAT, "description": "the chooser; it leads"},
+                         chosen={"type": "array", "maxItems": 20, "description":
+                                 "(seat, contract) choices already made in the match",
+                                 "items": {"type": "array", "prefixItems": [SEAT, NAME],
+                                           "minItems": 2, "maxItems": 2}}),
+        "redeal": kind("redeal", "the domino redeal property of a deal (RULES.md 4)", [],
+                       threshold={"type": "integer", "minimum": 1, "maximum": 8,
+                                  "description": "aces and kings that allow a redeal (default 4)"}),
+    }
+
+
+def _hint_request(max_ms: float) -> dict:
+    """The hint request (``kingsolve.hint.hint_request``): the position without the deal."""
+    pos = _position_properties()
+    return {
+        "type": "object", "required": ["variant", "seat", "hand"], "additionalProperties": False,
+        "properties": {
+            **{k: v for k, v in pos.items() if k not in ("deal",)},
+            "seat": {**SEAT, "description": "the seat asking"},
+            "hand": {**HAND, "description": "the asking seat's hand, now or as dealt"},
+            "known": {"type": "object", "maxProperties": 4, "additionalProperties": HAND,
+                      "description": "cards known to be in other hands, seat to cards"},
+            "samples": {"type": "integer", "minimum": 1, "maximum": MAX_SAMPLES,
+                        "description": "sampled deals (default 50; 10 for a choice)"},
+            "ms": {"type": "number", "exclusiveMinimum": 0,
+                   "description": f"time limit of the whole hint; at most {max_ms:g} is used"},
+            "nodes": {"type": "integer", "minimum": 1, "maximum": JSON_SAFE_INT,
+                      "description": "node budget of each search"},
+            "seed": {"type": "integer", "minimum": -JSON_SAFE_INT, "maximum": JSON_SAFE_INT},
+            "choice": {"enum": list(HINT_CHOICES), "description": "a choice hint instead of a card"},
+            "role": {"enum": ["host", "bidder"], "description": "festa role (default host)"},
+            "contracts": {"type": "array", "items": NAME, "maxItems": 20},
+            "players": {"type": "integer", "enum": [2, 3, 4]},
+            "threads": {"type": "integer", "minimum": 1, "maximum": 64,
+                        "description": "search threads; the server may use fewer"},
+        },
+    }
+
+
+def _analysis_responses() -> dict[str, dict]:
+    """The answers of /review, /choices and /hint."""
+    values = {"type": "object", "additionalProperties": {"type": "number"}}
+    card_review = {
+        "type": "object",
+        "required": ["index", "trick", "seat", "card", "before", "after", "cost", "best", "forced"],
+        "properties": {"index": {"type": "integer", "minimum": 0}, "trick": {"type": ["integer", "null"]},
+                       "seat": {"type": "string"}, "card": CARD, "before": SCORE, "after": SCORE,
+                       "cost": {**SCORE, "description": "points the card gave away (0: a best card)"},
+                       "best": {"type": "array", "items": CARD}, "forced": {"type": "boolean"},
+                       "values": values}}
+    review = {
+        "type": "object",
+        "required": ["record", "start", "start_trick", "start_values", "cards", "seats",
+                     "final_scores", "budget", "nodes", "ms"],
+        "properties": {
+            "record": {"type": "object"}, "start": {"type": "integer", "minimum": 0},
+            "start_trick": {"type": ["integer", "null"]}, "start_values": values,
+            "cards": {"type": "array", "items": card_review},
+            "seats": {"type": "object", "additionalProperties": {
+                "type": "object", "required": ["seat", "cards", "cost", "costly", "largest"],
+                "properties": {"seat": {"type": "string"}, "cards": {"type": "integer"},
+                               "cost": SCORE, "costly": {"type": "integer"},
+                               "largest": {"anyOf": [{"type": "null"}, card_review]}}}},
+            "final_scores": {"anyOf": [{"type": "null"}, values]},
+            "budget": BUDGET_OUT, "nodes": {"type": "integer", "minimum": 0},
+            "ms": {"type": "number", "minimum": 0}}}
+    choices = {
+        "type": "object",
+        "required": ["kind", "variant", "deal", "params", "options", "summary", "budget", "nodes", "ms"],
+        "properties": {
+            "kind": {"type": "string"}, "variant": {"type": "string"}, "deal": {"type": "string"},
+            "params": {"type": "object"},
+            "options": {"type": "array", "items": {
+                "type": "object", "required": ["label", "contract", "trump", "leader", "values"],
+                "properties": {"label": {"type": "string"}, "contract": TEXT_OR_NULL,
+                               "trump": TEXT_OR_NULL, "leader": TEXT_OR_NULL, "values": values}}},
+            "summary": {"type": "object", "description": "what the options mean for the choice"},
+            "budget": BUDGET_OUT, "nodes": {"type": "integer", "minimum": 0},
+            "ms": {"type": "number", "minimum": 0}}}
+    card_hint = {
+        "type": "object", "required": ["seat", "recommended", "cards", "samples", "exact"],
+        "properties": {
+            "seat": {"type": "string"}, "recommended": CARD,
+            "cards": {"type": "array", "items": {
+                "type": "object", "required": ["card", "mean", "std", "best"],
+                "properties": {"card": CARD, "mean": SCORE, "std": SCORE, "best": SCORE,
+                               "min": SCORE, "max": SCORE}}},
+            "samples": {"type": "integer"}, "exact": {"type": "boolean"},
+            "consistent_deals": {"type": "integer"}, "timeouts": {"type": "integer"},
+            "budget": BUDGET_OUT, "ms": {"type": "number"}}}
+    choice_hint = {
+        "type": "object", "required": ["choice", "seat", "recommended", "options", "samples"],
+        "properties": {
+            "choice": {"type": "string"}, "seat": {"type": "string"},
+            "recommended": {"type": "string"},
+            "options": {"type": "array", "items": {
+                "type": "object", "required": ["option", "mean", "std"],
+                "properties": {"option": {"type": "string"}, "mean": SCORE, "std": SCORE}}},
+            "samples": {"type": "integer"}, "budget": BUDGET_OUT, "ms": {"type": "number"}}}
+    return {"ReviewResponse": review, "ChoicesResponse": choices,
+            "HintResponse": {"anyOf": [card_hint, choice_hint]}}
 
 
 class Schemas:
@@ -106,6 +273,21 @@ class Schemas:
                            "trick": {"type": "array", "items": CARD}, "taken": SCORES,
                            "complete": {"type": "boolean"}},
         }
+        review = {
+            "type": "object", "required": ["record"], "additionalProperties": False,
+            "properties": {
+                "record": {"anyOf": [{"type": "string", "minLength": 1, "maxLength": MAX_RECORD_TEXT,
+                                      "description": "the record's PBN-style text"},
+                                     _record_twin()]},
+                "from_trick": {"type": "integer", "minimum": 1, "maximum": 26,
+                               "description": "review from this trick on (default 1): later "
+                                              "positions are smaller and solve faster"},
+                "from_card": {"type": "integer", "minimum": 0, "maximum": MAX_PLAY,
+                              "description": "review from this 0-based card index on (the domino)"},
+                **budget,
+            },
+        }
+        self.choice_kinds = _choices_requests(budget)
         self.requests: dict[str, dict] = {
             "LegalRequest": legal,
             "SolveRequest": solve,
@@ -117,6 +299,9 @@ class Schemas:
                                "deck": {"type": "integer", "enum": [52, 32]},
                                "players": {"type": "integer", "enum": [2, 3, 4]}},
             },
+            "ReviewRequest": review,
+            "ChoicesRequest": {"oneOf": list(self.choice_kinds.values())},
+            "HintRequest": _hint_request(float(config["KINGSOLVE_BATCH_MS"])),
         }
         self.responses: dict[str, dict] = {
             "Error": ERROR,
@@ -142,18 +327,31 @@ class Schemas:
                                "deck": {"type": "integer"}, "players": {"type": "integer"}}},
             "Health": {"type": "object", "required": ["status", "version"],
                        "properties": {"status": {"const": "ok"}, "version": {"type": "string"}}},
+            **_analysis_responses(),
         }
         self.requests["SolveBody"] = {"anyOf": [solve, self.requests["SolveBatch"]]}
         self._validators = {name: Draft202012Validator(s) for name, s in self.requests.items()}
         # A batch's items are checked one by one, so that one bad item fails alone.
         self._validators["SolveBatch"] = Draft202012Validator(
             {k: v for k, v in self.requests["SolveBatch"].items() if k != "items"})
+        # A choice is checked by its kind first, then by that kind's schema: the error
+        # then names the field, where a failed oneOf would only say that no kind fits.
+        self._validators["ChoicesRequest"] = Draft202012Validator(
+            {"type": "object", "required": ["kind"], "properties": {"kind": {"enum": list(self.choice_kinds)}}})
+        for name, schema in self.choice_kinds.items():
+            self._validators[f"choices:{name}"] = Draft202012Validator(schema)
 
     def validate(self, name: str, data: Any, noun: str = "field") -> Any:
         """``data`` if it fits the request schema ``name``, else ``InvalidRequestError``."""
+        self._check(name, data, noun)
+        if name == "ChoicesRequest":
+            self._check(f"choices:{data['kind']}", data, noun)
+        return data
+
+    def _check(self, name: str, data: Any, noun: str) -> None:
         error = best_match(self._validators[name].iter_errors(data))
         if error is None:
-            return data
+            return
         field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
         field = field.lstrip(".")
         if error.validator == "additionalProperties":
@@ -223,6 +421,15 @@ class Schemas:
                                       "SolveBody", solve_ok, busy=True),
                 "/api/v1/table": post("the double-dummy table of a deal: every contract, every seat",
                                       "TableRequest", answer("TableResponse", "the table"), busy=True),
+                "/api/v1/review": post("what each card of a played record cost its player, "
+                                       "double dummy", "ReviewRequest",
+                                       answer("ReviewResponse", "the review"), busy=True),
+                "/api/v1/choices": post("choices before the play (trump, sale, festa, Turkish "
+                                        "contract, domino redeal), double dummy", "ChoicesRequest",
+                                        answer("ChoicesResponse", "every option's values"), busy=True),
+                "/api/v1/hint": post("a seat's hint from its own hand: sampled deals, each solved",
+                                     "HintRequest", answer("HintResponse", "the ranked cards or "
+                                                           "options"), busy=True),
                 "/api/v1/variants": {"get": {"summary": "rule sets: contracts, options, schedules",
                                              "responses": {"200": answer("Variants", "rule sets by name")}}},
                 "/api/v1/deal": {"get": {"summary": "a seeded random deal", "parameters": deal_params,

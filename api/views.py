@@ -10,6 +10,7 @@ from flask import Blueprint, current_app, request
 
 from kingsolve.deal import Deal
 from kingsolve.errors import KingsolveError, SolveTimeout
+from kingsolve.record import Record
 from kingsolve.request import legal_request
 from kingsolve.result import Budget
 from kingsolve.rules import VARIANTS
@@ -86,6 +87,77 @@ def table():
                             contracts=req.get("contracts"), trump=req.get("trump"),
                             doubles=req.get("doubles") or False, budget=budget,
                             threads=cfg["KINGSOLVE_TABLE_THREADS"]))
+
+
+def _deadline_solver(ms: float):
+    """The library's solver with every search cut to the time left of ``ms`` in all.
+
+    Review and choices run one search per card or option: each search keeps its own
+    budget, and together they stay within the time one request may take.
+    """
+    from kingsolve.review import solve_position
+    deadline = time.monotonic() + ms / 1000
+
+    def solver(position, seats=None, budget=None):
+        left = (deadline - time.monotonic()) * 1000
+        if left <= 0:
+            raise SolveTimeout(f"the request's time budget of {ms:g} ms is spent")
+        budget = budget or Budget()
+        return solve_position(position, seats, Budget(nodes=budget.nodes, ms=min(budget.ms, left),
+                                                      tt_mb=budget.tt_mb))
+    return solver
+
+
+def _analysis_budget(req: dict) -> tuple[Budget, Any]:
+    """The clamped budget of each search, and a solver that keeps the request's total time."""
+    req = _budget(req)
+    cfg = current_app.config
+    budget = Budget(nodes=req["nodes"], ms=req["ms"], tt_mb=cfg["KINGSOLVE_TT_MB"])
+    return budget, _deadline_solver(cfg["KINGSOLVE_BATCH_MS"])
+
+
+@bp.post("/review")
+def review():
+    from kingsolve.review import review as review_record
+    req = _body("ReviewRequest")
+    text = req["record"]
+    record = Record.parse(text) if isinstance(text, str) else Record.from_dict(text)
+    budget, solver = _analysis_budget(req)
+    return respond(review_record(record, budget=budget, from_trick=req.get("from_trick", 1),
+                                 from_card=req.get("from_card"), solver=solver).to_dict())
+
+
+@bp.post("/choices")
+def choices():
+    from kingsolve import choices as ch
+    req = _body("ChoicesRequest")
+    budget, solver = _analysis_budget(req)
+    searched = {"budget": budget, "solver": solver}
+    kind = req["kind"]
+    if kind == "trump":
+        result = ch.trump_choice(req["variant"], req["deal"], leader=req.get("leader"),
+                                 dealer=req.get("dealer"), contract=req.get("contract"), **searched)
+    elif kind == "sale":
+        result = ch.sale_choice(req["variant"], req["deal"], req["dealer"], **searched)
+    elif kind == "festa":
+        result = ch.festa_choice(req["deal"], req["host"], **searched)
+    elif kind == "contract":
+        result = ch.contract_choice(req["deal"], req["chooser"], req.get("chosen") or (), **searched)
+    else:
+        result = ch.redeal_choice(req["deal"], req.get("threshold", 4))
+    return respond(result.to_dict())
+
+
+@bp.post("/hint")
+def hint():
+    from kingsolve.hint import hint_request
+    req = _budget(_body("HintRequest"))
+    cfg = current_app.config
+    # A hint's ms bounds the whole hint (its searches share it), so the cap is the
+    # request's time budget; its threads are the server's, not the client's, to spend.
+    req["ms"] = min(req["ms"], float(cfg["KINGSOLVE_BATCH_MS"]))
+    req["threads"] = max(1, min(req.get("threads") or 1, int(cfg["KINGSOLVE_TABLE_THREADS"])))
+    return respond(hint_request(req))
 
 
 @bp.get("/variants")

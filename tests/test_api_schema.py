@@ -8,19 +8,25 @@ from __future__ import annotations
 
 import msgpack
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, reject, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
                                                status_code_conformance)
 
 from kingsolve_api import create_app
 
+# Review, choices and hint run many searches a request: BATCH_MS bounds them all.
 app = create_app({"KINGSOLVE_MAX_MS": 2000, "KINGSOLVE_BATCH_MS": 3000, "KINGSOLVE_BATCH_MAX": 8})
 
 
 @schemathesis.serializer("application/msgpack")
 def to_msgpack(ctx, value):
-    return msgpack.packb(value, use_bin_type=True)
+    # Negative cases put any JSON value in a field, integers past 64 bits too: msgpack
+    # has no form for those, so no client can send them; skip such a case.
+    try:
+        return msgpack.packb(value, use_bin_type=True)
+    except OverflowError:
+        reject()
 
 
 @schemathesis.deserializer("application/msgpack")

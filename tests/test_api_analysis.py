@@ -1,0 +1,251 @@
+"""The analysis endpoints: /review, /choices and /hint, good and bad bodies, both wire formats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from kingsolve.cards import Seat
+from kingsolve.deal import Deal
+from kingsolve.hint import MAX_SAMPLES
+from kingsolve.record import Record
+from kingsolve_api import create_app
+
+RECORDS = (Path(__file__).parent / "data" / "italian-short.kpbn").read_text().split("\n\n")
+SHORT = RECORDS[0]                     # no-queens, 3 tricks: E SK, E H2 and N H9 cost 3 each
+TRUMPS = RECORDS[1]                    # trumps S, 3 tricks: E SK costs 1
+SMALL = "N:A2.K.. K3.Q.. Q4.J.. J5.T.."
+
+
+def full_record() -> str:
+    """A 13-card hand with its first card played: a search there takes many nodes."""
+    unplayed = Record("italian", "no-queens", Deal.random(2), "N")
+    return Record("italian", "no-queens", unplayed.deal, "N",
+                  play=unplayed.position().legal_cards()[:1]).text()
+
+
+@pytest.fixture
+def client():
+    return create_app({"TESTING": True}).test_client()
+
+
+def error_of(resp, status: int, code: str | None = None) -> str:
+    assert resp.status_code == status, resp.get_data(as_text=True)
+    body = resp.get_json()
+    assert set(body) == {"error", "message"} and "Traceback" not in body["message"]
+    if code is not None:
+        assert body["error"] == code
+    return body["message"]
+
+
+def costly(review: dict) -> dict[str, float]:
+    return {f"{c['seat']} {c['card']}": c["cost"] for c in review["cards"] if c["cost"] > 0}
+
+
+# --- /review -----------------------------------------------------------------------------
+
+def test_review_marks_each_costly_card_of_a_record(client):
+    resp = client.post("/api/v1/review", json={"record": SHORT})
+    assert resp.status_code == 200, resp.get_json()
+    body = resp.get_json()
+    assert body["start"] == 0 and body["start_trick"] == 1
+    assert [c["card"] for c in body["cards"]] == "SQ SK S9 S7 H2 HA HJ H9 H8 H4 HK HQ".split()
+    assert costly(body) == {"E SK": 3, "E H2": 3, "N H9": 3}
+    sk = body["cards"][1]
+    assert (sk["before"], sk["after"], sk["best"]) == (0, -3, ["SJ"])
+    assert body["seats"]["E"]["cost"] == 6 and body["seats"]["E"]["costly"] == 2
+    assert body["seats"]["E"]["largest"]["card"] == "SK"
+    assert body["seats"]["S"] == {"seat": "S", "cards": 3, "cost": 0, "costly": 0, "largest": None}
+    assert body["final_scores"] == {"N": -3, "E": -3, "S": 0, "W": 0}
+    assert [c["forced"] for c in body["cards"][-3:]] == [True, True, True]
+
+
+def test_review_takes_the_json_twin_and_a_later_start(client):
+    twin = Record.parse(TRUMPS).to_dict()
+    whole = client.post("/api/v1/review", json={"record": twin}).get_json()
+    assert costly(whole) == {"E SK": 1}
+    late = client.post("/api/v1/review", json={"record": TRUMPS, "from_trick": 2}).get_json()
+    assert late["start"] == 4 and late["start_trick"] == 2
+    assert late["cards"] == whole["cards"][4:]
+    assert late["start_values"] == {"N": 2, "E": 1, "S": 0, "W": 0}
+    last = client.post("/api/v1/review", json={"record": TRUMPS, "from_card": 12}).get_json()
+    assert last["cards"] == [] and last["start_values"] == {"N": 2, "E": 0, "S": 1, "W": 0}
+
+
+def test_review_answers_in_msgpack(client):
+    resp = client.post("/api/v1/review", data=msgpack.packb({"record": SHORT, "from_trick": 3}),
+                       content_type="application/msgpack", headers={"Accept": "application/msgpack"})
+    assert resp.status_code == 200 and resp.mimetype == "application/msgpack"
+    body = msgpack.unpackb(resp.data)
+    assert body == client.post("/api/v1/review", json={"record": SHORT, "from_trick": 3}).get_json() | \
+        {"ms": body["ms"]}
+    assert [c["card"] for c in body["cards"]] == ["H8", "H4", "HK", "HQ"]
+
+
+@pytest.mark.parametrize("record, words", [
+    (SHORT.replace("HK HQ", "HK HZ"), ["line 12", "'HZ'"]),
+    (SHORT.replace("H2 HA", "HA H2"), ["line 11", "HA"]),
+    (SHORT.replace('[Contract "no-queens"]', '[Contract "no-kings"]'), ["line 4", "no-kings"]),
+    (SHORT + "\n\n" + TRUMPS, ["one record", "found 2"]),
+    ("hello", ["line 1"]),
+])
+def test_review_names_the_line_of_a_bad_record(client, record, words):
+    message = error_of(client.post("/api/v1/review", json={"record": record}), 400)
+    for w in words:
+        assert w in message
+
+
+def test_review_checks_its_fields(client):
+    twin = Record.parse(SHORT).to_dict()
+    assert "'colour'" in error_of(client.post("/api/v1/review", json={"record": {**twin, "colour": 1}}), 400)
+    assert "from_trick" in error_of(client.post("/api/v1/review", json={"record": SHORT, "from_trick": 4}),
+                                    400, "invalid-request")
+    assert "from_trick" in error_of(client.post("/api/v1/review", json={"record": SHORT, "from_trick": 0}), 400)
+    assert "'record'" in error_of(client.post("/api/v1/review", json={"from_trick": 1}), 400)
+    assert "'nodes'" in error_of(client.post("/api/v1/review", json={"record": SHORT, "nodes": -1}), 400)
+    assert "'verbose'" in error_of(client.post("/api/v1/review", json={"record": SHORT, "verbose": 1}), 400)
+    error_of(client.post("/api/v1/review", json={"record": {**twin, "deal": "N:AQ.K9.. KJ.Q2.."}}), 400)
+    error_of(client.post("/api/v1/review", json={"record": ""}), 400)
+    error_of(client.post("/api/v1/review", json=[SHORT]), 400)
+
+
+def test_review_over_its_budget_is_503(client):
+    message = error_of(client.post("/api/v1/review", json={"record": full_record(), "nodes": 1000}),
+                       503, "budget")
+    assert "card 1 (trick 1)" in message and "1000 nodes" in message
+    assert client.post("/api/v1/review", json={"record": SHORT, "nodes": 1000}).status_code == 200
+
+
+def test_review_budgets_are_clamped_to_the_server_maxima():
+    small = create_app({"KINGSOLVE_MAX_NODES": 100_000, "KINGSOLVE_MAX_MS": 5000}).test_client()
+    body = small.post("/api/v1/review", json={"record": SHORT, "nodes": 10**12, "ms": 10**9}).get_json()
+    assert body["budget"]["nodes"] == 100_000 and body["budget"]["ms"] == 5000
+    starved = create_app({"KINGSOLVE_MAX_NODES": 1000}).test_client()
+    assert "1000 nodes" in error_of(starved.post("/api/v1/review", json={"record": full_record(),
+                                                                         "nodes": 10**9}), 503, "budget")
+    # The searches of one review share the request's time: spent, the next one is refused.
+    hurried = create_app({"KINGSOLVE_BATCH_MS": 1e-6}).test_client()
+    assert "request's time budget" in error_of(hurried.post("/api/v1/review", json={"record": SHORT}), 503, "budget")
+
+
+# --- /choices ----------------------------------------------------------------------------
+
+def test_trump_choice(client):
+    body = client.post("/api/v1/choices", json={"kind": "trump", "variant": "italian", "deal": SMALL,
+                                                "dealer": "N"}).get_json()
+    assert body["kind"] == "trump" and body["params"] == {"contract": "trumps", "leader": "E", "dealer": "N"}
+    spades = next(o for o in body["options"] if o["label"] == "trump S")
+    assert spades["values"] == {"N": 2, "E": 1, "S": 0, "W": 0}      # the record TRUMPS: start values
+    assert {o["trump"] for o in body["options"]} == {"S", "H", "D", "C"}
+    assert set(body["summary"]["best"]) == {"N", "E", "S", "W"}
+
+
+def test_sale_festa_contract_and_redeal_choices(client):
+    sale = client.post("/api/v1/choices", json={"kind": "sale", "variant": "italian", "deal": SMALL,
+                                                "dealer": "N"}).get_json()
+    assert set(sale["summary"]["buyers"]) == {"E", "S", "W"}
+    assert sale["summary"]["buyers"]["E"]["prices"][0]["price"] == 1
+    festa = client.post("/api/v1/choices", json={"kind": "festa", "deal": SMALL, "host": "N"}).get_json()
+    assert festa["variant"] == "portuguese"
+    assert festa["options"][0] == {"label": "433", "contract": None, "trump": None, "leader": None,
+                                   "values": {"N": 100, "E": 75, "S": 75, "W": 75}}
+    assert len(festa["options"]) == 1 + 4 * 5
+    chosen = [["N", "no-queens"], ["S", "no-queens"], ["E", "trumps"], ["E", "trumps"]]
+    turkish = client.post("/api/v1/choices", json={"kind": "contract", "deal": SMALL, "chooser": "E",
+                                                   "chosen": chosen}).get_json()
+    labels = [o["label"] for o in turkish["options"]]
+    assert "no-queens" not in labels and not any(x.startswith("trumps") for x in labels)
+    assert turkish["summary"]["left"] == {"penalties": 3, "trumps": 0}
+    deal = Deal.random(11).pbn()
+    redeal = client.post("/api/v1/choices", json={"kind": "redeal", "deal": deal, "threshold": 1}).get_json()
+    assert set(redeal["summary"]["may_redeal"]) == {
+        s for s, v in redeal["summary"]["seats"].items() if v["aces"] + v["kings"] >= 1}
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"deal": SMALL}, ["missing", "'kind'"]),
+    ({"kind": "sales", "deal": SMALL}, ["'kind'", "sales"]),
+    ({"kind": "sale", "variant": "italian", "deal": SMALL}, ["missing", "'dealer'"]),
+    ({"kind": "festa", "deal": SMALL}, ["missing", "'host'"]),
+    ({"kind": "festa", "deal": SMALL, "host": "N", "dealer": "N"}, ["unknown", "'dealer'"]),
+    ({"kind": "trump", "variant": "italian", "deal": SMALL}, ["leader or the dealer"]),
+    ({"kind": "trump", "variant": "russian", "deal": SMALL, "leader": "N"}, ["trumps"]),
+    ({"kind": "sale", "variant": "turkish", "deal": SMALL, "dealer": "N"}, ["no sale"]),
+    ({"kind": "contract", "deal": SMALL, "chooser": "E", "chosen": [["N"]]}, ["'chosen[0]'"]),
+    ({"kind": "contract", "deal": SMALL, "chooser": "E", "chosen": [["N", "no-queens"]] * 3}, ["no-queens"]),
+    ({"kind": "redeal", "deal": SMALL, "threshold": 0}, ["'threshold'"]),
+    ({"kind": "redeal", "deal": "N:AK.. QJ.."}, ["deal"]),
+    ({"kind": "trump", "variant": "italian", "deal": SMALL, "leader": "N", "ms": 0}, ["'ms'"]),
+])
+def test_choices_name_each_bad_body(client, body, words):
+    message = error_of(client.post("/api/v1/choices", json=body), 400)
+    for w in words:
+        assert w in message, message
+
+
+def test_choices_over_their_budget_are_503(client):
+    full = Deal.random(2).pbn()
+    error_of(client.post("/api/v1/choices", json={"kind": "trump", "variant": "italian", "deal": full,
+                                                  "leader": "N", "nodes": 1}), 503, "budget")
+    resp = client.post("/api/v1/choices", data=msgpack.packb({"kind": "festa", "deal": full, "host": "S",
+                                                              "ms": 1e-3}),
+                       content_type="application/msgpack", headers={"Accept": "application/msgpack"})
+    assert resp.status_code == 503 and msgpack.unpackb(resp.data)["error"] == "budget"
+
+
+# --- /hint -------------------------------------------------------------------------------
+
+RUSSIAN = Deal.random(5, deck=32)
+NORTH = RUSSIAN.pbn()[2:].split()[0]
+HINT = {"variant": "russian", "contract": "no-queens", "seat": "N", "hand": NORTH, "samples": 4, "seed": 1}
+
+
+def test_card_hint(client):
+    resp = client.post("/api/v1/hint", json={**HINT, "id": "q1", "threads": 64})
+    assert resp.status_code == 200, resp.get_json()
+    body = resp.get_json()
+    assert body["id"] == "q1" and body["seat"] == "N" and body["samples"] == 4
+    cards = [h["card"] for h in body["cards"]]
+    assert body["recommended"] == cards[0]
+    assert sorted(cards) == sorted(str(c) for c in RUSSIAN.hand(Seat.N))     # N leads: any card
+    means = [h["mean"] for h in body["cards"]]
+    assert means == sorted(means, reverse=True)
+    again = client.post("/api/v1/hint", data=msgpack.packb(HINT), content_type="application/msgpack",
+                        headers={"Accept": "application/msgpack"})
+    assert msgpack.unpackb(again.data)["cards"] == body["cards"]
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"seat": None}, ["'seat'"]),
+    ({"colour": "red"}, ["unknown", "'colour'"]),
+    ({"samples": MAX_SAMPLES + 1}, ["'samples'"]),
+    ({"choice": "bid"}, ["'choice'"]),
+    ({"hand": "AQ.K9.."}, ["hand"]),
+    ({"contract": "no-kings"}, ["no-kings"]),
+    ({"seat": "E"}, ["not on move"]),
+])
+def test_hint_names_each_bad_body(client, change, words):
+    body = {k: v for k, v in {**HINT, **change}.items() if v is not None}
+    message = error_of(client.post("/api/v1/hint", json=body), 400)
+    for w in words:
+        assert w in message, message
+
+
+def test_hint_over_its_budget_is_503(client):
+    assert "budget" in error_of(client.post("/api/v1/hint", json={**HINT, "nodes": 1}), 503, "budget")
+
+
+# --- the document ------------------------------------------------------------------------
+
+def test_the_document_has_the_analysis_operations(client):
+    doc = client.get("/api/v1/openapi.json").get_json()
+    for path in ("/api/v1/review", "/api/v1/choices", "/api/v1/hint"):
+        responses = doc["paths"][path]["post"]["responses"]
+        assert {"200", "400", "503"} <= set(responses)
+    schemas = doc["components"]["schemas"]
+    kinds = [s["properties"]["kind"]["const"] for s in schemas["ChoicesRequest"]["oneOf"]]
+    assert kinds == ["trump", "sale", "festa", "contract", "redeal"]
+    assert schemas["HintRequest"]["properties"]["samples"]["maximum"] == MAX_SAMPLES
+    assert {"ReviewRequest", "ReviewResponse", "ChoicesResponse", "HintResponse"} <= set(schemas)
