@@ -35,13 +35,30 @@ def paranoid_values(position: DominoPosition) -> dict[Seat, Number]:
 
 def card_values(position: DominoPosition) -> dict[Card, Number]:
     """For each legal card of the seat on move, that seat's paranoid value after it."""
+    return values_and_cards(position)[1]
+
+
+def values_and_cards(position: DominoPosition) -> tuple[dict[Seat, Number], dict[Card, Number]]:
+    """The paranoid values of all seats and the mover's value after each legal card,
+    in one walk of the tree."""
+    if position.complete:
+        return dict(position.scores()), {}
     mover = position.to_move
-    out = {}
+    best: dict[Seat, Number] = {}
+    cards: dict[Card, Number] = {}
     for card in position.legal_cards():
         position.play(card)
-        out[card] = paranoid_values(position)[mover]
+        child = paranoid_values(position)
         position.undo()
-    return out
+        cards[card] = child[mover]
+        for seat, value in child.items():
+            if seat not in best:
+                best[seat] = value
+            elif seat == mover:
+                best[seat] = max(best[seat], value)
+            else:
+                best[seat] = min(best[seat], value)
+    return best, cards
 
 
 def count_nodes(position: DominoPosition, limit: int) -> int:
