@@ -196,3 +196,69 @@ def test_board_keeps_legal_cards_when_the_solver_fails(server, browser, monkeypa
     assert not browser.find_elements(By.CSS_SELECTOR, ".card.valued")
     legal[0].click()
     wait_for(browser, lambda d: on_move(d) == "S", "South on move")
+
+
+def test_board_reviews_a_pasted_record(server, browser):
+    # Paste the short sample record, review it, step through it: each costly card is marked.
+    record = (Path(__file__).parent / "data" / "italian-short.kpbn").read_text().split("\n\n")[0]
+    browser.set_window_size(1280, 1400)
+    browser.get(server + "/")
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"), "the rule sets")
+    browser.find_element(By.CSS_SELECTOR, "#review-setup summary").click()
+    box = browser.find_element(By.ID, "record")
+    box.send_keys(record)
+    assert browser.find_element(By.ID, "review-from").get_attribute("value") == "auto"
+    browser.find_element(By.ID, "review").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "review-panel").is_displayed(), "the review panel")
+
+    # The board now holds the record's deal and rules, at its first card (3 tricks: all reviewed).
+    assert browser.find_element(By.ID, "deal").get_attribute("value") == "N:AQ.K9.. KJ.Q2.. T9.A8.. 87.J4.."
+    assert browser.find_element(By.ID, "contract").get_attribute("value") == "no-queens"
+    wait_for(browser, lambda d: on_move(d) == "N" and valued_cards(d), "North's values at the first card")
+    assert browser.find_element(By.CSS_SELECTOR, "#seat-N .card.recorded").get_attribute("data-card") == "SQ"
+    assert not browser.find_elements(By.CSS_SELECTOR, ".card.costly")
+    assert "a best card" in d_text(browser, "review-now")
+    rows = {r.get_attribute("data-seat"): r.text for r in
+            browser.find_elements(By.CSS_SELECTOR, "#review-summary tbody tr")}
+    assert rows["E"].split()[1:4] == ["3", "2", "6"] and rows["S"].split()[1:4] == ["3", "0", "0"]
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#review-costly button")) == 3
+
+    # One step on: East's recorded king of spades gave away 3 points; it is marked with its cost.
+    browser.find_element(By.ID, "redo").click()
+    wait_for(browser, lambda d: on_move(d) == "E" and valued_cards(d), "East on move with values")
+    king = browser.find_element(By.CSS_SELECTOR, "#seat-E .card.costly")
+    assert king.get_attribute("data-card") == "SK"
+    assert king.find_element(By.CSS_SELECTOR, ".cost").text == "\u22123"
+    assert "cost 3" in king.get_attribute("aria-label")
+    assert "it cost 3" in d_text(browser, "review-now") and "best \u2660J" in d_text(browser, "review-now")
+    browser.save_screenshot(str(SHOTS / "kingsolve-board-review.png"))
+
+    # Played, it stays marked in the trick and in the history; the costly list jumps to North's H9.
+    browser.find_element(By.TAG_NAME, "body").send_keys("r")
+    wait_for(browser, lambda d: on_move(d) == "S", "South on move")
+    assert browser.find_element(By.CSS_SELECTOR, "#centre .played.costly").text.startswith("\u2660K")
+    assert "\u2212" in browser.find_element(By.CSS_SELECTOR, "#history .costly").text
+    browser.find_element(By.CSS_SELECTOR, "#review-costly button[data-index='7']").click()
+    wait_for(browser, lambda d: on_move(d) == "N" and d.find_elements(By.CSS_SELECTOR, "#seat-N .card.costly"),
+             "North's costly H9 marked")
+    assert browser.find_element(By.CSS_SELECTOR, "#seat-N .card.costly").get_attribute("data-card") == "H9"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#history .costly")) == 2
+
+    # Leaving the review keeps the position playable; the marks go.
+    browser.find_element(By.ID, "review-leave").click()
+    assert not browser.find_element(By.ID, "review-panel").is_displayed()
+    assert not browser.find_elements(By.CSS_SELECTOR, ".costly")
+    wait_for(browser, valued_cards, "values in play mode")
+
+
+def test_board_names_the_line_of_a_bad_record(server, browser):
+    record = (Path(__file__).parent / "data" / "italian-short.kpbn").read_text().split("\n\n")[0]
+    browser.get(server + "/")
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"), "the rule sets")
+    browser.find_element(By.CSS_SELECTOR, "#review-setup summary").click()
+    browser.find_element(By.ID, "record").send_keys(record.replace("HK HQ", "HK HZ"))
+    browser.find_element(By.ID, "review").click()
+    message = wait_for(browser, lambda d: d_text(d, "message") if "Cannot review" in d_text(d, "message") else None,
+                       "the record's error")
+    assert "line 12" in message and "HZ" in message
+    assert not browser.find_element(By.ID, "review-panel").is_displayed()

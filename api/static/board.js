@@ -13,6 +13,7 @@
   const SEAT_NAME = { N: "North", E: "East", S: "South", W: "West" };
   const SEAT_COLOUR = { N: "#1565c0", E: "#c62828", S: "#2e7d32", W: "#8e24aa" };
   const SOLVE_MS = 10000;   // a person waits this long for values at most (the server may cap it lower)
+  const REVIEW_LAST = 3;    // tricks a review covers by default: full-hand searches are still slow
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs = {}, ...children) => {
@@ -40,6 +41,7 @@
     legal: null,        // the /legal answer for the current play
     solved: new Map(),  // play key -> /solve answer (this deal and setup only)
     token: 0,           // the latest refresh; older answers are dropped
+    review: null,       // the /review answer being stepped through, with byIndex: index -> card review
   };
 
   // --- the API ---------------------------------------------------------------------
@@ -134,6 +136,7 @@
   }
 
   function newDeal() {
+    leaveReview();
     state.play = [];
     state.redo = [];
     state.solved = new Map();
@@ -145,7 +148,9 @@
     const params = new URLSearchParams({ deck: variant().deck, players: $("players").value });
     const seed = $("seed").value.trim();
     if (seed) params.set("seed", seed);
+    const token = state.token;
     const r = await api("GET", `/api/v1/deal?${params}`);
+    if (token !== state.token) return;      // a review (or another position) came first
     if (!r.ok) { say(`Cannot deal: ${r.body.message}`, "error"); return; }
     $("deal").value = r.body.deal;
     $("seed").placeholder = `last: ${r.body.seed}`;
@@ -243,6 +248,7 @@
     const legalSet = new Set(legal && !legal.complete ? legal.legal : []);
     const values = solved ? Object.values(solved.cards) : [];
     const lo = Math.min(...values), hi = Math.max(...values);
+    const next = reviewed(state.play.length);
 
     for (const seat of SEATS) {
       const box = $(`seat-${seat}`);
@@ -266,10 +272,13 @@
         for (const card of cards) {
           const isLegal = onMove && legalSet.has(card);
           const value = solved && isLegal ? solved.cards[card] : undefined;
+          const recorded = onMove && next && next.card === card ? next : null;
           const b = el("button", {
             type: "button", class: `card s-${suit}`, "data-card": card, disabled: !isLegal,
-            "aria-label": spoken(card) + (value !== undefined ? `, value ${value}` : ""),
+            "aria-label": spoken(card) + (value !== undefined ? `, value ${value}` : "") +
+              (recorded ? `, played in the record${recorded.cost > 0 ? `, cost ${costText(recorded.cost)}` : ""}` : ""),
           }, el("span", { text: card[1] === "T" ? "10" : card[1] }));
+          if (recorded) markReviewed(b, recorded);
           if (isLegal) {
             b.classList.add("legal");
             b.addEventListener("click", () => playCard(card));
@@ -289,6 +298,7 @@
     renderScores();
     renderHistory();
     renderChart();
+    renderReview();
     $("undo").disabled = !state.play.length;
     $("redo").disabled = !state.redo.length;
     if (hadCardFocus) {
@@ -318,8 +328,11 @@
     const last = shown !== legal.trick;
     shown.forEach((card, i) => {
       const seat = state.holder[card];
-      centre.append(el("div", { class: `played ${seat}${i === 0 ? " lead" : ""}${last ? " last" : ""} s-${card[0]}` },
-        pretty(card), el("small", { text: seat })));
+      const played = el("div", { class: `played ${seat}${i === 0 ? " lead" : ""}${last ? " last" : ""} s-${card[0]}` },
+        pretty(card), el("small", { text: seat }));
+      const c = reviewed(state.play.lastIndexOf(card));
+      if (c && c.cost > 0) markReviewed(played, c);
+      centre.append(played);
     });
     if (legal.complete) centre.append(el("div", { class: "centre-note", text: "Hand complete" }));
     else if (!legal.trick.length) {
@@ -364,8 +377,14 @@
       const li = el("li");
       cards.forEach((c, i) => {
         const seat = state.holder[c];
-        li.append(el("span", { class: seat === winner ? "winner" : "", text: `${seat} ${pretty(c)}` }),
-          i < cards.length - 1 ? ", " : "");
+        const span = el("span", { class: seat === winner ? "winner" : "", text: `${seat} ${pretty(c)}` });
+        const r = reviewed(start + i);
+        if (r && r.cost > 0) {
+          span.classList.add("costly");
+          span.title = `cost ${costText(r.cost)}; best ${r.best.map(pretty).join(", ")}`;
+          span.append(el("span", { class: "cost", text: `\u2212${costText(r.cost)}` }));
+        }
+        li.append(span, i < cards.length - 1 ? ", " : "");
       });
       if (winner) li.append(` \u2192 ${winner}`);
       list.append(li);
@@ -423,6 +442,132 @@
     }
   }
 
+  // --- review mode: a played record stepped through, each costly card marked ----------
+  function costText(cost) {
+    return String(Math.round(cost * 100) / 100);
+  }
+
+  // The review of card ``i`` while the line on the board still follows the record, else null.
+  function reviewed(i) {
+    const rv = state.review;
+    const c = rv && i >= 0 ? rv.byIndex.get(i) : undefined;
+    if (!c) return null;
+    const line = state.play.concat([...state.redo].reverse());
+    return line[i] === c.card ? c : null;
+  }
+
+  function markReviewed(node, c) {
+    node.classList.add("recorded");
+    if (c.cost > 0) {
+      node.classList.add("costly");
+      node.append(el("span", { class: "cost", text: `\u2212${costText(c.cost)}`, "aria-hidden": "true" }));
+    }
+  }
+
+  // The tags and play lines of a record, read loosely to pick the start; the server reads it for real.
+  function recordShape(text) {
+    const contract = (text.match(/^\s*\[Contract\s+"([^"]*)"\]/mi) || [])[1] || "";
+    const lines = text.split(/\r?\n/).map((l) => l.trim());
+    const at = lines.findIndex((l) => /^\[Play\b/i.test(l));
+    const play = at < 0 ? [] : lines.slice(at + 1).filter((l) => l && !/^[;%[]/.test(l));
+    return { domino: /domino/i.test(contract), tricks: play.length,
+      cards: play.join(" ").split(/\s+/).filter(Boolean).length };
+  }
+
+  function reviewStart(text) {
+    const choice = $("review-from").value;
+    const shape = recordShape(text);
+    if (shape.domino) return choice === "auto" ? { from_card: Math.max(0, shape.cards - 4 * REVIEW_LAST) } : {};
+    if (choice !== "auto") return { from_trick: Number(choice) };
+    return { from_trick: Math.max(1, shape.tricks - REVIEW_LAST + 1) };
+  }
+
+  async function runReview(e) {
+    e.preventDefault();
+    const text = $("record").value.trim();
+    if (!text) { say("Paste a record to review.", "error"); return; }
+    const token = ++state.token;
+    say("Reviewing the record\u2026", "busy");
+    $("review").disabled = true;
+    const r = await api("POST", "/api/v1/review", { record: text, ...reviewStart(text), ms: SOLVE_MS });
+    $("review").disabled = false;
+    if (token !== state.token) return;
+    if (!r.ok) { say(`Cannot review: ${r.body.message}`, "error"); return; }
+    loadReview(r.body);
+  }
+
+  function loadReview(rv) {
+    const rec = rv.record;
+    $("variant").value = rec.variant; onVariant();
+    $("contract").value = rec.contract; onContract();
+    $("trump").value = rec.trump || "";
+    $("leader").value = rec.leader;
+    $("doubles").checked = rec.doubles;
+    for (const box of document.querySelectorAll("input[name=option]")) box.checked = rec.options.includes(box.value);
+    $("deal").value = rec.deal;
+    state.review = { ...rv, byIndex: new Map(rv.cards.map((c) => [c.index, c])) };
+    state.solved = new Map();
+    state.hands = null;
+    $("review-panel").hidden = false;
+    $("review-leave").hidden = false;
+    renderReviewSummary();
+    jumpTo(rv.start);
+  }
+
+  function jumpTo(index) {
+    const play = state.review.record.play;
+    state.play = play.slice(0, index);
+    state.redo = play.slice(index).reverse();
+    refresh();
+  }
+
+  function leaveReview() {
+    state.review = null;
+    $("review-panel").hidden = true;
+    $("review-leave").hidden = true;
+  }
+
+  function renderReviewSummary() {
+    const rv = state.review;
+    $("review-title").textContent = `Review of ${rv.record.variant} ${rv.record.contract}` +
+      (rv.start_trick && rv.start_trick > 1 ? ` from trick ${rv.start_trick}` : rv.start ? ` from card ${rv.start + 1}` : "");
+    $("review-summary").tBodies[0].replaceChildren(...Object.values(rv.seats).map((s) => el("tr", { "data-seat": s.seat },
+      el("th", { scope: "row", text: SEAT_NAME[s.seat] }), el("td", { text: String(s.cards) }),
+      el("td", { text: String(s.costly) }), el("td", { text: costText(s.cost) }),
+      el("td", { text: s.largest ? `${pretty(s.largest.card)}${s.largest.trick ? ` (trick ${s.largest.trick})` : ""}` : "\u2014" }))));
+    const costly = rv.cards.filter((c) => c.cost > 0);
+    $("review-costly").replaceChildren(...costly.map((c) => {
+      const b = el("button", { type: "button", "data-index": c.index,
+        text: `${c.trick ? `Trick ${c.trick}: ` : ""}${c.seat} ${pretty(c.card)} \u2212${costText(c.cost)} (best ${c.best.map(pretty).join(", ")})` });
+      b.addEventListener("click", () => jumpTo(c.index));
+      return el("li", {}, b);
+    }));
+    if (!costly.length) $("review-costly").append(el("li", { text: "No costly card: every card kept its player's value." }));
+  }
+
+  function renderReview() {
+    const rv = state.review;
+    if (!rv) return;
+    const i = state.play.length;
+    const c = reviewed(i);
+    let text;
+    if (c) {
+      text = `Card ${i + 1}${c.trick ? ` (trick ${c.trick})` : ""}: ${SEAT_NAME[c.seat]} played ${pretty(c.card)}`;
+      if (c.cost > 0) text += ` \u2014 it cost ${costText(c.cost)} (value ${c.before} \u2192 ${c.after}; best ${c.best.map(pretty).join(", ")}).`;
+      else text += c.forced ? " \u2014 forced." : " \u2014 a best card.";
+    } else if (i < rv.start && reviewed(rv.start)) {
+      text = `Card ${i + 1} comes before the reviewed cards (from card ${rv.start + 1}).`;
+    } else if (i === rv.record.play.length && !state.redo.length) {
+      text = "End of the record." + (rv.final_scores ? ` Score: ${Object.entries(rv.final_scores).map(([s, v]) => `${s} ${v}`).join(" \u00b7 ")}.` : "");
+    } else {
+      text = "This line leaves the record: choose a costly card below to return.";
+    }
+    $("review-now").textContent = `${text} Step through the record with Redo (r) and Undo (u).`;
+    for (const b of $("review-costly").querySelectorAll("button")) {
+      b.setAttribute("aria-current", Number(b.dataset.index) === i ? "step" : "false");
+    }
+  }
+
   // --- the address bar keeps the position, so a link reopens it ---------------------
   function saveHash(req) {
     const p = new URLSearchParams({ variant: req.variant, contract: req.contract, leader: req.leader, deal: req.deal });
@@ -452,6 +597,8 @@
   // --- start ------------------------------------------------------------------------------
   async function start() {
     fillSelect($("leader"), SEATS.map((s) => [s, SEAT_NAME[s]]), "N");
+    fillSelect($("review-from"), [["auto", `last ${REVIEW_LAST} tricks`]].concat(
+      Array.from({ length: 13 }, (_, k) => [String(k + 1), `trick ${k + 1}`])), "auto");
     const r = await api("GET", "/api/v1/variants");
     if (!r.ok) { say(`Cannot load the rule sets: ${r.body.message}`, "error"); return; }
     state.variants = r.body;
@@ -464,6 +611,8 @@
     $("setup").addEventListener("submit", (e) => { e.preventDefault(); newDeal(); });
     $("random").addEventListener("click", randomDeal);
     $("undo").addEventListener("click", undo);
+    $("review-form").addEventListener("submit", runReview);
+    $("review-leave").addEventListener("click", () => { leaveReview(); render(); });
     $("redo").addEventListener("click", redo);
     document.addEventListener("keydown", (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, select, textarea")) return;
