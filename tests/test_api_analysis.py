@@ -74,6 +74,27 @@ def test_review_takes_the_json_twin_and_a_later_start(client):
     assert last["cards"] == [] and last["start_values"] == {"N": 2, "E": 0, "S": 1, "W": 0}
 
 
+def played_out(seed: int = 4) -> Record:
+    """A 13-card hand played to the end, each seat playing its last legal card."""
+    unplayed = Record("italian", "no-hearts", Deal.random(seed), "N", dealer="W")
+    pos, play = unplayed.position(), []
+    while len(play) < 52:
+        play.append(pos.legal_cards()[-1])
+        pos.play(play[-1])
+    return Record("italian", "no-hearts", unplayed.deal, "N", dealer="W", play=play)
+
+
+def test_review_of_the_last_tricks_of_a_full_hand(client):
+    record = played_out()
+    body = client.post("/api/v1/review", json={"record": record.text(), "from_trick": 11}).get_json()
+    assert body["start"] == 40 and body["start_trick"] == 11 and len(body["cards"]) == 12
+    assert [c["card"] for c in body["cards"]] == [str(c) for c in record.play[40:]]
+    assert body["final_scores"] == {s.name: v for s, v in record.final_scores().items()}
+    for c in body["cards"]:
+        assert c["cost"] == c["before"] - c["after"] >= 0
+        assert c["after"] == c["values"][c["card"]] and c["before"] == max(c["values"].values())
+
+
 def test_review_answers_in_msgpack(client):
     resp = client.post("/api/v1/review", data=msgpack.packb({"record": SHORT, "from_trick": 3}),
                        content_type="application/msgpack", headers={"Accept": "application/msgpack"})

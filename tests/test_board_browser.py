@@ -262,3 +262,22 @@ def test_board_names_the_line_of_a_bad_record(server, browser):
                        "the record's error")
     assert "line 12" in message and "HZ" in message
     assert not browser.find_element(By.ID, "review-panel").is_displayed()
+
+
+def test_board_reviews_the_last_three_tricks_of_a_full_hand_by_default(server, browser):
+    from test_api_analysis import played_out
+    record = played_out()
+    play = record.play
+    browser.get(server + "/")
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"), "the rule sets")
+    browser.find_element(By.CSS_SELECTOR, "#review-setup summary").click()
+    browser.execute_script("document.getElementById('record').value = arguments[0]", record.text())
+    browser.find_element(By.ID, "review").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "review-panel").is_displayed(), "the review panel")
+    assert d_text(browser, "review-title").endswith("from trick 11")
+    # The board opens at the first reviewed card: 40 cards played, 12 in the hands.
+    wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card")) == 12, "the position at trick 11")
+    assert browser.find_element(By.CSS_SELECTOR, ".card.recorded").get_attribute("data-card") == str(play[40])
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#history li")) == 10
+    cards = [r.text.split() for r in browser.find_elements(By.CSS_SELECTOR, "#review-summary tbody tr")]
+    assert [row[1] for row in cards] == ["3", "3", "3", "3"]
