@@ -273,8 +273,11 @@ class Schemas:
                            "trick": {"type": "array", "items": CARD}, "taken": SCORES,
                            "complete": {"type": "boolean"}},
         }
+        shared = (f"nodes and ms bound each search; all the searches of one request share "
+                  f"{float(config['KINGSOLVE_BATCH_MS']):g} ms (503 past it)")
         review = {
             "type": "object", "required": ["record"], "additionalProperties": False,
+            "description": f"a played record, as text or as its JSON twin; {shared}",
             "properties": {
                 "record": {"anyOf": [{"type": "string", "minLength": 1, "maxLength": MAX_RECORD_TEXT,
                                       "description": "the record's PBN-style text"},
@@ -300,7 +303,8 @@ class Schemas:
                                "players": {"type": "integer", "enum": [2, 3, 4]}},
             },
             "ReviewRequest": review,
-            "ChoicesRequest": {"oneOf": list(self.choice_kinds.values())},
+            "ChoicesRequest": {"oneOf": list(self.choice_kinds.values()),
+                               "description": f"one choice, named by kind; {shared}"},
             "HintRequest": _hint_request(float(config["KINGSOLVE_BATCH_MS"])),
         }
         self.responses: dict[str, dict] = {
