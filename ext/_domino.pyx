@@ -7,6 +7,12 @@ place A=1 .. K=13), so the cards next to a suit's run are its run shifted by one
 The state is the cards down (``played``) and the seat to move: the hands follow.
 Values are the searching seat's final score times ``scale`` (12 for the shared win,
 so every share of the losers' cards is an integer).
+
+The transposition table lives for one ``solve`` call, so what is fixed within it (the
+opener, hence the seat that ends a round) needs no room in the key; the key is the cards
+down, the seat to move and the searching seat. Positions after a seat went out (the
+round being completed, at most three turns) are searched without the table, so the key
+never needs the seats out.
 """
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
@@ -248,6 +254,8 @@ cdef int search(Core* c, int seat, int alpha, int beta) noexcept nogil:
             return e.lower
         if e.upper <= alpha:
             return e.upper
+        if e.lower == e.upper:
+            return e.lower
         if e.lower > alpha:
             alpha = e.lower
         if e.upper < beta:

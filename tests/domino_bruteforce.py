@@ -15,22 +15,7 @@ from kingsolve.result import Number
 
 def paranoid_values(position: DominoPosition) -> dict[Seat, Number]:
     """Each seat's paranoid value of the position (exact)."""
-    if position.complete:
-        return dict(position.scores())
-    mover = position.to_move
-    best: dict[Seat, Number] = {}
-    for card in position.legal_cards():
-        position.play(card)
-        child = paranoid_values(position)
-        position.undo()
-        for seat, value in child.items():
-            if seat not in best:
-                best[seat] = value
-            elif seat == mover:
-                best[seat] = max(best[seat], value)
-            else:
-                best[seat] = min(best[seat], value)
-    return best
+    return values_and_cards(position)[0]
 
 
 def card_values(position: DominoPosition) -> dict[Card, Number]:
