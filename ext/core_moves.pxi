@@ -216,12 +216,22 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int sign = 1 if mover_max else -1
     cdef int tp = R.trick_points[st.tricks_done]
     cdef int tendency
-    cdef uint64_t maxcards = 0, others, mx
+    cdef uint64_t maxcards = 0, others, mx, team = 0, opp = 0, later = 0
+    cdef int sure, later_ruff = 0, ruffable = 0
     if st.count == 0:
         for i in range(4):
             if (c.maxmask >> i) & 1:
                 maxcards |= st.hands[i]
         others = in_hands(st) & ~st.hands[st.to_move]
+        for i in range(4):
+            if ((c.maxmask >> i) & 1) == mover_max:
+                team |= st.hands[i]
+            else:
+                opp |= st.hands[i]
+                if R.trump >= 0 and st.hands[i] & lane_of(R.trump):
+                    for j in range(4):
+                        if j != R.trump and not (st.hands[i] & lane_of(j)):
+                            ruffable |= 1 << j
         tendency = tp
         if tendency == 0:
             tendency = st.card_pos_left + st.card_neg_left
@@ -240,11 +250,28 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                 else:
                     score[i] = -4096 - rank * 4
             else:
-                score[i] = rank * 4 + p * 64
+                # positive: a sure winner, else a low lead to a partner's winner
+                if not (others & above(bit)) and not (ruffable >> (bit >> 4)) & 1:
+                    score[i] = 1024 + rank + p * 64
+                else:
+                    mx = team & ~st.hands[st.to_move] & lane_of(bit >> 4)
+                    if mx and not (opp & above(high_bit(mx))):
+                        score[i] = 512 - rank + p * 64
+                    else:
+                        score[i] = -rank + p * 64
             if bit == ttmove:
                 score[i] = 1 << 28
     else:
         trick_v = tp + st.cur.tpts[st.count - 1]
+        # the hands still to play to this trick after the mover
+        j = R.next_seat[st.to_move]
+        later_ruff = 0
+        for i in range(st.count + 1, R.nseats):
+            later |= st.hands[j]
+            if R.trump >= 0 and not (st.hands[j] & lane_of(st.cur.card[0] >> 4)) \
+                    and (st.hands[j] & lane_of(R.trump)):
+                later_ruff = 1
+            j = R.next_seat[j]
         for i in range(n):
             bit = mv[i]
             p = R.card_points[bit]
@@ -252,7 +279,10 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
             rank = bit & 15
             if beats(R, st, bit):
                 g = v if mover_max else -p
-                score[i] = sign * g * 256 + (-rank if v > 0 else rank)
+                sure = not (later & lane_of(bit >> 4) & above(bit)) and \
+                    (R.trump < 0 or (bit >> 4) == R.trump or not later_ruff)
+                score[i] = sign * g * 256 + (-rank if v > 0 else rank) + \
+                    (64 if sure and v > 0 else 0)
             else:
                 wseat = st.cur.seat[st.cur.win[st.count - 1]]
                 if (c.maxmask >> wseat) & 1:
