@@ -178,6 +178,8 @@ cdef int order_score(Core* c, int seat, int b) noexcept nogil:
     cdef uint64_t n
     cdef uint64_t lane = 0x3FFEULL << (b & ~15)
     cdef uint64_t own = c.hand[seat] & lane
+    if c.hand[seat] == (1ULL << b):
+        return 500             # the seat's last card: going out ends the hand or the round
     # the cards this one makes playable, and who holds them
     for k in range(2):
         if place == 7:
@@ -265,6 +267,9 @@ cdef int search(Core* c, int seat, int alpha, int beta) noexcept nogil:
     beta0 = beta
 
     legal = c.hand[seat] & playable(c)
+    if not c.shared and legal == c.hand[seat] and popcount(legal) == 1:
+        # the mover goes out and wins alone: the best the searcher or the worst for it
+        return hi_b if seat == P else lo_b
     n = 0
     while legal:
         i = ctz(legal)
