@@ -180,6 +180,53 @@ cdef int later_tricks(Search* c, int* holder) noexcept nogil:
     return k
 
 
+cdef int lone_endgame(Search* c, int* value) noexcept nogil:
+    # For one maximising seat P at a trick start (no trump, or the others hold no
+    # trump in case B and P none in case A), two endings whose value is exact:
+    # A. every card of P is below every card of its suit in the other hands, and P
+    #    is not on lead (P never wins again: 0), or no positive points remain and P
+    #    can lead a suit the others hold (P can lose every trick: 0 is its best).
+    # B. P is on lead and every card of P is above every card of its suit in the
+    #    other hands: P wins every remaining trick (all the points left).
+    # Returns 1 and sets *value when one applies.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int P = low_bit(<uint64_t>c.maxmask)
+    cdef uint64_t mine = st.hands[P]
+    cdef uint64_t others = in_hands(st) & ~mine
+    cdef uint64_t m, o, legal
+    cdef int s, below = 1, above_all = 1, tr = R.trump
+    for s in range(4):
+        m = mine & lane_of(s)
+        o = others & lane_of(s)
+        if m and o:
+            if high_bit(m) > low_bit(o):
+                below = 0
+            if low_bit(m) < high_bit(o):
+                above_all = 0
+    if tr >= 0:
+        if mine & lane_of(tr):
+            below = 0
+        if others & lane_of(tr):
+            above_all = 0
+    if below:
+        if st.to_move != P:
+            value[0] = 0
+            return 1
+        if R.pos_suffix[st.tricks_done] + st.card_pos_left <= 0:
+            # P on lead can choose to lose, which is the best it can do here
+            legal = legal_moves(R, st)
+            for s in range(4):
+                if (legal & lane_of(s)) and (others & lane_of(s)):
+                    value[0] = 0
+                    return 1
+    if above_all and st.to_move == P:
+        value[0] = R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done] \
+            + st.card_pos_left + st.card_neg_left
+        return 1
+    return 0
+
+
 # --- the alpha-beta driver --------------------------------------------------------------
 
 cdef int search(Search* c, int alpha, int beta) noexcept nogil:
@@ -211,6 +258,8 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
     if st.count == 0:
         if st.tricks_done == R.n_tricks - 1:
             return last_trick(c)
+        if c.lone and lone_endgame(c, &v):
+            return v
         if lo >= 0:
             # no negative points remain: tricks a side surely takes bound the value
             top = hi
@@ -501,6 +550,7 @@ cdef class Core:
         if not self.loaded:
             raise ValueError("no position loaded")
         self.c.maxmask = maxmask
+        self.c.lone = popcount(<uint64_t>maxmask) == 1
         with nogil:
             v = mtd(&self.c, guess)
         self._check()
@@ -516,6 +566,7 @@ cdef class Core:
         if not (legal_moves(R, st) >> bit) & 1:
             raise ValueError("card not legal at the root")
         self.c.maxmask = maxmask
+        self.c.lone = popcount(<uint64_t>maxmask) == 1
         with nogil:
             play_card(R, st, bit)
             if st.count == R.nseats:
@@ -538,6 +589,7 @@ cdef class Core:
         if not self.loaded:
             raise ValueError("no position loaded")
         self.c.maxmask = maxmask
+        self.c.lone = popcount(<uint64_t>maxmask) == 1
         with nogil:
             v = search(&self.c, alpha, beta)
         self._check()

@@ -67,6 +67,7 @@ cdef struct Search:
     Rules R                  # the contract, compiled
     State st                 # the position being searched
     int maxmask              # seats (bits) whose points are maximised
+    int lone                 # 1 when maxmask is one seat (the paranoid value)
     TTEntry* tt              # the transposition table: nbuckets * 4 entries
     uint64_t bucket_mask     # nbuckets - 1
     uint16_t* pid            # pattern id of each suit lane: pid[suit * 32768 + lane]

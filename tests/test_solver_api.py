@@ -171,3 +171,11 @@ def test_cli_table_text_and_json(capsys):
     assert main(["table", "--variant", "turkish", "--deal", deal, "--leader", "E", "--json"]) == 0
     table = json.loads(capsys.readouterr().out)
     assert table["leader"] == "E" and len(table["rows"]) == 6 + 4
+
+
+def test_domino_requests_go_to_the_domino_solver():
+    pytest.importorskip("kingsolve.domino")
+    deal = Deal.random(5).pbn()
+    with pytest.raises(SolveTimeout, match="domino"):
+        solve_request({"variant": "italian", "contract": "domino", "deal": deal,
+                       "leader": "N", "nodes": 1000})
