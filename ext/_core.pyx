@@ -16,6 +16,11 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from core_types cimport *
 
 cdef extern from *:
+    """
+    #if defined(__GNUC__) && defined(__x86_64__)
+    #pragma GCC target("popcnt")
+    #endif
+    """
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil

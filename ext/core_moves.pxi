@@ -217,7 +217,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int tp = R.trick_points[st.tricks_done]
     cdef int tendency
     cdef uint64_t maxcards = 0, others, mx, team = 0, opp = 0, later = 0
-    cdef int sure, later_ruff = 0, ruffable = 0
+    cdef int sure, later_ruff = 0, ruffable = 0, partner_sure, wb
     if st.count == 0:
         for i in range(4):
             if (c.maxmask >> i) & 1:
@@ -272,6 +272,12 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                     and (st.hands[j] & lane_of(R.trump)):
                 later_ruff = 1
             j = R.next_seat[j]
+        wseat = st.cur.seat[st.cur.win[st.count - 1]]
+        wb = st.cur.card[st.cur.win[st.count - 1]]
+        # a teammate already winning for sure: no need to overtake it
+        partner_sure = ((c.maxmask >> wseat) & 1) == mover_max and \
+            not (later & lane_of(wb >> 4) & above(wb)) and \
+            (R.trump < 0 or (wb >> 4) == R.trump or not later_ruff)
         for i in range(n):
             bit = mv[i]
             p = R.card_points[bit]
@@ -282,9 +288,8 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                 sure = not (later & lane_of(bit >> 4) & above(bit)) and \
                     (R.trump < 0 or (bit >> 4) == R.trump or not later_ruff)
                 score[i] = sign * g * 256 + (-rank if v > 0 else rank) + \
-                    (64 if sure and v > 0 else 0)
+                    (64 if sure and v > 0 else 0) - (128 if partner_sure else 0)
             else:
-                wseat = st.cur.seat[st.cur.win[st.count - 1]]
                 if (c.maxmask >> wseat) & 1:
                     g = v
                 else:
