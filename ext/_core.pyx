@@ -83,7 +83,7 @@ cdef int quick_tricks(Search* c) noexcept nogil:
     cdef uint64_t others = held & ~mine
     cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0
     cdef int s, k, o, n, longest, trump_run = 0, plain = 0, best_plain = 0
-    cdef int others_trump = 0, team, ok
+    cdef int others_trump = 0, team, ok, hp = 0
     if R.trump >= 0:
         for o in range(4):
             if o != L and (st.hands[o] & lane_of(R.trump)):
@@ -156,8 +156,25 @@ cdef int quick_tricks(Search* c) noexcept nogil:
                         and not (st.hands[o] & lane_of(s)):
                     ok = 0
         if ok:
-            return 1
-    return 0
+            if R.trump >= 0:
+                return 1
+            # no trump: the partner who wins then cashes its own top cards
+            for o in range(4):
+                if (st.hands[o] >> high_bit(top)) & 1:
+                    hp = o
+            n = 0
+            for o in range(4):
+                if o == s or (o == R.lead_suit and R.lead_mode != 0):
+                    continue
+                lane = st.hands[hp] & lane_of(o)
+                o_lane = held & ~st.hands[hp] & lane_of(o)
+                if lane and o_lane:
+                    n += popcount(lane & ~((((<uint64_t>2) << high_bit(o_lane))) - 1))
+                elif lane:
+                    n += popcount(lane)
+            if 1 + n > k:
+                k = 1 + n
+    return k
 
 
 cdef int later_tricks(Search* c, int* holder) noexcept nogil:
