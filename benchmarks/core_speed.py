@@ -29,7 +29,8 @@ from kingsolve.deal import hand_text  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.rules import VARIANTS  # noqa: E402
-from kingsolve.solver import _core, _load, _side_mask, _table_mb, dd_table  # noqa: E402
+from kingsolve.solver import (_core, _first_guess, _load, _side_mask, _table_mb,  # noqa: E402
+                              dd_table)
 
 
 def p95(xs: list[float]) -> float:
@@ -44,7 +45,7 @@ def seat_value(pos: Position, seat: Seat, budget: Budget) -> tuple[float, int, b
     core.set_budget(budget.nodes, budget.ms)
     t = time.perf_counter()
     try:
-        core.value(_side_mask(pos, seat), 0)
+        core.value(_side_mask(pos, seat), _first_guess(*core.bounds()))
         ok = True
     except _core.BudgetExceeded:
         ok = False

@@ -81,6 +81,14 @@ def _check_seats(position: Position, seats: "Iterable[Seat | str] | None") -> li
     return out
 
 
+def _first_guess(lo: int, hi: int) -> int:
+    """Where the zero-window tests start: 0 under a penalty (a seat often escapes),
+    the middle of the range otherwise (measured best on doubles deals)."""
+    if hi <= 0:
+        return hi
+    return (lo + hi) // 2
+
+
 def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
                   budget: Budget) -> tuple[dict[Seat, int], dict[Card, int]]:
     """Values (future points plus taken, plus the constant) and per-card values."""
@@ -93,8 +101,7 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
         return future + sum(taken[s] for s in side) + t.seat_constant * len(side)
 
     core.set_budget(budget.nodes, budget.ms)
-    lo, hi = core.bounds()
-    guess = hi if hi <= 0 else lo if lo >= 0 else 0
+    guess = _first_guess(*core.bounds())
     moves = core.moves()
     mover_mask = _side_mask(position, mover)
     by_rep: dict[int, int] = {}
@@ -110,7 +117,8 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
         if mask == mover_mask:
             values[seat] = total(seat, best_future)
         else:
-            values[seat] = total(seat, _run(lambda: core.value(mask, 0), budget))
+            guess = _first_guess(*core.bounds())
+            values[seat] = total(seat, _run(lambda: core.value(mask, guess), budget))
     return values, cards
 
 
@@ -181,7 +189,8 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
 
     Returns a JSON-ready dict: ``rows`` (contract, trump label, value per seat),
     ``seats``, ``nodes`` and ``ms``. Contracts run on ``threads`` threads; the
-    search releases the GIL and each thread has its own table.
+    search releases the GIL and each thread has its own table. The budget applies
+    to each row (its four seats together).
     """
     rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
     deal = deal if isinstance(deal, Deal) else Deal(deal)
@@ -203,7 +212,8 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
         for seat in seats:
             mask = _side_mask(pos, seat)
             if mask not in done:
-                done[mask] = _run(lambda: core.value(mask, 0), budget)
+                guess = _first_guess(*core.bounds())
+                done[mask] = _run(lambda: core.value(mask, guess), budget)
             side = pos.side_of(seat)
             out[seat] = done[mask] + sum(pos.taken[s] for s in side) + \
                 pos.tables.seat_constant * len(side)
