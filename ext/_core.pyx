@@ -284,6 +284,7 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
             return v
         if lo >= 0:
             # no negative points remain: tricks a side surely takes bound the value
+            # (subtracted from the quick upper bound, never from a table bound)
             top = hi
             q = quick_tricks(c)
             if q:
