@@ -29,8 +29,12 @@ install-browser:
 test: install-test install-browser
 	$(PY) -m pytest -n 2 -q
 
+# Speed, measured beside DDS in the same run (never asserted in tests).
 bench: install-test
-	$(PY) benchmarks/compare.py
+	$(PY) benchmarks/core_speed.py
+	$(PY) benchmarks/bench_domino.py
+	$(PY) -m pytest -p no:xdist -q benchmarks/bench_core.py --benchmark-enable \
+		--benchmark-group-by=group --benchmark-columns=median,mean,rounds
 
 load: install-serve
 	$(PY) benchmarks/load.py
