@@ -4,7 +4,7 @@ Every run answers the same seeded requests (one seat-solve of a full deal each) 
 the rates compare; the ratio column is against the 1-worker run of this same
 invocation.
 
-    python benchmarks/scaling.py [--deals 40] [--variant italian] [--contract no-queens]
+    python benchmarks/scaling.py [--deals 40] [--variant italian] [--contract domino]
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--variant", default="italian")
-    ap.add_argument("--contract", default="no-queens")
+    ap.add_argument("--contract", default="domino")
     ap.add_argument("--no-dask", action="store_true")
     args = ap.parse_args()
     reqs = make_requests(args.deals, args.variant, args.contract)

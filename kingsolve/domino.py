@@ -27,6 +27,7 @@ from typing import Iterable
 
 from .cards import SUIT_MASK, Card, Rank, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
+from .position import parse_played_card
 from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, SolveTimeout
 from .result import Budget, Number, SolveResult, json_number
 from .rules import Contract, RuleSet, get_variant
@@ -221,23 +222,7 @@ class DominoPosition:
         Raises ``IllegalPlayError`` naming the card, its index in the play record and
         why it may not be played.
         """
-        where = f" at play[{len(self.record) if index is None else index}]"
-        try:
-            c = Card.parse(card)
-        except ValueError as exc:
-            raise IllegalPlayError(f"invalid card{where}: {exc}") from None
-        seat = self._turn
-        if seat is None:
-            raise IllegalPlayError(f"illegal card {str(c)!r}{where}: the hand is already complete")
-        if not self.hands[seat] & c.mask:
-            holder = next((s for s in self.seats if self.hands[s] & c.mask), None)
-            if holder is not None:
-                why = f"{seat.name} is on move and {holder.name} holds it"
-            elif self.deal.mask & c.mask:
-                why = "it has already been played"
-            else:
-                why = "it is not in this deal"
-            raise IllegalPlayError(f"illegal card {str(c)!r}{where}: {why}")
+        seat, c, where = parse_played_card(self, card, index)
         if not self.playable_mask() & c.mask:
             raise IllegalPlayError(f"illegal card {str(c)!r}{where}: {self._why_not(c)}")
         self._apply(seat, c)

@@ -18,7 +18,7 @@ from .rules import (LEAD_UNTIL_BROKEN, LEAD_WHILE_OTHER_SUITS, TRUMP_NAMED,
                     TRUMP_NAMED_OR_NONE, TRUMP_RUFF_OVERRUFF_STRICT, TRUMP_FREE,
                     Contract, ContractTables, RuleSet, compile_contract, get_variant)
 
-__all__ = ["Position", "Trick", "higher_in_suit", "highest_bit", "trick_winner_index"]
+__all__ = ["Position", "Trick", "parse_played_card", "higher_in_suit", "highest_bit", "trick_winner_index"]
 
 
 def highest_bit(mask: int) -> int:
@@ -257,24 +257,8 @@ class Position:
         Raises ``IllegalPlayError`` naming the card, its index in the play record and
         the rule it breaks.
         """
-        where = f" at play[{len(self.record) if index is None else index}]"
-        try:
-            c = Card.parse(card)
-        except ValueError as exc:
-            raise IllegalPlayError(f"invalid card{where}: {exc}") from None
-        seat = self.to_move
-        if seat is None:
-            raise IllegalPlayError(f"illegal card {str(c)!r}{where}: the hand is already complete")
+        seat, c, where = parse_played_card(self, card, index)
         hand = self.hands[seat]
-        if not hand & c.mask:
-            holder = next((s for s in self.seats if self.hands[s] & c.mask), None)
-            if holder is not None:
-                why = f"{seat.name} is on move and {holder.name} holds it"
-            elif self.deal.mask & c.mask:
-                why = "it has already been played"
-            else:
-                why = "it is not in this deal"
-            raise IllegalPlayError(f"illegal card {str(c)!r}{where}: {why}")
         legal, reason = self._legal_with_reason(hand)
         if not legal & c.mask:
             raise IllegalPlayError(f"illegal card {str(c)!r}{where}: {reason}")
@@ -351,6 +335,33 @@ class Position:
         return (f"Position({self.variant.name!r}, {self.contract.name!r}, {self.deal.pbn()!r}, "
                 f"leader={self.leader.name!r}, trump={None if self.trump is None else self.trump.name!r}, "
                 f"doubles={self.doubles!r}, play={[str(c) for c in self.record]!r})")
+
+
+def parse_played_card(position, card: "Card | str", index: int | None) -> tuple[Seat, Card, str]:
+    """The seat on move, the parsed card and its place in the record, for ``play``.
+
+    Shared by the trick and the domino engines: raises ``IllegalPlayError`` naming
+    the card and its index ``play[i]`` when the card does not parse, the hand is
+    complete, or the seat on move does not hold it.
+    """
+    where = f" at play[{len(position.record) if index is None else index}]"
+    try:
+        c = Card.parse(card)
+    except ValueError as exc:
+        raise IllegalPlayError(f"invalid card{where}: {exc}") from None
+    seat = position.to_move
+    if seat is None:
+        raise IllegalPlayError(f"illegal card {str(c)!r}{where}: the hand is already complete")
+    if not position.hands[seat] & c.mask:
+        holder = next((s for s in position.seats if position.hands[s] & c.mask), None)
+        if holder is not None:
+            why = f"{seat.name} is on move and {holder.name} holds it"
+        elif position.deal.mask & c.mask:
+            why = "it has already been played"
+        else:
+            why = "it is not in this deal"
+        raise IllegalPlayError(f"illegal card {str(c)!r}{where}: {why}")
+    return seat, c, where
 
 
 def _check_trump(contract: Contract, trump) -> Suit | None:
