@@ -90,8 +90,9 @@ def _first_guess(lo: int, hi: int) -> int:
 
 
 def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
-                  budget: Budget) -> tuple[dict[Seat, int], dict[Card, int]]:
-    """Values (future points plus taken, plus the constant) and per-card values."""
+                  budget: Budget, with_cards: bool = True) -> tuple[dict[Seat, int], dict[Card, int]]:
+    """Values (future points plus taken, plus the constant) and per-card values
+    (none when ``with_cards`` is false: each seat's value alone)."""
     t = position.tables
     taken = position.taken
     mover = position.to_move
@@ -101,6 +102,16 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
         return future + sum(taken[s] for s in side) + t.seat_constant * len(side)
 
     core.set_budget(budget.nodes, budget.ms)
+    if not with_cards:
+        values: dict[Seat, int] = {}
+        done: dict[int, int] = {}
+        for seat in seats:
+            mask = _side_mask(position, seat)
+            if mask not in done:
+                guess = _first_guess(*core.bounds())
+                done[mask] = _run(lambda: core.value(mask, guess), budget)
+            values[seat] = total(seat, done[mask])
+        return values, {}
     guess = _first_guess(*core.bounds())
     moves = core.moves()
     mover_mask = _side_mask(position, mover)
@@ -111,7 +122,7 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
         guess = max(by_rep.values())
     cards = {Card.from_bit(b): total(mover, by_rep[r]) for b, r in sorted(moves.items())}
     best_future = max(by_rep.values())
-    values: dict[Seat, int] = {}
+    values = {}
     for seat in seats:
         mask = _side_mask(position, seat)
         if mask == mover_mask:
@@ -123,12 +134,13 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
 
 
 def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
-          budget: Budget | None = None) -> SolveResult:
+          budget: Budget | None = None, cards: bool = True) -> SolveResult:
     """The double-dummy values of a position for the given seats (default: all in play).
 
     ``values[seat]`` includes the points taken so far and the constant per seat; in
     doubles it is the side's value. ``cards`` gives each legal card of the seat on
-    move and that seat's value after it (RULES.md section 11).
+    move and that seat's value after it (RULES.md section 11); with ``cards=False``
+    only the seats' values are searched (faster) and ``cards`` and ``best`` are empty.
     """
     if not isinstance(position, Position):
         raise InvalidRequestError(f"solve needs a trick-contract Position, got {type(position).__name__}")
@@ -140,15 +152,15 @@ def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
     if position.complete:
         scores = position.scores()
         values = {s: sum(scores[x] for x in position.side_of(s)) for s in wanted}
-        cards: dict[Card, int] = {}
+        card_values: dict[Card, int] = {}
         best: list[Card] = []
         nodes = 0
     else:
         core = _run(lambda: _core.Core(_table_mb(position, budget)), budget)
         _load(core, position)
-        values, cards = _solve_loaded(core, position, wanted, budget)
-        top = max(cards.values())
-        best = [c for c, v in cards.items() if v == top]
+        values, card_values = _solve_loaded(core, position, wanted, budget, cards)
+        top = max(card_values.values(), default=None)
+        best = [c for c, v in card_values.items() if v == top]
         nodes = core.nodes
     if position.doubles:
         sides = {}
@@ -156,7 +168,7 @@ def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
             sides["NS" if seat in (Seat.N, Seat.S) else "EW"] = values[seat]
         if len(sides) == 2:
             extra["sides"] = sides
-    return SolveResult(to_move=position.to_move, taken=taken, values=values, cards=cards,
+    return SolveResult(to_move=position.to_move, taken=taken, values=values, cards=card_values,
                        best=best, complete=position.complete, nodes=nodes,
                        ms=(time.perf_counter() - start) * 1000.0, extra=extra)
 
