@@ -249,6 +249,53 @@ cdef int lone_endgame(Search* c, int* value) noexcept nogil:
     return 0
 
 
+cdef int lone_can_duck(Search* c) noexcept nogil:
+    # For one maximising seat P at a trick start, no trump, no forced discard and
+    # past the first-trick protection: whether P can lose every remaining trick
+    # (then P's future value is at least 0). P never leads again once it never
+    # wins, so only the others lead; in a suit s an opponent leads some card o and
+    # P ducks with its highest card below o. With P's cards of s ascending p_1 <
+    # p_2 < ... and the others' o_1 < o_2 < ..., p_i < o_i for every i up to the
+    # shorter count lets P answer any sequence of leads from the others' cards
+    # (nested choices: keeping the lower cards is never worse), whatever the
+    # others shed or play beside the lead; when void P sheds the top card of a
+    # suit, which keeps the condition. On lead, P also needs an exit: its top card
+    # of a suit, legal to lead, below every card of that suit in some other hand
+    # (that hand must beat it); the rest of that suit keeps the condition.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int P = low_bit(<uint64_t>c.maxmask)
+    cdef uint64_t mine = st.hands[P]
+    cdef uint64_t others = in_hands(st) & ~mine
+    cdef uint64_t m, o, legal
+    cdef int s, j, top
+    for s in range(4):
+        m = mine & lane_of(s)
+        o = others & lane_of(s)
+        while m and o:
+            if low_bit(m) > low_bit(o):
+                return 0
+            m &= m - 1
+            o &= o - 1
+    if st.to_move != P:
+        return 1
+    legal = legal_moves(R, st)
+    for s in range(4):
+        m = mine & lane_of(s)
+        if not m:
+            continue
+        top = high_bit(m)
+        if not (legal >> top) & 1:
+            continue
+        for j in range(4):
+            if j == P:
+                continue
+            o = st.hands[j] & lane_of(s)
+            if o and low_bit(o) > top:
+                return 1
+    return 0
+
+
 # --- the alpha-beta driver --------------------------------------------------------------
 
 cdef int search(Search* c, int alpha, int beta) noexcept nogil:
@@ -282,6 +329,11 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
             return last_trick(c)
         if c.lone and lone_endgame(c, &v):
             return v
+        if c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
+                (R.protected == 0 or st.tricks_done > 0) and lone_can_duck(c):
+            lo = 0
+            if lo >= beta or lo == hi:
+                return lo
         if lo >= 0:
             # no negative points remain: tricks a side surely takes bound the value
             # (subtracted from the quick upper bound, never from a table bound)

@@ -278,10 +278,17 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
         partner_sure = ((c.maxmask >> wseat) & 1) == mover_max and \
             not (later & lane_of(wb >> 4) & above(wb)) and \
             (R.trump < 0 or (wb >> 4) == R.trump or not later_ruff)
+        # under a penalty a trick still open is worth avoiding even before points
+        # fall in it: the hands after the mover can dump points on its winner
+        tendency = tp
+        if tendency == 0:
+            tendency = st.card_pos_left + st.card_neg_left
         for i in range(n):
             bit = mv[i]
             p = R.card_points[bit]
             v = trick_v + p
+            if v == 0 and tendency < 0 and st.count + 1 < R.nseats:
+                v = -1
             rank = bit & 15
             if beats(R, st, bit):
                 g = v if mover_max else -p
