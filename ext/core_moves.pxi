@@ -204,6 +204,25 @@ cdef inline int beats(Rules* R, State* st, int bit) noexcept nogil:
     return suit == (wb >> 4) and bit > wb
 
 
+cdef int unsafe_suits(State* st, int P) noexcept nogil:
+    # Suits (bits) where the lone seat P cannot surely duck every lead of the
+    # others: some i-th lowest card of P is above the others' i-th lowest.
+    cdef uint64_t mine = st.hands[P]
+    cdef uint64_t others = in_hands(st) & ~mine
+    cdef uint64_t m, o
+    cdef int s, out = 0
+    for s in range(4):
+        m = mine & lane_of(s)
+        o = others & lane_of(s)
+        while m and o:
+            if low_bit(m) > low_bit(o):
+                out |= 1 << s
+                break
+            m &= m - 1
+            o &= o - 1
+    return out
+
+
 cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     # Heuristic order, best first (see ext/README.md): the value to the maximiser of
     # the trick's tentative winner, counted for the mover's side.
@@ -215,7 +234,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int trick_v
     cdef int sign = 1 if mover_max else -1
     cdef int tp = R.trick_points[st.tricks_done]
-    cdef int tendency
+    cdef int tendency, unsafe = 0
     cdef uint64_t maxcards = 0, others, mx, team = 0, opp = 0, later = 0
     cdef int sure, later_ruff = 0, ruffable = 0, partner_sure, wb
     if st.count == 0:
@@ -283,6 +302,9 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
         tendency = tp
         if tendency == 0:
             tendency = st.card_pos_left + st.card_neg_left
+        unsafe = 0
+        if c.lone and mover_max and tendency < 0 and R.trump < 0:
+            unsafe = unsafe_suits(st, st.to_move)
         for i in range(n):
             bit = mv[i]
             p = R.card_points[bit]
@@ -302,6 +324,9 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                 else:
                     g = -p
                 score[i] = sign * g * 256 + (rank if v < 0 else -rank)
+                if (unsafe >> (bit >> 4)) & 1:
+                    # the lone seat sheds a card of a suit where it can be caught
+                    score[i] += 128
     for i in range(1, n):
         key = score[i]
         tmp = mv[i]
