@@ -296,6 +296,18 @@ cdef int lone_can_duck(Search* c) noexcept nogil:
     return 0
 
 
+cdef inline int lone_beaten(Search* c) noexcept nogil:
+    # Mid-trick, no trump: the lone seat P has played to this trick and another
+    # card of the suit led is above it, so P does not win it (nor lead next).
+    cdef State* st = &c.st
+    cdef int P = low_bit(<uint64_t>c.maxmask)
+    cdef int i
+    for i in range(st.count):
+        if st.cur.seat[i] == P:
+            return st.cur.seat[st.cur.win[st.count - 1]] != P
+    return 0
+
+
 # --- the alpha-beta driver --------------------------------------------------------------
 
 cdef int search(Search* c, int alpha, int beta) noexcept nogil:
@@ -370,6 +382,12 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
             if hi <= alpha:
                 return hi
             ttmove = decode_move(st, e.move)
+    elif c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
+            lone_beaten(c) and lone_can_duck(c):
+        # the lone seat has lost this trick and can duck every later one
+        lo = 0
+        if lo >= beta or lo == hi:
+            return lo
     n = gen_moves(R, st, mv, NULL)
     order_moves(c, mv, n, ttmove)
     maximizing = (c.maxmask >> st.to_move) & 1
