@@ -259,9 +259,9 @@ cdef int lone_can_duck(Search* c) noexcept nogil:
     # shorter count lets P answer any sequence of leads from the others' cards
     # (nested choices: keeping the lower cards is never worse), whatever the
     # others shed or play beside the lead; when void P sheds the top card of a
-    # suit, which keeps the condition. On lead, P also needs an exit: its top card
-    # of a suit, legal to lead, below every card of that suit in some other hand
-    # (that hand must beat it); the rest of that suit keeps the condition.
+    # suit, which keeps the condition. On lead, P also needs an exit: a card
+    # legal to lead, below every card of its suit in some other hand (that hand
+    # must beat it), such that the rest of that suit still keeps the condition.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int P = low_bit(<uint64_t>c.maxmask)
@@ -280,19 +280,26 @@ cdef int lone_can_duck(Search* c) noexcept nogil:
     if st.to_move != P:
         return 1
     legal = legal_moves(R, st)
-    for s in range(4):
-        m = mine & lane_of(s)
-        if not m:
-            continue
-        top = high_bit(m)
-        if not (legal >> top) & 1:
-            continue
+    while legal:
+        top = low_bit(legal)
+        legal &= legal - 1
+        s = top >> 4
         for j in range(4):
             if j == P:
                 continue
             o = st.hands[j] & lane_of(s)
             if o and low_bit(o) > top:
-                return 1
+                # the exit is beaten; the rest of its suit must keep the condition
+                m = mine & lane_of(s) & ~((<uint64_t>1) << top)
+                o = others & lane_of(s)
+                while m and o:
+                    if low_bit(m) > low_bit(o):
+                        break
+                    m &= m - 1
+                    o &= o - 1
+                if not (m and o):
+                    return 1
+                break
     return 0
 
 
