@@ -9,6 +9,9 @@
    percentile time per seat-solve, nodes per second. A search that reaches the
    budget counts at the budget and is reported.
 3. A full table (every contract of ``italian`` times four seats), 2 threads.
+4. Singles endings (not a bar; where the full-deal gap is measured): N's value in
+   Italian ``no-queens``, ``no-hearts``, ``no-tricks``, ``no-kings-jacks`` after
+   ``--tricks`` tricks of random legal play (``random.Random(seed)``); nodes summed.
 
 Speed is measured here, never asserted in tests.
 """
@@ -16,6 +19,7 @@ Speed is measured here, never asserted in tests.
 from __future__ import annotations
 
 import argparse
+import random
 import resource
 import statistics
 import sys
@@ -117,11 +121,28 @@ def bench_tables(deals: int, budget: Budget) -> None:
           f"{statistics.median(times):.2f} s (bar 2), {unfinished} stopped at a budget")
 
 
+def bench_endings(deals: int, tricks: int, budget: Budget) -> None:
+    nodes, secs, unfinished = 0, 0.0, 0
+    for cname in ("no-queens", "no-hearts", "no-tricks", "no-kings-jacks"):
+        for seed in range(deals):
+            pos = Position("italian", cname, Deal.random(seed), leader=Seat(seed % 4))
+            rnd = random.Random(seed)
+            for _ in range(4 * tricks):
+                pos.play(rnd.choice(pos.legal_cards()))
+            t, n, ok = seat_value(pos, Seat.N, budget)
+            secs += t
+            nodes += n
+            unfinished += not ok
+    print(f"4. singles endings after {tricks} tricks, {4 * deals} seat-solves: "
+          f"{nodes / 1e6:.1f} M nodes, {secs:.2f} s; {unfinished} at the budget")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--budget-ms", type=float, default=5000.0)
     ap.add_argument("--only", default="1,2,3")
+    ap.add_argument("--tricks", type=int, default=4, help="tricks played before the endings (4)")
     args = ap.parse_args()
     budget = Budget(nodes=2_000_000_000, ms=args.budget_ms)
     which = set(args.only.split(","))
@@ -131,6 +152,8 @@ def main() -> None:
         bench_singles(args.deals, budget)
     if "3" in which:
         bench_tables(args.deals, budget)
+    if "4" in which:
+        bench_endings(args.deals, args.tricks, budget)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory {peak:.0f} MiB")
 
