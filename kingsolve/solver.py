@@ -218,18 +218,8 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     def job(pos: Position) -> tuple[dict[Seat, int], int]:
         core = _run(lambda: _core.Core(_table_mb(pos, budget)), budget)
         _load(core, pos)
-        core.set_budget(budget.nodes, budget.ms)
-        out = {}
-        done: dict[int, int] = {}
-        for seat in seats:
-            mask = _side_mask(pos, seat)
-            if mask not in done:
-                guess = _first_guess(*core.bounds())
-                done[mask] = _run(lambda: core.value(mask, guess), budget)
-            side = pos.side_of(seat)
-            out[seat] = done[mask] + sum(pos.taken[s] for s in side) + \
-                pos.tables.seat_constant * len(side)
-        return out, core.nodes
+        values, _ = _solve_loaded(core, pos, seats, budget, with_cards=False)
+        return values, core.nodes
 
     if threads == 1 or len(positions) < 2:
         results = [job(p) for p in positions]
