@@ -95,6 +95,8 @@ def _record_twin() -> dict:
                     "properties": {"bidder": SEAT, "tricks": {"type": "integer", "minimum": 0,
                                                               "maximum": 13},
                                    "kind": {"enum": ["plus", "null"]}}},
+            "festa": {"type": ["string", "null"], "enum": ["accepted", "refused", "host", "433", None],
+                      "description": "Portuguese festa: how it was settled (433: no play)"},
             "score": {"type": ["object", "null"], "maxProperties": 4,
                       "additionalProperties": {"type": "integer", "minimum": -10_000,
                                                "maximum": 10_000},

@@ -27,9 +27,13 @@ rule, as the play engine states it).
 Optional tags: ``Event``, ``Site``, ``Date``, ``Hand`` (its number in the match),
 ``Seed`` (what the deal was made from), ``Sale`` (Italian sale, RULES.md 10:
 ``"E 2"``, buyer and price in tricks), ``Bid`` (Portuguese festa, RULES.md 6: the
-accepted bid, ``"E 3"`` plus-tricks or ``"E 2 null"``) and ``Score`` (the final
-scores, ``"N -3 E 0 S -6 W -3"``, needed when the play is not recorded to the end;
-checked against the play when it is).
+standing bid, ``"E 3"`` plus-tricks or ``"E 2 null"``), ``Festa`` (how the festa was
+settled: ``accepted``, the default with a ``Bid``, the bidder pays it; ``refused``,
+*8 or null* refused at 6 or 7 plus-tricks, the host plays ``null`` and nobody pays;
+``host``, no bid accepted and the host plays; ``433``, no bid accepted and no play,
+the host scores 100 and each other seat 75, a record with no ``Trump`` and no play)
+and ``Score`` (the final scores, ``"N -3 E 0 S -6 W -3"``, needed when the play is
+not recorded to the end; checked against the play when it is).
 """
 
 from __future__ import annotations
@@ -48,7 +52,10 @@ __all__ = ["Record", "RecordError", "parse_records", "format_records", "read_rec
 
 #: The tags a record may carry, in the order ``Record.text()`` writes them.
 TAGS = ("Event", "Site", "Date", "Hand", "Variant", "Contract", "Trump", "Options", "Dealer",
-        "Leader", "Doubles", "Seed", "Sale", "Bid", "Score", "Deal", "Play")
+        "Leader", "Doubles", "Seed", "Sale", "Bid", "Festa", "Score", "Deal", "Play")
+
+#: How a Portuguese festa was settled (RULES.md 6), as the ``Festa`` tag names it.
+FESTA_OUTCOMES = ("accepted", "refused", "host", "433")
 
 #: How many domino cards ``Record.text()`` writes to a line.
 DOMINO_CARDS_PER_LINE = 8
@@ -93,6 +100,7 @@ class Record:
     seed: str | None = None
     sale: tuple[Seat, int] | None = None
     bid: tuple[Seat, int, str] | None = None
+    festa: str | None = None
     score: tuple[tuple[Seat, int], ...] | None = None
 
     def __post_init__(self) -> None:
@@ -118,11 +126,19 @@ class Record:
         """Whether the hand is the domino (RULES.md section 9)."""
         return self.rules.contract(self.contract).kind == "domino"
 
+    @property
+    def is_played(self) -> bool:
+        """False only for a festa settled ``433`` (RULES.md 6): no trump, no play."""
+        return self.festa != "433"
+
     def position(self, cards: int | None = None):
         """The play engine's position after the first ``cards`` cards (all by default).
 
         A ``Position`` for a trick contract, a ``DominoPosition`` for the domino.
+        ``RecordError`` for a festa settled ``433``, which is not played.
         """
+        if not self.is_played:
+            raise RecordError("a festa settled 433 is not played: it has no position")
         play = self.play if cards is None else self.play[:cards]
         if self.is_domino:
             from .domino import DominoPosition
@@ -142,14 +158,17 @@ class Record:
         return [self.play[i:i + per] for i in range(0, len(self.play), per)]
 
     def adjustments(self) -> dict[Seat, int]:
-        """Points moved by a sale (RULES.md 10) or an accepted festa bid (RULES.md 6)."""
+        """Points moved by a sale (RULES.md 10) or a festa settlement (RULES.md 6): an
+        accepted bid paid to the host, or ``433``'s 100 to the host and 75 to the others."""
         out = {s: 0 for s in self.deal.seats}
+        if self.festa == "433" and self.dealer is not None:
+            return {s: 100 if s == self.dealer else 75 for s in self.deal.seats}
         if self.sale is not None and self.dealer is not None:
             buyer, price = self.sale
             per_trick = self.rules.contract(self.contract).each_trick
             out[buyer] -= price * per_trick
             out[self.dealer] += price * per_trick
-        if self.bid is not None and self.dealer is not None:
+        if self.bid is not None and self.dealer is not None and self.festa != "refused":
             bidder, count, kind = self.bid
             points = count * (75 if kind == "null" else 25)
             out[bidder] -= points
@@ -166,6 +185,8 @@ class Record:
         return self._played_scores()
 
     def _played_scores(self) -> dict[Seat, Any] | None:
+        if not self.is_played:
+            return self.adjustments()
         pos = self.position()
         if not pos.complete:
             return None
@@ -190,7 +211,8 @@ class Record:
                 out.append((name, value))
         out.append(("Variant", self.variant))
         out.append(("Contract", self.contract))
-        if self.trump is not None or self.rules.contract(self.contract).trump != TRUMP_NONE:
+        if self.is_played and (self.trump is not None
+                               or self.rules.contract(self.contract).trump != TRUMP_NONE):
             out.append(("Trump", "-" if self.trump is None else self.trump.letter))
         if self.options:
             out.append(("Options", " ".join(self.options)))
@@ -205,6 +227,8 @@ class Record:
         if self.bid is not None:
             seat, count, kind = self.bid
             out.append(("Bid", f"{seat.name} {count}" + (" null" if kind == "null" else "")))
+        if self.festa is not None:
+            out.append(("Festa", self.festa))
         if self.score is not None:
             out.append(("Score", " ".join(f"{s.name} {v}" for s, v in self.score)))
         out.append(("Deal", self.deal.pbn()))
@@ -213,7 +237,8 @@ class Record:
     def text(self) -> str:
         """The record as PBN-style text, ending with a newline; ``parse`` reads it back."""
         lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags()]
-        lines.append(f'[Play "{self.leader.name}"]')
+        if self.is_played:
+            lines.append(f'[Play "{self.leader.name}"]')
         for trick in self.tricks():
             lines.append(" ".join(str(c) for c in trick))
         return "\n".join(lines) + "\n"
@@ -240,6 +265,8 @@ class Record:
             out["sale"] = {"buyer": self.sale[0].name, "price": self.sale[1]}
         if self.bid is not None:
             out["bid"] = {"bidder": self.bid[0].name, "tricks": self.bid[1], "kind": self.bid[2]}
+        if self.festa is not None:
+            out["festa"] = self.festa
         if self.score is not None:
             out["score"] = {s.name: v for s, v in self.score}
         return out
@@ -250,7 +277,8 @@ class Record:
         if not isinstance(data, Mapping):
             raise RecordError(f"invalid record: expected a JSON object, got {type(data).__name__}")
         known = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
-                 "dealer", "event", "site", "date", "hand", "seed", "sale", "bid", "score"}
+                 "dealer", "event", "site", "date", "hand", "seed", "sale", "bid", "festa",
+                 "score"}
         unknown = sorted(k for k in data if k not in known)
         if unknown:
             raise RecordError(f"unknown field {unknown[0]!r} in record: expected "
@@ -271,7 +299,8 @@ class Record:
                          ("leader", "Leader")):
             text_field(key, tag, required=key != "leader")
         for key, tag in (("trump", "Trump"), ("dealer", "Dealer"), ("event", "Event"),
-                         ("site", "Site"), ("date", "Date"), ("hand", "Hand"), ("seed", "Seed")):
+                         ("site", "Site"), ("date", "Date"), ("hand", "Hand"), ("seed", "Seed"),
+                         ("festa", "Festa")):
             text_field(key, tag)
         if "doubles" in data and data["doubles"] is not None:
             if not isinstance(data["doubles"], bool):
@@ -481,8 +510,12 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
             raise wrap("Trump", exc) from None
     hand = _int_tag(tags, "Hand", minimum=1)
     sale = _sale_tag(tags, variant, contract.name, dealer)
-    bid = _bid_tag(tags, variant, contract.name, dealer)
+    festa = _festa_tag(tags, variant, contract.name, dealer)
+    bid = _bid_tag(tags, variant, contract.name, dealer, festa)
     score = _score_tag(tags, deal)
+    if festa == "433":
+        return _unplayed_433(tags, variant.name, contract.name, deal, leader, dealer, doubles,
+                             trump, options, play_lines, hand, score, line_of)
 
     # Everything the engine checks (trump, deal for the variant, leader, doubles).
     from .position import Position, _check_deal, _check_trump
@@ -516,7 +549,8 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
                     dealer=dealer, doubles=doubles, play=tuple(play),
                     event=tags.get("Event", (None,))[0], site=tags.get("Site", (None,))[0],
                     date=tags.get("Date", (None,))[0], hand=hand,
-                    seed=tags.get("Seed", (None,))[0], sale=sale, bid=bid, score=score)
+                    seed=tags.get("Seed", (None,))[0], sale=sale, bid=bid, festa=festa,
+                    score=score)
     if score is not None and position.complete:
         played = record._played_scores()
         if played is not None and played != dict(score):
@@ -591,7 +625,58 @@ def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
     return (buyer, int(parts[1]))
 
 
-def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
+def _festa_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None) -> str | None:
+    if "Festa" not in tags:
+        return None
+    value, line = tags["Festa"]
+    outcome = value.lower()
+    if variant.name != "portuguese" or contract not in ("festa", "null"):
+        raise RecordError(f"tag Festa {value!r}: festa outcomes belong to the Portuguese "
+                          f"festa (RULES.md 6)", line)
+    if outcome not in FESTA_OUTCOMES:
+        raise RecordError(f"tag Festa: invalid value {value!r}: expected one of "
+                          f"{', '.join(FESTA_OUTCOMES)}", line)
+    if dealer is None:
+        raise RecordError(f"tag Festa {value!r} needs a Dealer tag (the host)", line)
+    if outcome in ("accepted", "refused") and "Bid" not in tags:
+        raise RecordError(f"tag Festa {value!r} needs a Bid tag (the bid the host "
+                          f"{'accepted' if outcome == 'accepted' else 'answered with 8 or null'})",
+                          line)
+    if outcome in ("host", "433") and "Bid" in tags:
+        raise RecordError(f"tag Festa {value!r}: no bid was accepted, so the record takes no "
+                          f"Bid tag (line {tags['Bid'][1]})", line)
+    if outcome == "refused" and contract != "null":
+        raise RecordError(f"tag Festa 'refused': the host plays null after 8 or null is "
+                          f"refused, not {contract}", line)
+    if outcome == "433" and contract != "festa":
+        raise RecordError(f"tag Festa '433': the hand is the festa, not {contract}", line)
+    return outcome
+
+
+def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
+                  dealer: Seat | None, doubles: bool, trump: Suit | None,
+                  options: tuple[str, ...], play_lines, hand, score, line_of) -> Record:
+    """RULES.md 6 (3): a festa settled 433 has no trump and no play."""
+    if trump is not None:
+        raise RecordError(f"tag Trump {tags['Trump'][0]!r}: a festa settled 433 is not played "
+                          f"and names no trump", line_of("Trump"))
+    if play_lines:
+        raise RecordError(f"cards {' '.join(play_lines[0][1])!r}: a festa settled 433 is not "
+                          f"played", play_lines[0][0])
+    record = Record(variant, contract, deal, leader, options=options, dealer=dealer,
+                    doubles=doubles, event=tags.get("Event", (None,))[0],
+                    site=tags.get("Site", (None,))[0], date=tags.get("Date", (None,))[0],
+                    hand=hand, seed=tags.get("Seed", (None,))[0], festa="433", score=score)
+    settled = record.adjustments()
+    if score is not None and dict(score) != settled:
+        shown = " ".join(f"{s.name} {v}" for s, v in settled.items())
+        raise RecordError(f"tag Score {tags['Score'][0]!r} does not match the 433 settlement "
+                          f"{shown!r}", line_of("Score"))
+    return record
+
+
+def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None,
+             festa: str | None = None):
     if "Bid" not in tags:
         return None
     value, line = tags["Bid"]
@@ -615,7 +700,11 @@ def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
         raise RecordError(f"tag Bid {value!r}: the host does not bid at its own festa", line)
     if kind == "null" and int(parts[1]) > 3:
         raise RecordError(f"tag Bid {value!r}: a null bid is at most 3 tricks", line)
-    if (kind == "null") != (contract == "null"):
+    if festa == "refused":
+        if kind != "plus" or int(parts[1]) not in (6, 7):
+            raise RecordError(f"tag Bid {value!r}: 8 or null is asked only at 6 or 7 "
+                              f"plus-tricks (tag Festa 'refused')", line)
+    elif (kind == "null") != (contract == "null"):
         raise RecordError(f"tag Bid {value!r}: a {kind} bid is played as "
                           f"{'null' if kind == 'null' else 'festa'}, not {contract}", line)
     return (bidder, int(parts[1]), kind)

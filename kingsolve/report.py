@@ -27,6 +27,8 @@ Solver = Callable[..., Any]
 
 def hand_total(record: Record) -> Number:
     """The points a complete hand of this contract hands out in all (RULES.md 3, 9)."""
+    if not record.is_played:
+        return sum(record.adjustments().values())   # festa settled 433 (RULES.md 6)
     contract = record.rules.contract(record.contract)
     if contract.kind == "domino":
         return 0  # the winner(s) take exactly what the losers lose
@@ -58,7 +60,8 @@ class HandReport:
         return {"number": self.number, "contract": self.record.contract,
                 "trump": None if self.record.trump is None else self.record.trump.letter,
                 "dealer": None if self.record.dealer is None else self.record.dealer.name,
-                "leader": self.record.leader.name, "actual": seats(self.actual),
+                "leader": self.record.leader.name, "festa": self.record.festa,
+                "actual": seats(self.actual),
                 "values": seats(self.values), "costs": seats(self.costs),
                 "running": seats(self.running), "total": json_number(self.total),
                 "sum_ok": self.sum_ok}
@@ -100,7 +103,8 @@ class MatchReport:
 
         for h in self.hands:
             r = h.record
-            title = f"{h.number:>2}. {r.contract}" + ("" if r.trump is None else f" {r.trump.letter}")
+            title = f"{h.number:>2}. {r.contract}" + ("" if r.trump is None else f" {r.trump.letter}") \
+                + ("" if r.is_played else " settled 433")
             lines.append(title + ("" if h.sum_ok in (None, True) else "  (scores do not add up!)"))
             lines.append(row("played", h.actual))
             lines.append(row("double dummy", h.values))
@@ -155,7 +159,10 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
                                       f"{' '.join(s.name for s in record.deal.seats)}, the "
                                       f"first hand {' '.join(s.name for s in seats)}")
         rv = None
-        if review_play and record.play:
+        if not record.is_played:
+            # a festa settled 433 (RULES.md 6): the settlement is the hand's value
+            values, costs = record.adjustments(), None
+        elif review_play and record.play:
             start = 1 if record.is_domino else min(from_trick, max(1, (len(record.play) - 1)
                                                                    // record.deal.players + 1))
             rv = review(record, budget=budget, from_trick=start, solver=solver)

@@ -113,6 +113,43 @@ def test_sale_and_bid_move_points():
                                 Seat.W: 325}
 
 
+def test_festa_outcomes_settle_the_points():
+    # RULES.md 6: (2) 8 or null refused: the host plays null and nobody pays;
+    # (3) 433: no play, the host scores 100 and each other seat 75.
+    deal = Deal("N:A... K... Q... J...")
+    refused = Record("portuguese", "null", deal, Seat.E, dealer=Seat.N, bid=(Seat.E, 7, "plus"),
+                     festa="refused", play=["SK", "SQ", "SJ", "SA"])
+    assert Record.parse(refused.text()) == refused
+    assert Record.from_dict(refused.to_dict()) == refused
+    unpaid = Record("portuguese", "null", deal, Seat.E, dealer=Seat.N,
+                    play=["SK", "SQ", "SJ", "SA"])
+    assert refused.final_scores() == unpaid.final_scores()
+    settled = Record.parse(record_text('[Variant "portuguese"]', '[Contract "festa"]',
+                                       '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]'))
+    assert settled.festa == "433" and settled.play == () and settled.trump is None
+    assert settled.final_scores() == {Seat.N: 75, Seat.E: 75, Seat.S: 75, Seat.W: 100}
+    assert "[Play" not in settled.text() and "[Trump" not in settled.text()
+    assert Record.parse(settled.text()) == settled
+    assert Record.from_dict(settled.to_dict()) == settled
+    with pytest.raises(RecordError, match="a festa settled 433 is not played"):
+        settled.position()
+    scored = settled.text().replace('[Deal "', '[Score "N 75 E 75 S 75 W 100"]\n[Deal "')
+    assert Record.parse(scored).score is not None
+
+
+def test_match_report_counts_a_433_festa():
+    # RULES.md 6 (3): the settlement is the hand's whole value; the festa hands out 325.
+    from kingsolve.report import hand_total, match_report
+    settled = Record.parse(record_text('[Variant "portuguese"]', '[Contract "festa"]',
+                                       '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]'))
+    report = match_report([settled])
+    hand = report.hands[0]
+    assert hand.actual == hand.values == {Seat.N: 75, Seat.E: 75, Seat.S: 75, Seat.W: 100}
+    assert hand.total == hand_total(settled) == 13 * 25 and hand.sum_ok
+    assert hand.costs is None and report.to_dict()["hands"][0]["festa"] == "433"
+    assert "festa settled 433" in report.text()
+
+
 def test_score_tag_kept_and_checked():
     deal = Deal("N:A... K... Q... J...")
     r = Record("italian", "no-queens", deal, Seat.N, play=["SA", "SK", "SQ", "SJ"],
@@ -167,6 +204,17 @@ ERRORS = [
     (['[Variant "portuguese"]', '[Contract "festa"]', '[Trump "S"]', '[Dealer "W"]', '[Bid "E 4 null"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Bid 'E 4 null': a null bid is at most 3 tricks"),
     (['[Variant "portuguese"]', '[Contract "festa"]', '[Trump "S"]', '[Dealer "W"]', '[Bid "E 2 null"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Bid 'E 2 null': a null bid is played as null, not festa"),
     (['[Variant "portuguese"]', '[Contract "festa"]', '[Trump "S"]', '[Dealer "W"]', '[Bid "W 2"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Bid 'W 2': the host does not bid"),
+    (['[Variant "italian"]', '[Contract "no-queens"]', '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]'], "", r"line 4: tag Festa '433': festa outcomes belong to the Portuguese festa"),
+    (['[Variant "portuguese"]', '[Contract "festa"]', '[Dealer "W"]', '[Festa "later"]', f'[Deal "{DEAL}"]'], "", r"line 4: tag Festa: invalid value 'later': expected one of accepted, refused, host, 433"),
+    (['[Variant "portuguese"]', '[Contract "festa"]', '[Festa "433"]', f'[Deal "{DEAL}"]', '[Leader "N"]'], "", r"line 3: tag Festa '433' needs a Dealer tag"),
+    (['[Variant "portuguese"]', '[Contract "festa"]', '[Trump "S"]', '[Dealer "W"]', '[Festa "accepted"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Festa 'accepted' needs a Bid tag"),
+    (['[Variant "portuguese"]', '[Contract "festa"]', '[Dealer "W"]', '[Bid "E 3"]', '[Festa "433"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Festa '433': no bid was accepted, so the record takes no Bid tag \(line 4\)"),
+    (['[Variant "portuguese"]', '[Contract "festa"]', '[Trump "S"]', '[Dealer "W"]', '[Bid "E 7"]', '[Festa "refused"]', f'[Deal "{DEAL}"]'], "", r"line 6: tag Festa 'refused': the host plays null after 8 or null is refused, not festa"),
+    (['[Variant "portuguese"]', '[Contract "null"]', '[Dealer "W"]', '[Bid "E 5"]', '[Festa "refused"]', f'[Deal "{DEAL}"]'], "", r"line 4: tag Bid 'E 5': 8 or null is asked only at 6 or 7 plus-tricks"),
+    (['[Variant "portuguese"]', '[Contract "null"]', '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]'], "", r"line 4: tag Festa '433': the hand is the festa, not null"),
+    (['[Variant "portuguese"]', '[Contract "festa"]', '[Trump "S"]', '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]'], "", r"line 3: tag Trump 'S': a festa settled 433 is not played"),
+    (['[Variant "portuguese"]', '[Contract "festa"]', '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]', '[Play "N"]'], "SA SK S8 S3", r"line 7: cards 'SA SK S8 S3': a festa settled 433 is not played"),
+    (['[Variant "portuguese"]', '[Contract "festa"]', '[Dealer "W"]', '[Festa "433"]', '[Score "N 75 E 75 S 100 W 75"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Score 'N 75 E 75 S 100 W 75' does not match the 433 settlement 'N 75 E 75 S 75 W 100'"),
     (['[Variant "italian"]', '[Contract "no-queens"]', '[Score "N 1"]', f'[Deal "{DEAL}"]', '[Leader "N"]'], "", r"line 3: tag Score: invalid value 'N 1'"),
     (['[Variant "italian"]', '[Contract "no-queens"]', '[Score "N 1 N 2 S 0 W 0"]', f'[Deal "{DEAL}"]', '[Leader "N"]'], "", r"line 3: tag Score 'N 1 N 2 S 0 W 0': expected each seat in play once"),
 ]
