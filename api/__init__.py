@@ -69,7 +69,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.errorhandler(KingsolveError)
     def bad_input(exc: KingsolveError):
         status = 503 if isinstance(exc, SolveTimeout) else 400
-        return respond({"error": exc.code, "message": str(exc)}, status)
+        return respond(exc.to_dict(), status)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -38,6 +38,10 @@ ERROR = {
     "properties": {
         "error": {"type": "string", "description": "a short code: parse, invalid-deal, budget..."},
         "message": {"type": "string", "description": "what was wrong, quoting the input"},
+        "bounds": {"type": "object", "description": "on a budget stop: for each seat asked, "
+                   "the lowest and highest value proved so far",
+                   "additionalProperties": {"type": "array", "items": {"type": "integer"},
+                                            "minItems": 2, "maxItems": 2}},
     },
 }
 

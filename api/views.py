@@ -73,7 +73,7 @@ def _solve_batch(reqs: list) -> list[dict]:
             req = _state().schemas.validate("SolveRequest", item)
             out.append(solve_request(_budget(req, ms_left)))
         except KingsolveError as exc:
-            out.append({"error": exc.code, "message": str(exc)})
+            out.append(exc.to_dict())
     return out
 
 

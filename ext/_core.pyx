@@ -451,6 +451,8 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
     cdef int lo = bound_lo(c)
     cdef int hi = bound_hi(c)
     cdef int g = guess, beta, v
+    c.proved_lo = lo
+    c.proved_hi = hi
     while lo < hi:
         if g < lo:
             g = lo
@@ -464,6 +466,8 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
             lo = v
         else:
             hi = v
+        c.proved_lo = lo
+        c.proved_hi = hi
         g = v
     return lo
 
@@ -639,6 +643,12 @@ cdef class Core:
         """The quick bounds (lowest, highest) of the future value at the root."""
         return bound_lo(&self.c), bound_hi(&self.c)
 
+    @property
+    def proved(self):
+        """(lowest, highest) future value the last ``value`` or ``child_value`` proved:
+        equal when it finished, the narrowed range when it stopped at its budget."""
+        return self.c.proved_lo, self.c.proved_hi
+
     cdef void _check(self):
         self.dirty = True
         if self.c.abort:
@@ -675,6 +685,8 @@ cdef class Core:
                 if not (maxmask >> w) & 1:
                     gain = 0
                 v = gain + mtd(&self.c, guess - gain)
+                self.c.proved_lo += gain
+                self.c.proved_hi += gain
                 reopen_trick(R, st)
             else:
                 v = mtd(&self.c, guess)

@@ -76,3 +76,5 @@ cdef struct Search:
     int64_t node_limit       # the node budget
     double deadline          # monotonic seconds at which the search stops
     int abort                # 1 node budget, 2 time budget
+    int proved_lo            # the bounds the last MTD run proved (all it knows on a stop)
+    int proved_hi

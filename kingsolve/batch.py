@@ -46,7 +46,7 @@ def answer(request: Any, operation: str = "solve") -> dict:
             raise InvalidRequestError(f"unknown batch operation {operation!r}: expected "
                                       f"{' or '.join(OPERATIONS)}")
     except KingsolveError as exc:
-        body = {"error": exc.code, "message": str(exc)}
+        body = exc.to_dict()
     except (TypeError, AttributeError) as exc:  # a request that is not an object
         body = {"error": "invalid-request", "message": f"invalid request: {exc}"}
     if rid is not None:

@@ -23,6 +23,10 @@ class KingsolveError(ValueError):
 
     code = "invalid"
 
+    def to_dict(self) -> dict:
+        """The error as the JSON surfaces (API, batches) send it."""
+        return {"error": self.code, "message": str(self)}
+
 
 class ParseError(KingsolveError):
     """Text that is not in the expected notation (a card, a seat, a deal)."""
@@ -61,6 +65,21 @@ class InvalidRequestError(KingsolveError):
 
 
 class SolveTimeout(KingsolveError):
-    """A search that went over its node or time budget before finishing."""
+    """A search that went over its node or time budget before finishing.
+
+    ``bounds`` (when the search got that far) maps each seat asked for to the
+    (lowest, highest) value proved before the stop: the exact value lies between.
+    """
 
     code = "budget"
+
+    def __init__(self, message: str, bounds: "dict | None" = None) -> None:
+        super().__init__(message)
+        self.bounds = bounds
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        if self.bounds:
+            out["bounds"] = {getattr(s, "name", str(s)): [lo, hi]
+                             for s, (lo, hi) in self.bounds.items()}
+        return out

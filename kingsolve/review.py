@@ -260,7 +260,8 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
             result = solve_position(pos, wanted, budget, solver)
         except SolveTimeout as exc:
             where = "" if record.is_domino else f" (trick {pos.trick_number + 1})"
-            raise SolveTimeout(f"review stopped at card {i + 1}{where}: {exc}") from None
+            raise SolveTimeout(f"review stopped at card {i + 1}{where}: {exc}",
+                               bounds=exc.bounds) from None
         nodes += int(result.nodes)
         if i == start:
             start_values = {s: result.values[s] for s in seats}

@@ -92,7 +92,11 @@ def _first_guess(lo: int, hi: int) -> int:
 def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
                   budget: Budget, with_cards: bool = True) -> tuple[dict[Seat, int], dict[Card, int]]:
     """Values (future points plus taken, plus the constant) and per-card values
-    (none when ``with_cards`` is false: each seat's value alone)."""
+    (none when ``with_cards`` is false: each seat's value alone).
+
+    On a budget stop the ``SolveTimeout`` carries, for every seat asked, the range
+    of values proved so far (exact for the seats already solved).
+    """
     t = position.tables
     taken = position.taken
     mover = position.to_move
@@ -101,36 +105,55 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
         side = position.side_of(seat)
         return future + sum(taken[s] for s in side) + t.seat_constant * len(side)
 
-    core.set_budget(budget.nodes, budget.ms)
-    if not with_cards:
-        values: dict[Seat, int] = {}
-        done: dict[int, int] = {}
-        for seat in seats:
-            mask = _side_mask(position, seat)
-            if mask not in done:
-                guess = _first_guess(*core.bounds())
-                done[mask] = _run(lambda: core.value(mask, guess), budget)
-            values[seat] = total(seat, done[mask])
-        return values, {}
-    guess = _first_guess(*core.bounds())
-    moves = core.moves()
-    mover_mask = _side_mask(position, mover)
-    by_rep: dict[int, int] = {}
-    for rep in sorted(set(moves.values()), key=lambda b: b):
-        v = _run(lambda: core.child_value(rep, mover_mask, guess), budget)
-        by_rep[rep] = v
-        guess = max(by_rep.values())
-    cards = {Card.from_bit(b): total(mover, by_rep[r]) for b, r in sorted(moves.items())}
-    best_future = max(by_rep.values())
-    values = {}
-    for seat in seats:
+    quick = core.bounds()
+    done: dict[int, int] = {}              # side mask -> exact future value
+    running: list = [None]                 # the side mask being searched now
+    children: dict[int, int] = {}          # representative card -> exact future value
+    mover_mask = None if mover is None else _side_mask(position, mover)
+
+    def proved(seat: Seat) -> tuple[int, int]:
         mask = _side_mask(position, seat)
-        if mask == mover_mask:
-            values[seat] = total(seat, best_future)
-        else:
-            guess = _first_guess(*core.bounds())
-            values[seat] = total(seat, _run(lambda: core.value(mask, guess), budget))
-    return values, cards
+        if mask in done:
+            return done[mask], done[mask]
+        if mask == mover_mask and with_cards and running[0] == "cards":
+            lo, hi = core.proved
+            best = max(children.values(), default=quick[0])
+            left = len(set(core.moves().values())) - len(children) - 1
+            return max(best, lo), max(best, hi if left == 0 else quick[1])
+        if running[0] == mask:
+            return core.proved
+        return quick
+
+    def value(mask: int) -> int:
+        if mask not in done:
+            running[0] = mask
+            guess = _first_guess(*quick)
+            done[mask] = _run(lambda: core.value(mask, guess), budget)
+        return done[mask]
+
+    core.set_budget(budget.nodes, budget.ms)
+    try:
+        card_values: dict[Card, int] = {}
+        if with_cards:
+            running[0] = "cards"
+            guess = _first_guess(*quick)
+            moves = core.moves()
+            for rep in sorted(set(moves.values())):
+                children[rep] = _run(lambda: core.child_value(rep, mover_mask, guess), budget)
+                guess = max(children.values())
+            card_values = {Card.from_bit(b): total(mover, children[r])
+                           for b, r in sorted(moves.items())}
+            done[mover_mask] = max(children.values())
+        values = {seat: total(seat, value(_side_mask(position, seat))) for seat in seats}
+    except SolveTimeout as exc:
+        bounds = {}
+        for seat in seats:
+            lo, hi = proved(seat)
+            bounds[seat] = (total(seat, lo), total(seat, hi))
+        shown = ", ".join(f"{s.name} {lo}" + ("" if lo == hi else f" to {hi}")
+                          for s, (lo, hi) in bounds.items())
+        raise SolveTimeout(f"{exc}; proved so far: {shown}", bounds=bounds) from None
+    return values, card_values
 
 
 def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,

@@ -40,7 +40,7 @@ def error_of(resp, status: int, code: str | None = None) -> str:
     assert resp.status_code == status, resp.get_data(as_text=True)
     assert resp.mimetype == "application/json"
     body = resp.get_json()
-    assert set(body) == {"error", "message"}
+    assert set(body) == ({"error", "message", "bounds"} if "bounds" in body else {"error", "message"})
     assert "Traceback" not in body["message"]
     if code is not None:
         assert body["error"] == code
@@ -347,7 +347,12 @@ def test_solve_batch_and_msgpack_with_the_real_search(client):
 
 def test_a_real_search_over_its_budget_is_503(client):
     full = {"variant": "italian", "contract": "no-queens", "deal": Deal.random(11).pbn(), "nodes": 1000}
-    assert "1000" in error_of(client.post("/api/v1/solve", json=full), 503, "budget")
+    resp = client.post("/api/v1/solve", json=full)
+    assert "1000" in error_of(resp, 503, "budget")
+    # RULES.md 11: what the stopped search proved, per seat (four queens at -3: -12 to 0)
+    bounds = resp.get_json()["bounds"]
+    assert set(bounds) == {"N", "E", "S", "W"}
+    assert all(-12 <= lo <= hi <= 0 for lo, hi in bounds.values())
 
 
 def test_table_of_a_small_deal(client):

@@ -99,6 +99,30 @@ def test_tiny_node_budget_raises_solve_timeout():
                        "leader": "N", "doubles": True, "nodes": 5000})
 
 
+@pytest.mark.parametrize("contract, seed", [("no-kings-jacks", 1), ("no-hearts", 2),
+                                            ("no-tricks", 3), ("no-queens", 4)])
+@pytest.mark.parametrize("cards", [True, False])
+def test_budget_stop_reports_the_range_proved_so_far(contract, seed, cards):
+    # RULES.md 11: a stopped search still knows bounds; the exact value lies within.
+    pos = Position("italian", contract, Deal.random(seed), leader=Seat(seed % 4))
+    rng = random.Random(seed)
+    for _ in range(16):
+        pos.play(rng.choice(pos.legal_cards()))
+    exact = solve(pos).values
+    stops = 0
+    for nodes in (5_000, 100_000, 400_000, 1_500_000):
+        try:
+            solve(pos, budget=Budget(nodes=nodes), cards=cards)
+        except SolveTimeout as exc:
+            stops += 1
+            assert set(exc.bounds) == set(pos.seats)
+            for seat, (lo, hi) in exc.bounds.items():
+                assert lo <= exact[seat] <= hi, (seat, lo, hi, exact[seat])
+            assert "proved so far" in str(exc)
+            assert exc.to_dict()["bounds"] == {s.name: [lo, hi] for s, (lo, hi) in exc.bounds.items()}
+    assert stops  # the smallest budget always stops: the bounds above were checked
+
+
 def test_tiny_time_budget_raises_solve_timeout():
     pos = Position("italian", "no-trumps", DEAL, leader="N", doubles=True)
     with pytest.raises(SolveTimeout, match="time budget"):
