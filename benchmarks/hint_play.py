@@ -31,51 +31,15 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from kingsolve import Deal, Position, Seat, Suit                       # noqa: E402
-from kingsolve.cards import SUIT_MASK, cards_of_mask                    # noqa: E402
 from kingsolve.errors import SolveTimeout                               # noqa: E402
-from kingsolve.hint import hint                                         # noqa: E402
-from kingsolve.position import trick_winner_index                       # noqa: E402
+from kingsolve.hint import hint, play_preference                        # noqa: E402
 from kingsolve.result import Budget                                     # noqa: E402
 from kingsolve.rules import VARIANTS                                    # noqa: E402
 
 
-def contract_sign(p: Position) -> int:
-    """+1 when the contract hands out positive points (take tricks), else -1."""
-    t = p.tables
-    return 1 if sum(t.trick_points) + sum(t.card_points) > 0 else -1
-
-
 def heuristic(p: Position) -> str:
-    """A simple legal-play heuristic.
-
-    Negative contracts: play the card that does not (yet) win the trick, shedding
-    point cards and high cards first; when every card wins, the lowest. Positive
-    contracts: the cheapest card that wins the trick so far, else the lowest card;
-    leading, the highest card.
-    """
-    legal = p.legal_cards()
-    t = p.tables
-    bits = [b for _, b in p.trick]
-
-    def wins(card) -> bool:
-        trick = bits + [card.bit]
-        return trick_winner_index(trick, t.trump) == len(trick) - 1
-
-    def pts(card) -> int:
-        return t.card_points[card.bit]
-
-    if contract_sign(p) > 0:
-        if not bits:
-            return str(max(legal, key=lambda c: (c.rank, -c.suit)))
-        winners = [c for c in legal if wins(c)]
-        pool = winners or legal
-        return str(min(pool, key=lambda c: (c.suit == t.trump, c.rank, c.suit)))
-    if not bits:
-        return str(min(legal, key=lambda c: (pts(c) < 0, c.rank, c.suit)))
-    safe = [c for c in legal if not wins(c)]
-    if safe:
-        return str(min(safe, key=lambda c: (pts(c), -c.rank, c.suit)))
-    return str(min(legal, key=lambda c: (-pts(c), c.rank, c.suit)))
+    """The simple player: the first card of ``kingsolve.hint.play_preference``."""
+    return str(play_preference(p)[0])
 
 
 class Player:

@@ -21,13 +21,14 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout
-from .position import Position
+from .position import Position, trick_winner_index
 from .result import Budget, SolveResult
 from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .sampling import DealSampler, SeatView
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
-           "sell_hint", "contract_hint", "festa_hint", "hint_request", "MAX_SAMPLES"]
+           "sell_hint", "contract_hint", "festa_hint", "hint_request", "play_preference",
+           "MAX_SAMPLES"]
 
 #: The most samples a hint may ask for.
 MAX_SAMPLES = 2000
@@ -49,6 +50,40 @@ def _stats(values: Sequence[float]) -> tuple[float, float]:
 
 def _num(x: float) -> float:
     return round(float(x), 4)
+
+
+def play_preference(position: Position) -> list[Card]:
+    """The legal cards of the seat on move in a simple player's order of preference.
+
+    Uses only what that seat sees (its cards and the trick so far). Under a penalty:
+    lead the lowest card that scores nothing; follow with a card that does not win
+    the trick as it stands, shedding point cards, then high cards; when every card
+    wins, the one with the fewest penalty points, lowest first. In a positive
+    contract: lead the highest card; follow with the cheapest card that wins (plain
+    suits before trumps), else the lowest. Hints break ties of equal mean value in
+    this order: paranoid values often tie (RULES.md 11: the seat assumes the worst),
+    and among cards the worst case cannot tell apart a player still sheds danger.
+    """
+    legal = cards_of_mask(position.legal_mask())
+    t = position.tables
+    bits = [b for _, b in position.trick]
+
+    def wins(card: Card) -> bool:
+        trick = bits + [card.bit]
+        return trick_winner_index(trick, t.trump) == len(trick) - 1
+
+    def pts(card: Card) -> int:
+        return t.card_points[card.bit]
+
+    positive = sum(t.trick_points) + sum(t.card_points) > 0
+    if positive:
+        if not bits:
+            return sorted(legal, key=lambda c: (-c.rank, c.suit))
+        return sorted(legal, key=lambda c: (not wins(c), c.suit == t.trump, c.rank, c.suit))
+    if not bits:
+        return sorted(legal, key=lambda c: (pts(c) < 0, c.rank, c.suit))
+    return sorted(legal, key=lambda c: (1, -pts(c), c.rank, c.suit) if wins(c)
+                  else (0, pts(c), -c.rank, c.suit))
 
 
 @dataclass(frozen=True)
@@ -274,6 +309,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
         only = CardHint(legal[0], 0.0, 0.0, 1.0, 0.0, 0.0)
         return HintResult(view.seat, (only,), legal[0], 0, False, sampler.count, seed, budget,
                           (time.perf_counter() - start) * 1000.0, 0, tuple(view.inferences))
+    preference = {c: i for i, c in enumerate(play_preference(position(first)))}
     results, timeouts = _run_samples(deals, job, samples, ms, budget, threads)
     if not results:
         raise SolveTimeout(f"no sampled deal could be solved within the budget "
@@ -284,9 +320,9 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
         mean, std = _stats(vals)
         best = sum(1 for r in results if card in r.best) / len(results)
         hints.append(CardHint(card, mean, std, best, min(vals), max(vals)))
-    # Ties go to the card more often best, then the lowest card: paranoid values tie
-    # often, and keeping high cards is the safer default in every contract.
-    hints.sort(key=lambda h: (-h.mean, -h.best, h.card.rank, h.card.suit))
+    # Ties go to the card more often best, then to a simple player's preference:
+    # paranoid values tie often (see play_preference).
+    hints.sort(key=lambda h: (-h.mean, -h.best, preference[h.card]))
     exact = len(results) == sampler.count
     return HintResult(view.seat, tuple(hints), hints[0].card, len(results), exact, sampler.count,
                       seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,

@@ -10,8 +10,8 @@ import pytest
 from kingsolve import Card, Deal, Position, Seat, Suit
 from kingsolve.cards import SUIT_MASK, cards_of_mask
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
-from kingsolve.hint import (contract_hint, festa_hint, hint, hint_request, sell_hint,
-                            trump_hint)
+from kingsolve.hint import (contract_hint, festa_hint, hint, hint_request, play_preference,
+                            sell_hint, trump_hint)
 from kingsolve.result import Budget, SolveResult
 from kingsolve.sampling import DealSampler, SeatView
 
@@ -267,3 +267,41 @@ def test_cli_hint(tmp_path, capsys):
     assert main(["hint", "--variant", "italian", "--contract", "no-queens", "--seat", "E",
                  "--hand", "AKQ.AK3.72.85432"]) == 2
     assert "not on move" in capsys.readouterr().err
+
+
+# --- ties ---------------------------------------------------------------------------------
+
+def test_play_preference_sheds_danger_under_a_penalty_and_wins_cheaply_otherwise():
+    # Trick 1 is all clubs (N wins it), so trick 2's rules are the plain ones.
+    first = ["CA", "C3", "C4", "C5"]
+    deal = Deal("N:K2.3..A A4.9..3 Q5.7..4 J6.8..5")
+    # RULES.md 2: E must follow spades. Under no-hearts (RULES.md 4) the card that does
+    # not win comes first.
+    p = Position("italian", "no-hearts", deal, leader="N", play=first + ["SK"])
+    assert [str(c) for c in play_preference(p)] == ["S4", "SA"]
+    # Void in the suit led, the highest heart (a penalty card) is shed first.
+    void = Position("italian", "no-hearts", Deal("N:K2.3..A .94.2.3 Q5.7..4 J6.8..5"),
+                    leader="N", play=first + ["SK"])
+    assert [str(c) for c in play_preference(void)] == ["H9", "H4", "D2"]
+    # A positive contract (RULES.md 4, trumps): the cheapest card that wins; the
+    # highest lead.
+    t = Position("italian", "trumps", deal, leader="N", trump="H", play=first + ["SK"])
+    assert [str(c) for c in play_preference(t)] == ["SA", "S4"]
+    lead = Position("italian", "trumps", deal, leader="E", trump="H")
+    assert str(play_preference(lead)[0]) == "SA"
+
+
+def test_hint_breaks_ties_by_the_play_preference():
+    # RULES.md 11: when every card has the same paranoid value, the hint follows the
+    # simple player's order instead of keeping the high cards.
+    def flat(position, seats=None, budget=None):
+        me = list(seats)[0]
+        cards = {c: -2 for c in position.legal_cards()}
+        return SolveResult(position.to_move, dict(position.taken), {me: -2}, cards,
+                           list(cards), False)
+    deal, p = endgame("italian", "no-tricks", 5, 4)
+    seat = p.to_move
+    h = hint("italian", "no-tricks", seat, deal.hands[seat], [str(c) for c in p.record],
+             samples=3, solver=flat)
+    assert [c.card for c in h.cards] == play_preference(p)
+    assert h.recommended == play_preference(p)[0]
