@@ -177,10 +177,15 @@ def _analysis_responses() -> dict[str, dict]:
         "type": "object",
         "required": ["index", "trick", "seat", "card", "before", "after", "cost", "best", "forced"],
         "properties": {"index": {"type": "integer", "minimum": 0}, "trick": {"type": ["integer", "null"]},
-                       "seat": {"type": "string"}, "card": CARD, "before": SCORE, "after": SCORE,
-                       "cost": {**SCORE, "description": "points the card gave away (0: a best card)"},
+                       "seat": {"type": "string"}, "card": CARD,
+                       "before": {"type": ["number", "null"]}, "after": {"type": ["number", "null"]},
+                       "cost": {"type": ["number", "null"],
+                                "description": "points the card gave away (0: a best card; null: "
+                                               "not solved within the budget)"},
                        "best": {"type": "array", "items": CARD}, "forced": {"type": "boolean"},
-                       "values": values}}
+                       "values": values, "solved": {"type": "boolean"},
+                       "bounds": {"type": ["array", "null"], "items": SCORE,
+                                  "description": "unsolved: the value range proved before the stop"}}}
     review = {
         "type": "object",
         "required": ["record", "start", "start_trick", "start_values", "cards", "seats",
@@ -192,6 +197,7 @@ def _analysis_responses() -> dict[str, dict]:
             "seats": {"type": "object", "additionalProperties": {
                 "type": "object", "required": ["seat", "cards", "cost", "costly", "largest"],
                 "properties": {"seat": {"type": "string"}, "cards": {"type": "integer"},
+                               "unsolved": {"type": "integer"},
                                "cost": SCORE, "costly": {"type": "integer"},
                                "largest": {"anyOf": [{"type": "null"}, card_review]}}}},
             "final_scores": {"anyOf": [{"type": "null"}, values]},
@@ -293,6 +299,9 @@ class Schemas:
                                               "positions are smaller and solve faster"},
                 "from_card": {"type": "integer", "minimum": 0, "maximum": MAX_PLAY,
                               "description": "review from this 0-based card index on (the domino)"},
+                "skip_unsolved": {"type": "boolean", "description": "go on past positions the "
+                                  "budget does not solve (unsolved cards carry the value range "
+                                  "proved) instead of answering 503"},
                 **budget,
             },
         }

@@ -124,7 +124,8 @@ def review():
     record = Record.parse(text) if isinstance(text, str) else Record.from_dict(text)
     budget, solver = _analysis_budget(req)
     return respond(review_record(record, budget=budget, from_trick=req.get("from_trick", 1),
-                                 from_card=req.get("from_card"), solver=solver).to_dict())
+                                 from_card=req.get("from_card"), solver=solver,
+                                 skip_unsolved=req.get("skip_unsolved", False)).to_dict())
 
 
 @bp.post("/choices")

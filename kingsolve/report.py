@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .cards import Seat
-from .errors import InvalidRequestError
+from .errors import InvalidRequestError, SolveTimeout
 from .record import Record, parse_records
 from .result import Budget, Number, json_number
 from .review import Review, format_number, review, solve_position
@@ -47,7 +47,8 @@ class HandReport:
     number: int                               # the hand's number in the match
     record: Record
     actual: dict[Seat, Number] | None         # the score as played (None if unknown)
-    values: dict[Seat, Number]                # double-dummy values from the deal
+    values: dict[Seat, Number] | None         # double-dummy values from the deal (None:
+                                              # not solved within the budget)
     costs: dict[Seat, Number] | None          # the seats' mistakes (None if not reviewed)
     running: dict[Seat, Number]               # running totals after this hand
     total: Number                             # the contract's points for the hand
@@ -128,12 +129,15 @@ class MatchReport:
 
 def match_report(records: "Sequence[Record] | str", budget: Budget | None = None,
                  review_play: bool = True, from_trick: int = 1, solver: Solver | None = None,
-                 progress: Callable[[int, int], Any] | None = None) -> MatchReport:
+                 progress: Callable[[int, int], Any] | None = None,
+                 skip_unsolved: bool = False) -> MatchReport:
     """Report on a match: records (or match-file text) of one rule set, in order.
 
     With ``review_play`` each hand's play is reviewed (``from_trick`` on) for the
     mistakes; otherwise only the deal's values are solved. ``progress(done, total)``
-    is called after each hand.
+    is called after each hand. ``skip_unsolved`` goes on past positions the budget
+    does not solve (see ``kingsolve.review``); a hand whose start is not solved shows
+    no double-dummy values.
     """
     if isinstance(records, str):
         records = parse_records(records)
@@ -165,13 +169,16 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
         elif review_play and record.play:
             start = 1 if record.is_domino else min(from_trick, max(1, (len(record.play) - 1)
                                                                    // record.deal.players + 1))
-            rv = review(record, budget=budget, from_trick=start, solver=solver)
+            rv = review(record, budget=budget, from_trick=start, solver=solver,
+                        skip_unsolved=skip_unsolved)
             nodes += rv.nodes
-            values = dict(rv.start_values) if rv.start == 0 else _deal_values(record, budget,
-                                                                               solver)
+            if rv.start == 0:
+                values = dict(rv.start_values) or None
+            else:
+                values = _deal_values(record, budget, solver, skip_unsolved)
             costs = dict(rv.total_cost)
         else:
-            values = _deal_values(record, budget, solver)
+            values = _deal_values(record, budget, solver, skip_unsolved)
             costs = None
         actual = record.final_scores()
         total = hand_total(record)
@@ -206,9 +213,15 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
                        nodes, (time.perf_counter() - began) * 1000, seeds)
 
 
-def _deal_values(record: Record, budget: Budget, solver: Solver | None) -> dict[Seat, Number]:
+def _deal_values(record: Record, budget: Budget, solver: Solver | None,
+                 skip_unsolved: bool = False) -> dict[Seat, Number] | None:
     pos = record.position(0)
-    result = solve_position(pos, list(pos.seats), budget, solver)
+    try:
+        result = solve_position(pos, list(pos.seats), budget, solver)
+    except SolveTimeout:
+        if skip_unsolved:
+            return None
+        raise
     return {s: result.values[s] for s in pos.seats}
 
 

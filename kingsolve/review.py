@@ -7,7 +7,11 @@ cost (before - after: 0 for a double-dummy-best card), the best cards at that mo
 and whether the card was forced (the only legal card).
 
 One search per position: the per-card values of the seat on move give the value
-after each of its cards, the best of them the value before.
+after each of its cards, the best of them the value before. With
+``skip_unsolved=True`` a position whose search reaches the budget is kept as an
+unsolved card (the range of the mover's value proved so far, no cost) and the
+review goes on: small budgets then give a whole 13-card hand, exact where the
+search finishes (the later tricks) and ranges before.
 """
 
 from __future__ import annotations
@@ -53,23 +57,36 @@ class CardReview:
     trick: int | None           # 1-based trick number (None in the domino)
     seat: Seat
     card: Card
-    before: Number              # the seat's value before the card
-    after: Number               # the seat's value after the card
+    before: Number | None       # the seat's value before the card (None: unsolved)
+    after: Number | None        # the seat's value after the card (None: unsolved)
     best: tuple[Card, ...]      # the cards of the best value at that moment
     forced: bool                # the only legal card
     values: dict[Card, Number] = field(default_factory=dict)  # every legal card's value
+    bounds: tuple[Number, Number] | None = None  # unsolved: the value range proved before
 
     @property
-    def cost(self) -> Number:
-        """The points the card gave away: before - after (0 for a best card)."""
+    def solved(self) -> bool:
+        """Whether the search of this position finished within the budget."""
+        return self.before is not None
+
+    @property
+    def cost(self) -> Number | None:
+        """The points the card gave away: before - after (0 for a best card; None
+        when the position was not solved)."""
+        if self.before is None or self.after is None:
+            return None
         return self.before - self.after
 
     def to_dict(self) -> dict:
+        def num(x: Number | None):
+            return None if x is None else json_number(x)
         return {"index": self.index, "trick": self.trick, "seat": self.seat.name,
-                "card": str(self.card), "before": json_number(self.before),
-                "after": json_number(self.after), "cost": json_number(self.cost),
+                "card": str(self.card), "before": num(self.before),
+                "after": num(self.after), "cost": num(self.cost),
                 "best": [str(c) for c in self.best], "forced": self.forced,
-                "values": {str(c): json_number(v) for c, v in self.values.items()}}
+                "values": {str(c): json_number(v) for c, v in self.values.items()},
+                "solved": self.solved,
+                "bounds": None if self.bounds is None else [json_number(v) for v in self.bounds]}
 
 
 @dataclass(frozen=True)
@@ -77,14 +94,15 @@ class SeatSummary:
     """A seat's mistakes over the reviewed cards."""
 
     seat: Seat
-    cards: int                       # cards reviewed
+    cards: int                       # cards reviewed (solved)
     cost: Number                     # total points given away
     costly: int                      # cards with a positive cost
     largest: CardReview | None       # the first of the costliest cards (None if no cost)
+    unsolved: int = 0                # cards whose search reached the budget (skipped)
 
     def to_dict(self) -> dict:
         return {"seat": self.seat.name, "cards": self.cards, "cost": json_number(self.cost),
-                "costly": self.costly,
+                "costly": self.costly, "unsolved": self.unsolved,
                 "largest": None if self.largest is None else self.largest.to_dict()}
 
 
@@ -97,6 +115,7 @@ class Review:
     cards: tuple[CardReview, ...]
     seats: dict[Seat, SeatSummary]
     start_values: dict[Seat, Number]         # every seat's value before card ``start``
+                                             # (empty when that search did not finish)
     final_scores: dict[Seat, Number] | None  # the hand's actual scores, when known
     budget: Budget
     nodes: int = 0
@@ -145,8 +164,9 @@ class Review:
         lines.append(f"Deal: {r.deal.pbn()}")
         where = (f"card {self.start + 1}" if r.is_domino
                  else f"trick {self.start // r.deal.players + 1}")
-        lines.append(f"Values at {where}: " + "  ".join(
-            f"{s.name} {format_number(v)}" for s, v in self.start_values.items()))
+        lines.append(f"Values at {where}: " + ("  ".join(
+            f"{s.name} {format_number(v)}" for s, v in self.start_values.items())
+            or "not solved within the budget"))
         if self.start:
             lines.append(f"(the cards before {where} are not reviewed)")
         lines.append("")
@@ -158,19 +178,25 @@ class Review:
         lines.append("")
         lines.append("Mistakes (points given away, double dummy):")
         for seat, summary in self.seats.items():
+            skipped = f" ({summary.unsolved} not solved)" if summary.unsolved else ""
             if not summary.costly:
-                lines.append(f"  {seat.name}: none in {summary.cards} cards")
+                lines.append(f"  {seat.name}: none in {summary.cards} cards{skipped}")
                 continue
             big = summary.largest
             assert big is not None
             lines.append(f"  {seat.name}: {format_number(summary.cost).lstrip('+')} in "
                          f"{summary.costly} of {summary.cards} cards; largest "
                          f"{big.card} ({format_number(big.cost).lstrip('+')})"
-                         + ("" if big.trick is None else f" at trick {big.trick}"))
+                         + ("" if big.trick is None else f" at trick {big.trick}") + skipped)
         if self.final_scores is not None:
             lines.append("Score: " + "  ".join(f"{s.name} {format_number(v)}"
                                                for s, v in self.final_scores.items()))
         return "\n".join(lines) + "\n"
+
+    def _unsolved_line(self, c: CardReview) -> str:
+        rng = "" if c.bounds is None else (f" (value {format_number(c.bounds[0])} to "
+                                           f"{format_number(c.bounds[1])})")
+        return f"      ? {c.seat.name} {c.card}: not solved within the budget{rng}"
 
     def _mistake_line(self, c: CardReview) -> str:
         return (f"      * {c.seat.name} {c.card} cost {format_number(c.cost).lstrip('+')} "
@@ -187,7 +213,10 @@ class Review:
             seat = pos.to_move
             mark = ""
             c = by_index.get(i)
-            if c is not None and c.cost > 0:
+            if c is not None and not c.solved:
+                mark = "?"
+                notes.append(self._unsolved_line(c))
+            elif c is not None and c.cost > 0:
                 mark = "*"
                 notes.append(self._mistake_line(c))
             elif c is not None and c.forced:
@@ -203,7 +232,7 @@ class Review:
                 lines.append(f"  {number:>2}. " + "  ".join(cells) + tail)
                 lines.extend(notes)
                 cells, notes = [], []
-        lines.append("  (* a costly card, = a forced card)")
+        lines.append("  (* a costly card, = a forced card, ? not solved within the budget)")
         return lines
 
     def _domino_lines(self, by_index: dict[int, CardReview]) -> list[str]:
@@ -214,7 +243,10 @@ class Review:
             seat = pos.to_move
             c = by_index.get(i)
             mark = " "
-            if c is not None and c.cost > 0:
+            if c is not None and not c.solved:
+                mark = "?"
+                notes.append(self._unsolved_line(c))
+            elif c is not None and c.cost > 0:
                 mark = "*"
                 notes.append(self._mistake_line(c))
             elif c is not None and c.forced:
@@ -231,13 +263,16 @@ class Review:
 
 def review(record: "Record | str", budget: Budget | None = None, from_trick: int = 1,
            from_card: int | None = None, solver: Solver | None = None,
-           progress: Callable[[int, int], Any] | None = None) -> Review:
+           progress: Callable[[int, int], Any] | None = None,
+           skip_unsolved: bool = False) -> Review:
     """Review the play of a record card by card, double dummy (RULES.md 11).
 
     ``from_trick`` (or ``from_card``, a 0-based card index, for the domino) starts the
     review later in the hand: the positions there are smaller and solve faster.
     ``solver`` replaces the library's solver (same signature as ``kingsolve.solve``);
-    ``progress(done, total)`` is called after each position.
+    ``progress(done, total)`` is called after each position. A search that reaches
+    the budget raises ``SolveTimeout``, or with ``skip_unsolved`` leaves that card
+    unsolved (``CardReview.bounds``: the range proved) and the review goes on.
     """
     if isinstance(record, str):
         record = Record.parse(record)
@@ -259,9 +294,19 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
         try:
             result = solve_position(pos, wanted, budget, solver)
         except SolveTimeout as exc:
-            where = "" if record.is_domino else f" (trick {pos.trick_number + 1})"
-            raise SolveTimeout(f"review stopped at card {i + 1}{where}: {exc}",
-                               bounds=exc.bounds) from None
+            if not skip_unsolved:
+                where = "" if record.is_domino else f" (trick {pos.trick_number + 1})"
+                raise SolveTimeout(f"review stopped at card {i + 1}{where}: {exc}",
+                                   bounds=exc.bounds) from None
+            reviews.append(CardReview(
+                index=i, trick=None if record.is_domino else pos.trick_number + 1, seat=mover,
+                card=card, before=None, after=None, best=(),
+                forced=len(pos.legal_cards()) == 1,
+                bounds=(exc.bounds or {}).get(mover)))
+            pos.play(card)
+            if progress is not None:
+                progress(i - start + 1, total)
+            continue
         nodes += int(result.nodes)
         if i == start:
             start_values = {s: result.values[s] for s in seats}
@@ -284,13 +329,14 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
         start_values = {s: result.values[s] for s in seats}
     summaries = {}
     for seat in seats:
-        mine = [c for c in reviews if c.seat == seat]
+        mine = [c for c in reviews if c.seat == seat and c.solved]
         costly = [c for c in mine if c.cost > 0]
         largest = max(costly, key=lambda c: c.cost, default=None)
         if largest is not None:
             largest = next(c for c in costly if c.cost == largest.cost)
+        unsolved = sum(1 for c in reviews if c.seat == seat and not c.solved)
         summaries[seat] = SeatSummary(seat, len(mine), sum((c.cost for c in mine), 0),
-                                      len(costly), largest)
+                                      len(costly), largest, unsolved)
     return Review(record, start, tuple(reviews), summaries, start_values,
                   record.final_scores(), budget, nodes, (time.perf_counter() - began) * 1000)
 
@@ -323,6 +369,9 @@ def add_review_flags(p) -> None:
                    help="review from trick K on (faster on long hands)")
     p.add_argument("--nodes", type=int, help="node budget of each search")
     p.add_argument("--ms", type=float, help="time budget of each search, in milliseconds")
+    p.add_argument("--skip-unsolved", action="store_true",
+                   help="go on past a position the budget does not solve (its card shows '?' "
+                        "and the value range proved)")
 
 
 def budget_from_args(args) -> Budget:
@@ -369,12 +418,13 @@ def cmd_review(args) -> int:
     if len(records) == 1:
         start = max(1, args.from_trick) if not records[0].is_domino else 1
         rv = review(records[0], budget=budget, from_trick=start,
-                    progress=ProgressBar("review"))
+                    progress=ProgressBar("review"), skip_unsolved=args.skip_unsolved)
         print(json.dumps(rv.to_dict(), ensure_ascii=False) if args.json else rv.text(), end="\n"
               if args.json else "")
         return 0
     report = match_report(records, budget=budget, from_trick=max(1, args.from_trick),
-                          progress=ProgressBar(f"review {len(records)} hands"))
+                          progress=ProgressBar(f"review {len(records)} hands"),
+                          skip_unsolved=args.skip_unsolved)
     if args.json:
         out = report.to_dict()
         out["reviews"] = [None if h.review is None else h.review.to_dict() for h in report.hands]

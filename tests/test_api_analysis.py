@@ -34,7 +34,7 @@ def client():
 def error_of(resp, status: int, code: str | None = None) -> str:
     assert resp.status_code == status, resp.get_data(as_text=True)
     body = resp.get_json()
-    assert set(body) == {"error", "message"} and "Traceback" not in body["message"]
+    assert set(body) - {"bounds"} == {"error", "message"} and "Traceback" not in body["message"]
     if code is not None:
         assert body["error"] == code
     return body["message"]
@@ -57,7 +57,8 @@ def test_review_marks_each_costly_card_of_a_record(client):
     assert (sk["before"], sk["after"], sk["best"]) == (0, -3, ["SJ"])
     assert body["seats"]["E"]["cost"] == 6 and body["seats"]["E"]["costly"] == 2
     assert body["seats"]["E"]["largest"]["card"] == "SK"
-    assert body["seats"]["S"] == {"seat": "S", "cards": 3, "cost": 0, "costly": 0, "largest": None}
+    assert body["seats"]["S"] == {"seat": "S", "cards": 3, "cost": 0, "costly": 0, "unsolved": 0,
+                                  "largest": None}
     assert body["final_scores"] == {"N": -3, "E": -3, "S": 0, "W": 0}
     assert [c["forced"] for c in body["cards"][-3:]] == [True, True, True]
 
@@ -93,6 +94,21 @@ def test_review_of_the_last_tricks_of_a_full_hand(client):
     for c in body["cards"]:
         assert c["cost"] == c["before"] - c["after"] >= 0
         assert c["after"] == c["values"][c["card"]] and c["before"] == max(c["values"].values())
+
+
+def test_review_of_a_whole_hand_skips_what_the_budget_does_not_solve(client):
+    record = played_out()
+    whole = {"record": record.text(), "nodes": 20_000}
+    stopped = client.post("/api/v1/review", json=whole)
+    assert "review stopped at card 1" in error_of(stopped, 503, "budget")
+    assert set(stopped.get_json()["bounds"]) == {"N", "E", "S", "W"}
+    resp = client.post("/api/v1/review", json={**whole, "skip_unsolved": True})
+    assert resp.status_code == 200, resp.get_json()
+    body = resp.get_json()
+    assert len(body["cards"]) == 52 and body["cards"][-1]["solved"]
+    skipped = [c for c in body["cards"] if not c["solved"]]
+    assert skipped and all(c["cost"] is None and len(c["bounds"]) == 2 for c in skipped)
+    assert sum(s["unsolved"] for s in body["seats"].values()) == len(skipped)
 
 
 def test_review_answers_in_msgpack(client):

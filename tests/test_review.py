@@ -419,3 +419,43 @@ def test_a_search_over_budget_names_the_card_and_the_progress_bar_draws_on_a_ter
     assert term.getvalue().endswith(f"] {len(rv.cards)}/{len(rv.cards)}\n")
     assert term.getvalue().count("\r") == len(rv.cards)
     assert "(the cards before trick 2 are not reviewed)" in rv.text()
+
+
+def test_skip_unsolved_reviews_a_whole_13_card_hand_on_a_small_budget():
+    # RULES.md 11: every position a search finishes gets its exact values; the others
+    # keep the range proved before the budget stopped them, and cost nothing.
+    from kingsolve.result import Budget
+    pos = Position("italian", "no-queens", Deal.random(7), leader=Seat.N)
+    rng = random.Random(7)
+    while not pos.complete:
+        pos.play(rng.choice(pos.legal_cards()))
+    record = Record.from_position(pos)
+    budget = Budget(nodes=20_000)
+    rv = review(record, budget=budget, skip_unsolved=True)
+    assert len(rv.cards) == len(record.play) == 52
+    unsolved = [c for c in rv.cards if not c.solved]
+    solved = [c for c in rv.cards if c.solved]
+    assert unsolved and solved and rv.cards[-1].solved
+    late = review(record, budget=Budget(), from_trick=9)
+    exact = {c.index: c for c in late.cards}
+    for c in solved:
+        if c.index in exact:
+            assert (c.before, c.after, c.best) == (exact[c.index].before, exact[c.index].after,
+                                                   exact[c.index].best)
+    for c in unsolved:
+        assert c.cost is None and c.values == {}
+        lo, hi = c.bounds
+        assert -12 <= lo <= hi <= 0          # four queens at -3 (RULES.md 4)
+        if c.index in exact:
+            assert lo <= exact[c.index].before <= hi
+    for seat, summary in rv.seats.items():
+        assert summary.unsolved == sum(1 for c in unsolved if c.seat == seat)
+        assert summary.cards + summary.unsolved == 13
+    out = rv.to_dict()
+    assert out["cards"][0]["solved"] is False and out["cards"][0]["cost"] is None
+    assert "? N" in rv.text() and "not solved within the budget" in rv.text()
+    report = match_report([record], budget=budget, skip_unsolved=True)
+    assert report.hands[0].values is None and "?" in report.text()
+    from kingsolve.errors import SolveTimeout
+    with pytest.raises(SolveTimeout, match="review stopped at card 1"):
+        review(record, budget=budget)
