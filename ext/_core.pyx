@@ -52,13 +52,35 @@ cdef inline int bound_hi(Search* c) noexcept nogil:
     return c.R.pos_suffix[c.st.tricks_done] + c.st.card_pos_left
 
 
-cdef int last_trick(Search* c) noexcept nogil:
+cdef inline uint64_t trick_rel(Search* c) noexcept nogil:
+    # The cards of the trick just completed (not yet closed) whose rank decided it:
+    # the winner when it beat another card of its suit; under rules whose legality
+    # compares ranks (overtake, overtrump, overruff) every card of the suit led and
+    # of the trump suit.
+    cdef Trick* t = c.st.cur
+    cdef int n = c.st.count
+    cdef int wb = t.card[t.win[n - 1]]
+    cdef int i, led = t.card[0] >> 4
+    cdef uint64_t out = 0
+    if c.strict:
+        for i in range(n):
+            if (t.card[i] >> 4) == led or (t.card[i] >> 4) == c.R.trump:
+                out |= (<uint64_t>1) << t.card[i]
+        return out
+    for i in range(n):
+        if t.card[i] != wb and (t.card[i] >> 4) == (wb >> 4):
+            return (<uint64_t>1) << wb
+    return 0
+
+
+cdef int last_trick(Search* c, uint64_t* rel) noexcept nogil:
     # Every hand holds one card at a trick start: the play is forced.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int i, w, pts
     for i in range(R.nseats):
         play_card(R, st, low_bit(st.hands[st.to_move]))
+    rel[0] |= trick_rel(c)
     w = st.cur.seat[st.cur.win[st.count - 1]]
     pts = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
     for i in range(R.nseats):
@@ -66,7 +88,7 @@ cdef int last_trick(Search* c) noexcept nogil:
     return pts if (c.maxmask >> w) & 1 else 0
 
 
-cdef int quick_tricks(Search* c) noexcept nogil:
+cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     # Tricks the leader's side surely takes, from a trick start where no negative
     # points remain. The leader's own cards above every card of the suit in the
     # other hands are cashed keeping the lead; without a trump, a suit whose other
@@ -74,14 +96,14 @@ cdef int quick_tricks(Search* c) noexcept nogil:
     # suit counts only while each other holder of trumps must follow, and only one
     # plain suit after the trumps. With no top card at all, a low lead to a partner
     # whose card beats every opponent's in the suit gives one trick. Restricted
-    # leads are left out.
+    # leads are left out. Adds the winning cards counted to *rel.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int L = st.to_move
     cdef uint64_t mine = st.hands[L]
     cdef uint64_t held = in_hands(st)
     cdef uint64_t others = held & ~mine
-    cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0
+    cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0, r = 0
     cdef int s, k, o, n, longest, trump_run = 0, plain = 0, best_plain = 0
     cdef int others_trump = 0, team, ok, hp = 0
     if R.trump >= 0:
@@ -104,6 +126,7 @@ cdef int quick_tricks(Search* c) noexcept nogil:
         k = popcount(top)
         if k == 0:
             continue
+        r |= top
         if s == R.trump:
             trump_run = k
         elif others_trump:
@@ -130,6 +153,7 @@ cdef int quick_tricks(Search* c) noexcept nogil:
     else:
         k = trump_run + plain
     if k:
+        rel[0] |= r
         return k
     # a low lead to a partner's winner
     team = (c.maxmask >> L) & 1
@@ -156,7 +180,9 @@ cdef int quick_tricks(Search* c) noexcept nogil:
                         and not (st.hands[o] & lane_of(s)):
                     ok = 0
         if ok:
+            r = (<uint64_t>1) << high_bit(top)
             if R.trump >= 0:
+                rel[0] |= r
                 return 1
             # no trump: the partner who wins then cashes its own top cards
             for o in range(4):
@@ -169,15 +195,18 @@ cdef int quick_tricks(Search* c) noexcept nogil:
                 lane = st.hands[hp] & lane_of(o)
                 o_lane = held & ~st.hands[hp] & lane_of(o)
                 if lane and o_lane:
-                    n += popcount(lane & ~((((<uint64_t>2) << high_bit(o_lane))) - 1))
+                    lane &= ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
+                    r |= lane
+                    n += popcount(lane)
                 elif lane:
                     n += popcount(lane)
             if 1 + n > k:
                 k = 1 + n
+                rel[0] |= r
     return k
 
 
-cdef int later_tricks(Search* c, int* holder) noexcept nogil:
+cdef int later_tricks(Search* c, int* holder, uint64_t* rel) noexcept nogil:
     # With a trump: the hand holding the top trumps wins a trick with each of them
     # (one card per hand per trick, and every card is played). Returns how many and
     # the holder.
@@ -196,13 +225,13 @@ cdef int later_tricks(Search* c, int* holder) noexcept nogil:
             lane = st.hands[o] & lane_of(c.R.trump)
             others = trumps & ~lane
             if others:
-                k = popcount(lane & ~((((<uint64_t>2) << high_bit(others))) - 1))
-            else:
-                k = popcount(lane)
+                lane &= ~((((<uint64_t>2) << high_bit(others))) - 1)
+            rel[0] |= lane
+            k = popcount(lane)
     return k
 
 
-cdef int lone_endgame(Search* c, int* value) noexcept nogil:
+cdef int lone_endgame(Search* c, int* value, uint64_t* rel) noexcept nogil:
     # For one maximising seat P at a trick start (no trump, or the others hold no
     # trump in case B and P none in case A), two endings whose value is exact:
     # A. every card of P is below every card of its suit in the other hands, and P
@@ -210,13 +239,14 @@ cdef int lone_endgame(Search* c, int* value) noexcept nogil:
     #    can lead a suit the others hold (P can lose every trick: 0 is its best).
     # B. P is on lead and every card of P is above every card of its suit in the
     #    other hands: P wins every remaining trick (all the points left).
-    # Returns 1 and sets *value when one applies.
+    # Returns 1 and sets *value when one applies; per suit the cut card between P's
+    # cards and the others' goes to *rel (the cards above it keep their owners).
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int P = low_bit(<uint64_t>c.maxmask)
     cdef uint64_t mine = st.hands[P]
     cdef uint64_t others = in_hands(st) & ~mine
-    cdef uint64_t m, o, legal
+    cdef uint64_t m, o, legal, r_below = 0, r_above = 0
     cdef int s, below = 1, above_all = 1, tr = R.trump
     for s in range(4):
         m = mine & lane_of(s)
@@ -226,6 +256,8 @@ cdef int lone_endgame(Search* c, int* value) noexcept nogil:
                 below = 0
             if low_bit(m) < high_bit(o):
                 above_all = 0
+            r_below |= (<uint64_t>1) << low_bit(o)
+            r_above |= (<uint64_t>1) << low_bit(m)
     if tr >= 0:
         if mine & lane_of(tr):
             below = 0
@@ -234,6 +266,7 @@ cdef int lone_endgame(Search* c, int* value) noexcept nogil:
     if below:
         if st.to_move != P:
             value[0] = 0
+            rel[0] |= r_below
             return 1
         if R.pos_suffix[st.tricks_done] + st.card_pos_left <= 0:
             # P on lead can choose to lose, which is the best it can do here
@@ -241,15 +274,17 @@ cdef int lone_endgame(Search* c, int* value) noexcept nogil:
             for s in range(4):
                 if (legal & lane_of(s)) and (others & lane_of(s)):
                     value[0] = 0
+                    rel[0] |= r_below
                     return 1
     if above_all and st.to_move == P:
         value[0] = R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done] \
             + st.card_pos_left + st.card_neg_left
+        rel[0] |= r_above
         return 1
     return 0
 
 
-cdef int lone_can_duck(Search* c) noexcept nogil:
+cdef int lone_can_duck(Search* c, uint64_t* rel) noexcept nogil:
     # For one maximising seat P at a trick start, no trump, no forced discard and
     # past the first-trick protection: whether P can lose every remaining trick
     # (then P's future value is at least 0). P never leads again once it never
@@ -262,22 +297,27 @@ cdef int lone_can_duck(Search* c) noexcept nogil:
     # suit, which keeps the condition. On lead, P also needs an exit: a card
     # legal to lead, below every card of its suit in some other hand (that hand
     # must beat it), such that the rest of that suit still keeps the condition.
+    # When it holds, P's lowest card of each suit the others also hold goes to
+    # *rel: below it lie only the others' cards, whoever holds them.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int P = low_bit(<uint64_t>c.maxmask)
     cdef uint64_t mine = st.hands[P]
     cdef uint64_t others = in_hands(st) & ~mine
-    cdef uint64_t m, o, legal
+    cdef uint64_t m, o, legal, r = 0
     cdef int s, j, top
     for s in range(4):
         m = mine & lane_of(s)
         o = others & lane_of(s)
+        if m and o:
+            r |= (<uint64_t>1) << low_bit(m)
         while m and o:
             if low_bit(m) > low_bit(o):
                 return 0
             m &= m - 1
             o &= o - 1
     if st.to_move != P:
+        rel[0] |= r
         return 1
     legal = legal_moves(R, st)
     while legal:
@@ -298,6 +338,7 @@ cdef int lone_can_duck(Search* c) noexcept nogil:
                     m &= m - 1
                     o &= o - 1
                 if not (m and o):
+                    rel[0] |= r
                     return 1
                 break
     return 0
@@ -317,17 +358,21 @@ cdef inline int lone_beaten(Search* c) noexcept nogil:
 
 # --- the alpha-beta driver --------------------------------------------------------------
 
-cdef int search(Search* c, int alpha, int beta) noexcept nogil:
+cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     # Fail-soft alpha-beta on the future value of c.maxmask from the current state.
+    # *rel receives the cards whose rank the result depends on (DDS's winning
+    # ranks): trick winners that beat a card of their suit, the cards the quick
+    # rules and the table entries used rely on, and those of every child searched.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int lo, hi, best, v, gain, w, i, n, ttmove = -1, bestmove = -1
     cdef int alpha0 = alpha, beta0 = beta
-    cdef int maximizing, q, top
+    cdef int maximizing, q, top, at_start = 0, code
     cdef int mv[16]
-    cdef uint64_t key = 0
-    cdef TTEntry* e
+    cdef uint64_t key = 0, sub, mine = 0, tr, live
+    cdef int cut[4]
     c.nodes += 1
+    rel[0] = 0
     if (c.nodes & 4095) == 0:
         if c.nodes >= c.node_limit:
             c.abort = 1
@@ -345,11 +390,12 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
         return lo
     if st.count == 0:
         if st.tricks_done == R.n_tricks - 1:
-            return last_trick(c)
-        if c.lone and lone_endgame(c, &v):
+            return last_trick(c, rel)
+        if c.lone and lone_endgame(c, &v, &mine):
+            rel[0] |= mine
             return v
         if c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
-                (R.protected == 0 or st.tricks_done > 0) and lone_can_duck(c):
+                (R.protected == 0 or st.tricks_done > 0) and lone_can_duck(c, rel):
             lo = 0
             if lo >= beta or lo == hi:
                 return lo
@@ -357,7 +403,7 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
             # no negative points remain: tricks a side surely takes bound the value
             # (subtracted from the quick upper bound, never from a table bound)
             top = hi
-            q = quick_tricks(c)
+            q = quick_tricks(c, rel)
             if q:
                 gain = R.pos_suffix[st.tricks_done] - R.pos_suffix[st.tricks_done + q]
                 if (c.maxmask >> st.to_move) & 1:
@@ -365,7 +411,7 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
                         lo = gain
                 elif top - gain < hi:
                     hi = top - gain
-            q = later_tricks(c, &w)
+            q = later_tricks(c, &w, rel)
             if q:
                 gain = q * R.min_suffix[st.tricks_done]
                 if (c.maxmask >> w) & 1:
@@ -377,21 +423,19 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
                 return lo
             if hi <= alpha:
                 return hi
+        at_start = 1
         key = tt_key(c)
-        e = tt_probe(c, key)
-        if e != NULL:
-            if e.lo > lo:
-                lo = e.lo
-            if e.hi < hi:
-                hi = e.hi
+        code = 255
+        if tt_lookup(c, key, &lo, &hi, &code, rel):
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
                 return hi
-            ttmove = decode_move(st, e.move)
+            ttmove = decode_move(st, code)
     elif c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
-            lone_beaten(c) and lone_can_duck(c):
+            lone_beaten(c) and lone_can_duck(c, rel):
         # the lone seat has lost this trick and can duck every later one
+        rel[0] |= (<uint64_t>1) << st.cur.card[st.cur.win[st.count - 1]]
         lo = 0
         if lo >= beta or lo == hi:
             return lo
@@ -399,20 +443,39 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
     order_moves(c, mv, n, ttmove)
     maximizing = (c.maxmask >> st.to_move) & 1
     best = -INF if maximizing else INF
+    live = in_hands(st) | st.trick_mask
+    for i in range(4):
+        cut[i] = -1
     for i in range(n):
+        if mv[i] < cut[mv[i] >> 4]:
+            # below every card of its suit the result of a searched card of the same
+            # hand and suit depended on: the same result (DDS's lowest winning rank)
+            continue
         play_card(R, st, mv[i])
         if st.count == R.nseats:
             gain = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+            tr = trick_rel(c)
             w = close_trick(R, st)
             if not (c.maxmask >> w) & 1:
                 gain = 0
-            v = gain + search(c, alpha - gain, beta - gain)
+            v = gain + search(c, alpha - gain, beta - gain, &sub)
+            sub |= tr
             reopen_trick(R, st)
         else:
-            v = search(c, alpha, beta)
+            v = search(c, alpha, beta, &sub)
         unplay_card(st)
         if c.abort:
             return 0
+        if sub:
+            # the card stood for the equal cards folded into it: when the result
+            # depends on one of them, it depends on the whole run (rel is absolute)
+            if sub & run_above(R, st, legal_moves(R, st), mv[i]):
+                sub |= (<uint64_t>1) << mv[i]
+            rel[0] |= sub
+        tr = (sub | (c.special & live)) & lane_of(mv[i] >> 4)
+        q = low_bit(tr) if tr else 16 * (mv[i] >> 4) + 16
+        if mv[i] < q and q > cut[mv[i] >> 4]:
+            cut[mv[i] >> 4] = q
         if maximizing:
             if v > best:
                 best = v
@@ -429,7 +492,7 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
                     beta = best
                     if alpha >= beta:
                         break
-    if key:
+    if at_start:
         if best >= beta0:
             lo = best if best > lo else lo
         elif best <= alpha0:
@@ -437,8 +500,7 @@ cdef int search(Search* c, int alpha, int beta) noexcept nogil:
         else:
             lo = best
             hi = best
-        tt_store(c, key, lo, hi, encode_move(st, bestmove) if bestmove >= 0 else 255,
-                 popcount(in_hands(st)))
+        tt_store(c, key, rel[0], lo, hi, encode_move(st, bestmove) if bestmove >= 0 else 255)
     if best >= beta0 and best < lo:
         return lo
     if best <= alpha0 and best > hi:
@@ -451,6 +513,7 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
     cdef int lo = bound_lo(c)
     cdef int hi = bound_hi(c)
     cdef int g = guess, beta, v
+    cdef uint64_t rel
     c.proved_lo = lo
     c.proved_hi = hi
     while lo < hi:
@@ -459,7 +522,7 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
         if g > hi:
             g = hi
         beta = g if g > lo else lo + 1
-        v = search(c, beta - 1, beta)
+        v = search(c, beta - 1, beta, &rel)
         if c.abort:
             return 0
         if v >= beta:
@@ -483,20 +546,19 @@ cdef class Core:
     """
 
     cdef Search c
-    cdef uint64_t nbuckets
     cdef bint dirty
     cdef bint loaded
 
     def __cinit__(self, int tt_mb=64):
         cdef uint64_t want = (<uint64_t>max(tt_mb, 1)) << 20
-        self.nbuckets = 1024
-        while self.nbuckets * 2 * 4 * sizeof(TTEntry) <= want:
-            self.nbuckets *= 2
-        self.c.tt = <TTEntry*>calloc(self.nbuckets * 4, sizeof(TTEntry))
+        cdef uint64_t nbuckets = 1024
+        while nbuckets * 2 * 4 * sizeof(TTEntry) <= want:
+            nbuckets *= 2
+        self.c.tt = <TTEntry*>calloc(nbuckets * 4, sizeof(TTEntry))
         self.c.pid = <uint16_t*>malloc(4 * 32768 * sizeof(uint16_t))
         if self.c.tt == NULL or self.c.pid == NULL:
             raise MemoryError("cannot allocate the transposition table")
-        self.c.bucket_mask = self.nbuckets - 1
+        self.c.bucket_mask = nbuckets - 1
         self.c.node_limit = 1 << 62
         self.c.deadline = 1e300
         self.dirty = False
@@ -509,7 +571,7 @@ cdef class Core:
     @property
     def table_bytes(self):
         """The memory of the transposition table, in bytes."""
-        return self.nbuckets * 4 * sizeof(TTEntry)
+        return (self.c.bucket_mask + 1) * 4 * sizeof(TTEntry)
 
     def load(self, card_points, trick_points, int trump, int lead_suit, int lead_mode,
              bint trump_lead_restricted, bint overtake, bint overtrump_on_trump_lead,
@@ -548,6 +610,11 @@ cdef class Core:
         R.protected = protected
         R.forced = forced
         R.trump_obligation = trump_obligation
+        self.c.strict = overtake or overtrump_on_trump_lead or trump_obligation != 0
+        self.c.special = protected | forced
+        for i in range(64):
+            if R.card_points[i] != 0:
+                self.c.special |= (<uint64_t>1) << i
         R.nseats = 0
         for i in range(4):
             R.next_seat[i] = next_seat[i]
@@ -592,7 +659,7 @@ cdef class Core:
                 raise ValueError("trick out of turn")
             play_card(R, st, bit)
         if self.dirty:
-            memset(self.c.tt, 0, self.nbuckets * 4 * sizeof(TTEntry))
+            tt_clear(&self.c)
             self.dirty = False
         if build_patterns(&self.c, in_hands(st)) < 0:
             raise MemoryError("cannot allocate the pattern tables")
@@ -698,11 +765,12 @@ cdef class Core:
         """One fail-soft alpha-beta search at the root in the window (alpha, beta):
         a value <= alpha is an upper bound, >= beta a lower bound (a diagnostic)."""
         cdef int v
+        cdef uint64_t rel
         if not self.loaded:
             raise ValueError("no position loaded")
         self.c.maxmask = maxmask
         self.c.lone = popcount(<uint64_t>maxmask) == 1
         with nogil:
-            v = search(&self.c, alpha, beta)
+            v = search(&self.c, alpha, beta, &rel)
         self._check()
         return v

@@ -195,6 +195,22 @@ cdef int gen_moves(Rules* R, State* st, int* out, int* rep) noexcept nogil:
     return n
 
 
+cdef uint64_t run_above(Rules* R, State* st, uint64_t legal, int bit) noexcept nogil:
+    # The legal cards gen_moves folds into the representative `bit`: the cards of
+    # the same hand, suit and class above it with no card still out between them.
+    cdef uint64_t live = in_hands(st) | st.trick_mask
+    cdef uint64_t lane = live & above(bit)
+    cdef uint64_t out = 0
+    cdef int nxt
+    while lane:
+        nxt = low_bit(lane)
+        if not ((legal >> nxt) & 1) or R.cls[nxt] != R.cls[bit]:
+            break
+        out |= (<uint64_t>1) << nxt
+        lane &= lane - 1
+    return out
+
+
 cdef inline int beats(Rules* R, State* st, int bit) noexcept nogil:
     # whether `bit` would win the current (nonempty) trick as it stands
     cdef int wb = st.cur.card[st.cur.win[st.count - 1]]

@@ -8,6 +8,8 @@
 # card, high to low), so positions that differ only in which equal-looking cards
 # are gone share an entry (as DDS does with relative ranks). Suits broken, the
 # trick number and protections follow from the counts, which the pattern fixes.
+# Each entry also keeps which top cards of each suit its bounds depend on, so the
+# search's relevant cards (see search() in _core.pyx) stay exact through a hit.
 
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
@@ -73,28 +75,64 @@ cdef inline uint64_t tt_key(Search* c) noexcept nogil:
             | (<uint64_t>c.maxmask) << 54)
 
 
+cdef inline uint64_t top_of(uint64_t held, int s, int k) noexcept nogil:
+    # the k highest cards of suit s in hands
+    cdef uint64_t lane = held & lane_of(s)
+    cdef int drop = popcount(lane) - k
+    while drop > 0:
+        lane &= lane - 1
+        drop -= 1
+    return lane
+
+
 cdef inline TTEntry* tt_bucket(Search* c, uint64_t key) noexcept nogil:
     cdef uint64_t h = key * <uint64_t>0x9E3779B97F4A7C15
     h ^= h >> 29
     return c.tt + 4 * (h & c.bucket_mask)
 
 
-cdef inline TTEntry* tt_probe(Search* c, uint64_t key) noexcept nogil:
+cdef void tt_clear(Search* c) noexcept nogil:
+    memset(c.tt, 0, (c.bucket_mask + 1) * 4 * sizeof(TTEntry))
+
+
+cdef int tt_lookup(Search* c, uint64_t key, int* lo, int* hi, int* move,
+                   uint64_t* rel) noexcept nogil:
+    # Merge the bounds of this trick start's entry into *lo and *hi, its best lead
+    # into *move, and the cards its bounds depend on (the top k cards of each suit)
+    # into *rel. Returns 1 when there is an entry.
+    cdef uint64_t held = in_hands(&c.st)
     cdef TTEntry* b = tt_bucket(c, key)
-    cdef int i
+    cdef int s, i
     for i in range(4):
         if b[i].key == key:
             c.tt_hits += 1
-            return &b[i]
-    return NULL
+            for s in range(4):
+                rel[0] |= top_of(held, s, (b[i].kpack >> (4 * s)) & 15)
+            if b[i].lo > lo[0]:
+                lo[0] = b[i].lo
+            if b[i].hi < hi[0]:
+                hi[0] = b[i].hi
+            move[0] = b[i].move
+            return 1
+    return 0
 
 
-cdef void tt_store(Search* c, uint64_t key, int lo, int hi, int move, int depth) noexcept nogil:
+cdef void tt_store(Search* c, uint64_t key, uint64_t rel, int lo, int hi, int move) noexcept nogil:
     # Merge bounds into the key's entry, or replace: slots 0-2 keep the deepest
-    # subtrees, slot 3 always takes what the others refuse.
+    # subtrees, slot 3 always takes what the others refuse. The entry keeps, per
+    # suit, how many top cards its bounds depend on (down to the lowest relevant
+    # card, special classes included), so a hit reports them to its parents.
+    cdef uint64_t held = in_hands(&c.st)
+    cdef uint64_t lane, r
+    cdef int s, i, n, victim = -1, kpack = 0
     cdef TTEntry* b = tt_bucket(c, key)
     cdef TTEntry* e = NULL
-    cdef int i, victim = -1
+    rel = (rel | c.special) & held
+    for s in range(4):
+        lane = held & lane_of(s)
+        r = rel & lane
+        if r:
+            kpack |= popcount(lane & ~((((<uint64_t>1) << low_bit(r))) - 1)) << (4 * s)
     for i in range(4):
         if b[i].key == key:
             e = &b[i]
@@ -104,24 +142,30 @@ cdef void tt_store(Search* c, uint64_t key, int lo, int hi, int move, int depth)
                 hi = e.hi
             if move == 255:
                 move = e.move
+            # the merged bounds depend on what both searches depended on
+            for s in range(4):
+                if ((e.kpack >> (4 * s)) & 15) > ((kpack >> (4 * s)) & 15):
+                    kpack = (kpack & ~(15 << (4 * s))) | (e.kpack & (15 << (4 * s)))
             break
     if e == NULL:
+        n = popcount(held)
         for i in range(3):
             if b[i].key == 0:
                 victim = i
                 break
             if victim < 0 or b[i].depth < b[victim].depth:
                 victim = i
-        if b[victim].key != 0 and b[victim].depth > depth:
+        if b[victim].key != 0 and b[victim].depth > n:
             victim = 3
         elif b[victim].key != 0:
             b[3] = b[victim]
         e = &b[victim]
-    e.key = key
+        e.key = key
+        e.depth = <uint8_t>n
     e.lo = <int16_t>lo
     e.hi = <int16_t>hi
     e.move = <uint8_t>move
-    e.depth = <uint8_t>depth
+    e.kpack = <uint16_t>kpack
 
 
 cdef inline int encode_move(State* st, int bit) noexcept nogil:

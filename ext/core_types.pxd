@@ -1,7 +1,7 @@
 # The structs of the trick search core, cimported by ext/_core.pyx and its .pxi sections.
 # Every mask uses the card bit layout 16 * suit + rank (rank 2..14), as kingsolve.cards.
 
-from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, int32_t
+from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, int32_t, uint32_t
 
 cdef enum:
     MAX_TRICKS = 32          # 2 players hold 26 cards each
@@ -60,7 +60,7 @@ cdef struct TTEntry:
     int16_t hi               # upper bound of the future value
     uint8_t move             # best lead: suit * 16 + cards above it in the suit (255 = none)
     uint8_t depth            # cards still in hands, the subtree size the replacement prefers
-    uint16_t spare           # padding to 16 bytes
+    uint16_t kpack           # per suit (4 bits each): the top cards the bounds depend on
 
 
 cdef struct Search:
@@ -68,9 +68,11 @@ cdef struct Search:
     State st                 # the position being searched
     int maxmask              # seats (bits) whose points are maximised
     int lone                 # 1 when maxmask is one seat (the paranoid value)
-    TTEntry* tt              # the transposition table: nbuckets * 4 entries
-    uint64_t bucket_mask     # nbuckets - 1
+    TTEntry* tt              # the transposition table: buckets of 4 entries
+    uint64_t bucket_mask     # buckets - 1
     uint16_t* pid            # pattern id of each suit lane: pid[suit * 32768 + lane]
+    uint64_t special         # cards of a class other than plain (points, protected, forced)
+    int strict               # 1 when legality compares ranks (overtake, overtrump, overruff)
     int64_t nodes            # nodes searched since the budget was set
     int64_t tt_hits          # probes that found their key
     int64_t node_limit       # the node budget
