@@ -64,7 +64,7 @@ def bench_dds(deals: int, budget: Budget) -> None:
     except ImportError:
         print("1. DDS comparison skipped: endplay is not installed")
         return
-    ratios, ours, theirs = [], [], []
+    ratios, ours, theirs, our_nodes, dds_nodes = [], [], [], [], []
     unfinished = 0
     for seed in range(deals):
         deal = Deal.random(seed)
@@ -72,17 +72,21 @@ def bench_dds(deals: int, budget: Budget) -> None:
         pos = Position("italian", "no-trumps", deal, leader=leader, doubles=True)
         secs, nodes, ok = seat_value(pos, leader, budget)
         unfinished += not ok
+        our_nodes.append(nodes)
         board = DDSDeal("N:" + " ".join(hand_text(h) for h in deal.hands),
                         first=Player(int(leader)), trump=Denom.nt)
         t = time.perf_counter()
-        solve_board(board, SolveMode.OptimalOne)
+        solved = solve_board(board, SolveMode.OptimalOne)
         dds = time.perf_counter() - t
+        dds_nodes.append(solved._data.nodes)   # DDS's futureTricks.nodes
         ours.append(secs)
         theirs.append(dds)
         ratios.append(secs / dds)
     print(f"1. doubles no-trumps, {deals} deals: kingsolve median {statistics.median(ours)*1000:.1f} ms, "
           f"DDS median {statistics.median(theirs)*1000:.1f} ms, median ratio "
-          f"{statistics.median(ratios):.1f} (bar 2.0); {unfinished} at the budget")
+          f"{statistics.median(ratios):.1f} (bar 2.0); {unfinished} at the budget; median nodes "
+          f"{statistics.median(our_nodes) / 1e6:.2f} M against DDS's "
+          f"{statistics.median(dds_nodes) / 1e3:.0f} K")
 
 
 def bench_singles(deals: int, budget: Budget) -> None:
