@@ -363,47 +363,57 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     # *rel receives the cards whose rank the result depends on (DDS's winning
     # ranks): trick winners that beat a card of their suit, the cards the quick
     # rules and the table entries used rely on, and those of every child searched.
+    # They gather in the local `acc` (a store through `rel` could alias the state,
+    # so it is written once, on the way out). Without c.track (the lone-seat
+    # searches, where the skipping saves less than the bookkeeping costs) nothing is
+    # gathered, no card is skipped and table entries depend on every card.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int lo, hi, best, v, gain, w, i, n, ttmove = -1, bestmove = -1
     cdef int alpha0 = alpha, beta0 = beta
-    cdef int maximizing, q, top, at_start = 0, code
+    cdef int maximizing, q, top, at_start = 0, out
     cdef int mv[16]
-    cdef uint64_t key = 0, sub, mine = 0, tr, live
     cdef int cut[4]
+    cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0
+    cdef TTEntry* e
     c.nodes += 1
-    rel[0] = 0
     if (c.nodes & 4095) == 0:
         if c.nodes >= c.node_limit:
             c.abort = 1
         elif now_s() > c.deadline:
             c.abort = 2
     if c.abort:
+        rel[0] = 0
         return 0
     lo = bound_lo(c)
     hi = bound_hi(c)
-    if lo == hi:
-        return lo
-    if hi <= alpha:
+    if lo == hi or hi <= alpha:
+        rel[0] = 0
         return hi
     if lo >= beta:
+        rel[0] = 0
         return lo
     if st.count == 0:
         if st.tricks_done == R.n_tricks - 1:
+            rel[0] = 0
             return last_trick(c, rel)
-        if c.lone and lone_endgame(c, &v, &mine):
-            rel[0] |= mine
+        tmp = 0
+        if c.lone and lone_endgame(c, &v, &tmp):
+            rel[0] = tmp
             return v
         if c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
-                (R.protected == 0 or st.tricks_done > 0) and lone_can_duck(c, rel):
+                (R.protected == 0 or st.tricks_done > 0) and lone_can_duck(c, &tmp):
+            acc |= tmp
             lo = 0
             if lo >= beta or lo == hi:
+                rel[0] = acc
                 return lo
         if lo >= 0:
             # no negative points remain: tricks a side surely takes bound the value
             # (subtracted from the quick upper bound, never from a table bound)
             top = hi
-            q = quick_tricks(c, rel)
+            tmp = 0
+            q = quick_tricks(c, &tmp)
             if q:
                 gain = R.pos_suffix[st.tricks_done] - R.pos_suffix[st.tricks_done + q]
                 if (c.maxmask >> st.to_move) & 1:
@@ -411,35 +421,49 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                         lo = gain
                 elif top - gain < hi:
                     hi = top - gain
-            q = later_tricks(c, &w, rel)
+            q = later_tricks(c, &out, &tmp)
             if q:
                 gain = q * R.min_suffix[st.tricks_done]
-                if (c.maxmask >> w) & 1:
+                if (c.maxmask >> out) & 1:
                     if gain > lo:
                         lo = gain
                 elif top - gain < hi:
                     hi = top - gain
+            acc |= tmp
             if lo >= beta or lo == hi:
+                rel[0] = acc
                 return lo
             if hi <= alpha:
+                rel[0] = acc
                 return hi
         at_start = 1
         key = tt_key(c)
-        code = 255
-        if tt_lookup(c, key, &lo, &hi, &code, rel):
+        e = tt_probe(c, key)
+        if e != NULL:
+            if c.track:
+                acc |= entry_cards(st, e)
+            if e.lo > lo:
+                lo = e.lo
+            if e.hi < hi:
+                hi = e.hi
             if lo >= beta or lo == hi:
+                rel[0] = acc
                 return lo
             if hi <= alpha:
+                rel[0] = acc
                 return hi
-            ttmove = decode_move(st, code)
-    elif c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
-            lone_beaten(c) and lone_can_duck(c, rel):
-        # the lone seat has lost this trick and can duck every later one
-        rel[0] |= (<uint64_t>1) << st.cur.card[st.cur.win[st.count - 1]]
-        lo = 0
-        if lo >= beta or lo == hi:
-            return lo
-    n = gen_moves(R, st, mv, NULL)
+            ttmove = decode_move(st, e.move)
+    elif c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and lone_beaten(c):
+        tmp = 0
+        if lone_can_duck(c, &tmp):
+            # the lone seat has lost this trick and can duck every later one
+            acc |= tmp | (<uint64_t>1) << st.cur.card[st.cur.win[st.count - 1]]
+            lo = 0
+            if lo >= beta or lo == hi:
+                rel[0] = acc
+                return lo
+    legal = legal_moves(R, st)
+    n = gen_moves(R, st, legal, mv, NULL)
     order_moves(c, mv, n, ttmove)
     maximizing = (c.maxmask >> st.to_move) & 1
     best = -INF if maximizing else INF
@@ -447,14 +471,14 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     for i in range(4):
         cut[i] = -1
     for i in range(n):
-        if mv[i] < cut[mv[i] >> 4]:
+        if c.track and mv[i] < cut[mv[i] >> 4]:
             # below every card of its suit the result of a searched card of the same
             # hand and suit depended on: the same result (DDS's lowest winning rank)
             continue
         play_card(R, st, mv[i])
         if st.count == R.nseats:
             gain = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
-            tr = trick_rel(c)
+            tr = trick_rel(c) if c.track else 0
             w = close_trick(R, st)
             if not (c.maxmask >> w) & 1:
                 gain = 0
@@ -465,17 +489,19 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             v = search(c, alpha, beta, &sub)
         unplay_card(st)
         if c.abort:
+            rel[0] = 0
             return 0
-        if sub:
-            # the card stood for the equal cards folded into it: when the result
-            # depends on one of them, it depends on the whole run (rel is absolute)
-            if sub & run_above(R, st, legal_moves(R, st), mv[i]):
-                sub |= (<uint64_t>1) << mv[i]
-            rel[0] |= sub
-        tr = (sub | (c.special & live)) & lane_of(mv[i] >> 4)
-        q = low_bit(tr) if tr else 16 * (mv[i] >> 4) + 16
-        if mv[i] < q and q > cut[mv[i] >> 4]:
-            cut[mv[i] >> 4] = q
+        if c.track:
+            if sub:
+                # the card stood for the equal cards folded into it: when the result
+                # depends on one of them, it depends on the whole run (rel is absolute)
+                if sub & run_above(R, st, legal, mv[i]):
+                    sub |= (<uint64_t>1) << mv[i]
+                acc |= sub
+            tr = (sub | (c.special & live)) & lane_of(mv[i] >> 4)
+            q = low_bit(tr) if tr else 16 * (mv[i] >> 4) + 16
+            if mv[i] < q and q > cut[mv[i] >> 4]:
+                cut[mv[i] >> 4] = q
         if maximizing:
             if v > best:
                 best = v
@@ -492,6 +518,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                     beta = best
                     if alpha >= beta:
                         break
+    rel[0] = acc
     if at_start:
         if best >= beta0:
             lo = best if best > lo else lo
@@ -500,7 +527,8 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
         else:
             lo = best
             hi = best
-        tt_store(c, key, rel[0], lo, hi, encode_move(st, bestmove) if bestmove >= 0 else 255)
+        tt_store(c, key, acc if c.track else ~(<uint64_t>0), lo, hi,
+                 encode_move(st, bestmove) if bestmove >= 0 else 255)
     if best >= beta0 and best < lo:
         return lo
     if best <= alpha0 and best > hi:
@@ -697,7 +725,7 @@ cdef class Core:
         share the lowest card of their class."""
         cdef int mv[16]
         cdef int rep[64]
-        cdef int n = gen_moves(&self.c.R, &self.c.st, mv, rep)
+        cdef int n = gen_moves(&self.c.R, &self.c.st, legal_moves(&self.c.R, &self.c.st), mv, rep)
         cdef uint64_t legal = legal_moves(&self.c.R, &self.c.st)
         out = {}
         while legal:
@@ -728,6 +756,7 @@ cdef class Core:
             raise ValueError("no position loaded")
         self.c.maxmask = maxmask
         self.c.lone = popcount(<uint64_t>maxmask) == 1
+        self.c.track = not self.c.lone
         with nogil:
             v = mtd(&self.c, guess)
         self._check()
@@ -744,6 +773,7 @@ cdef class Core:
             raise ValueError("card not legal at the root")
         self.c.maxmask = maxmask
         self.c.lone = popcount(<uint64_t>maxmask) == 1
+        self.c.track = not self.c.lone
         with nogil:
             play_card(R, st, bit)
             if st.count == R.nseats:
@@ -770,6 +800,7 @@ cdef class Core:
             raise ValueError("no position loaded")
         self.c.maxmask = maxmask
         self.c.lone = popcount(<uint64_t>maxmask) == 1
+        self.c.track = not self.c.lone
         with nogil:
             v = search(&self.c, alpha, beta, &rel)
         self._check()

@@ -162,12 +162,11 @@ cdef inline uint64_t in_hands(State* st) noexcept nogil:
     return st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3]
 
 
-cdef int gen_moves(Rules* R, State* st, int* out, int* rep) noexcept nogil:
+cdef int gen_moves(Rules* R, State* st, uint64_t legal, int* out, int* rep) noexcept nogil:
     # The legal cards, one per class of equivalent cards: cards of the hand and suit
     # with no card still out (in a hand or the current trick) between them and the
     # same class (points, protection, forced). `rep` (if given) maps each legal card
-    # to its representative, the lowest card of its class.
-    cdef uint64_t legal = legal_moves(R, st)
+    # to its representative, the lowest card of its class. `legal` is legal_moves().
     cdef uint64_t live = in_hands(st) | st.trick_mask
     cdef uint64_t lane, between
     cdef int n = 0

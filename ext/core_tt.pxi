@@ -95,26 +95,21 @@ cdef void tt_clear(Search* c) noexcept nogil:
     memset(c.tt, 0, (c.bucket_mask + 1) * 4 * sizeof(TTEntry))
 
 
-cdef int tt_lookup(Search* c, uint64_t key, int* lo, int* hi, int* move,
-                   uint64_t* rel) noexcept nogil:
-    # Merge the bounds of this trick start's entry into *lo and *hi, its best lead
-    # into *move, and the cards its bounds depend on (the top k cards of each suit)
-    # into *rel. Returns 1 when there is an entry.
-    cdef uint64_t held = in_hands(&c.st)
+cdef inline TTEntry* tt_probe(Search* c, uint64_t key) noexcept nogil:
     cdef TTEntry* b = tt_bucket(c, key)
-    cdef int s, i
+    cdef int i
     for i in range(4):
         if b[i].key == key:
             c.tt_hits += 1
-            for s in range(4):
-                rel[0] |= top_of(held, s, (b[i].kpack >> (4 * s)) & 15)
-            if b[i].lo > lo[0]:
-                lo[0] = b[i].lo
-            if b[i].hi < hi[0]:
-                hi[0] = b[i].hi
-            move[0] = b[i].move
-            return 1
-    return 0
+            return &b[i]
+    return NULL
+
+
+cdef inline uint64_t entry_cards(State* st, TTEntry* e) noexcept nogil:
+    # the cards an entry's bounds depend on: the top k cards of each suit
+    cdef uint64_t held = in_hands(st)
+    return (top_of(held, 0, e.kpack & 15) | top_of(held, 1, (e.kpack >> 4) & 15)
+            | top_of(held, 2, (e.kpack >> 8) & 15) | top_of(held, 3, (e.kpack >> 12) & 15))
 
 
 cdef void tt_store(Search* c, uint64_t key, uint64_t rel, int lo, int hi, int move) noexcept nogil:

@@ -68,6 +68,7 @@ cdef struct Search:
     State st                 # the position being searched
     int maxmask              # seats (bits) whose points are maximised
     int lone                 # 1 when maxmask is one seat (the paranoid value)
+    int track                # 1 to gather relevant cards and skip equivalent low cards
     TTEntry* tt              # the transposition table: buckets of 4 entries
     uint64_t bucket_mask     # buckets - 1
     uint16_t* pid            # pattern id of each suit lane: pid[suit * 32768 + lane]

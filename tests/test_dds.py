@@ -4,8 +4,9 @@ Italian doubles ``trumps`` and ``no-trumps`` with N+S against E+W are bridge pla
 problems (RULES.md 4 and 11): a side's value is the points taken so far plus its
 future tricks, times 2 in ``no-trumps``. On 200 seeded deals, played at random
 down to 5-9 tricks (often mid-trick), every card of the seat on move and both
-sides' values must agree with DDS ``solve_board``; a few full 13-card deals are
-compared on the value of the side on lead.
+sides' values must agree with DDS ``solve_board``. On 10 full 13-card deals (every
+trump and no trump) every opening lead and both sides agree too, and 3 more full
+deals are compared through ``dd_table``.
 """
 
 from __future__ import annotations
@@ -63,25 +64,40 @@ def _case(seed: int):
     return pos
 
 
+def _check_every_card(pos: Position) -> None:
+    """Every legal card of the seat on move and both sides' values, against DDS."""
+    mult = 2 if pos.contract.name == "no-trumps" else 1
+    result = solve(pos, budget=Budget(nodes=2_000_000_000, ms=300_000))
+    mover = pos.to_move
+    taken = sum(pos.taken[s] for s in pos.side_of(mover))
+    dds = {_card_of(c): t for c, t in endplay_dds.solve_board(_dds_board(pos))}
+    assert set(dds) == set(result.cards), pos
+    for card, tricks in dds.items():
+        assert result.cards[card] == taken + mult * tricks, (pos, card)
+    best = max(dds.values())
+    assert result.values[mover] == taken + mult * best
+    other = mover.next()
+    other_taken = sum(pos.taken[s] for s in pos.side_of(other))
+    remaining = pos.n_tricks - len(pos.tricks)
+    assert result.values[other] == other_taken + mult * (remaining - best), pos
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(10))
+def test_every_opening_lead_of_a_full_deal_agrees_with_dds(seed):
+    # RULES.md 4 and 11: a full 13-card deal, the leader's every card and both sides.
+    rng = random.Random(f"dds-full-cards/{seed}")
+    deal = Deal.random(rng.randrange(10**9))
+    trump = [None, "S", "H", "D", "C"][seed % 5]
+    contract = "no-trumps" if trump is None else "trumps"
+    _check_every_card(Position("italian", contract, deal, leader=Seat(seed % 4), trump=trump,
+                               doubles=True))
+
+
 @pytest.mark.parametrize("chunk", range(10))
 def test_every_card_agrees_with_dds(chunk):
     for seed in range(chunk * 20, chunk * 20 + 20):
-        pos = _case(seed)
-        mult = 2 if pos.contract.name == "no-trumps" else 1
-        result = solve(pos)
-        mover = pos.to_move
-        side = pos.side_of(mover)
-        taken = sum(pos.taken[s] for s in side)
-        dds = {_card_of(c): t for c, t in endplay_dds.solve_board(_dds_board(pos))}
-        assert set(dds) == set(result.cards), pos
-        for card, tricks in dds.items():
-            assert result.cards[card] == taken + mult * tricks, (pos, card)
-        remaining = pos.n_tricks - len(pos.tricks)
-        best = max(dds.values())
-        assert result.values[mover] == taken + mult * best
-        other = mover.next()
-        other_taken = sum(pos.taken[s] for s in pos.side_of(other))
-        assert result.values[other] == other_taken + mult * (remaining - best), pos
+        _check_every_card(_case(seed))
 
 
 @pytest.mark.slow
