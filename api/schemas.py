@@ -264,7 +264,9 @@ class Schemas:
             "type": "object", "required": ["variant", "deal"], "additionalProperties": False,
             "properties": {**table_props, **budget,
                            "contracts": {"type": "array", "items": NAME, "maxItems": 20,
-                                         "description": "contracts to solve (default: all)"}},
+                                         "description": "contracts to solve (default: all)"},
+                           "partial": {"type": "boolean", "description": "keep rows the budget "
+                                       "stops, with each seat's proved range, instead of 503"}},
         }
         solve_response = {
             "type": "object",
@@ -336,7 +338,10 @@ class Schemas:
                         "type": "object", "required": ["contract", "values"],
                         "properties": {"contract": {"type": "string"}, "trump": TEXT_OR_NULL,
                                        "values": {"type": "object",
-                                                  "additionalProperties": {"type": ["number", "null"]}}}}},
+                                                  "additionalProperties": {"type": ["number", "null"]}},
+                                       "complete": {"type": "boolean"},
+                                       "bounds": {"type": "object", "additionalProperties": {
+                                           "type": "array", "items": SCORE}}}}},
                     "nodes": {"type": "integer", "minimum": 0}, "ms": {"type": "number", "minimum": 0}}},
             "Variants": {"type": "object", "additionalProperties": {
                 "type": "object", "required": ["name", "contracts", "deck", "players"]}},

@@ -86,7 +86,8 @@ def table():
     return respond(dd_table(req["variant"], req["deal"], req.get("leader") or "N",
                             contracts=req.get("contracts"), trump=req.get("trump"),
                             doubles=req.get("doubles") or False, budget=budget,
-                            threads=cfg["KINGSOLVE_TABLE_THREADS"]))
+                            threads=cfg["KINGSOLVE_TABLE_THREADS"],
+                            partial=req.get("partial", False)))
 
 
 def _deadline_solver(ms: float):

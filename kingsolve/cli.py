@@ -153,9 +153,11 @@ def cmd_table(args: argparse.Namespace) -> int:
     from .solver import dd_table, format_table
     if not args.deal:
         raise KingsolveError("table needs --deal")
+    from .review import budget_from_args
     table = dd_table(args.variant, args.deal, leader=args.leader, trump=args.trump,
                      doubles=args.doubles, threads=args.threads,
-                     contracts=args.contracts.split(",") if args.contracts else None)
+                     contracts=args.contracts.split(",") if args.contracts else None,
+                     budget=budget_from_args(args), partial=args.partial)
     if args.json:
         _print_json(table)
     else:
@@ -171,6 +173,10 @@ def add_table_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--contracts", help="only these contracts, comma separated")
     p.add_argument("--doubles", action="store_true", help="Italian doubles (N+S vs E+W)")
     p.add_argument("--threads", type=int, default=2, help="threads (default 2)")
+    p.add_argument("--nodes", type=int, help="node budget of each row")
+    p.add_argument("--ms", type=float, help="time budget of each row, in milliseconds")
+    p.add_argument("--partial", action="store_true",
+                   help="keep rows the budget stops, with the value ranges proved (lo..hi)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 

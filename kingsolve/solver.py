@@ -219,13 +219,17 @@ def _table_rows(variant: RuleSet, contracts: "Iterable[str] | None",
 
 def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" = Seat.N,
              contracts: "Iterable[str] | None" = None, trump: "Suit | str | None" = None,
-             doubles: bool = False, budget: Budget | None = None, threads: int = 2) -> dict:
+             doubles: bool = False, budget: Budget | None = None, threads: int = 2,
+             partial: bool = False) -> dict:
     """Every trick contract (trump contracts once per trump suit) times every seat.
 
     Returns a JSON-ready dict: ``rows`` (contract, trump label, value per seat),
     ``seats``, ``nodes`` and ``ms``. Contracts run on ``threads`` threads; the
     search releases the GIL and each thread has its own table. The budget applies
-    to each row (its four seats together).
+    to each row (its four seats together). A row that reaches it raises
+    ``SolveTimeout``, or with ``partial`` stays in the table: ``complete`` false,
+    ``values`` null for the seats not solved, and ``bounds`` giving every seat's
+    proved range.
     """
     rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
     deal = deal if isinstance(deal, Deal) else Deal(deal)
@@ -238,11 +242,18 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     seats = list(positions[0].seats) if positions else list(deal.seats)
     start = time.perf_counter()
 
-    def job(pos: Position) -> tuple[dict[Seat, int], int]:
+    def job(pos: Position) -> tuple[dict[Seat, Any], dict | None, int]:
         core = _run(lambda: _core.Core(_table_mb(pos, budget)), budget)
         _load(core, pos)
-        values, _ = _solve_loaded(core, pos, seats, budget, with_cards=False)
-        return values, core.nodes
+        try:
+            values, _ = _solve_loaded(core, pos, seats, budget, with_cards=False)
+        except SolveTimeout as exc:
+            if not partial or not exc.bounds:
+                raise
+            bounds = exc.bounds
+            return ({s: lo if lo == hi else None for s, (lo, hi) in bounds.items()},
+                    bounds, core.nodes)
+        return values, None, core.nodes
 
     if threads == 1 or len(positions) < 2:
         results = [job(p) for p in positions]
@@ -251,11 +262,16 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
             results = list(pool.map(job, positions))
     table_rows = []
     nodes = 0
-    for (name, t), (vals, n) in zip(rows, results):
+    for (name, t), (vals, bounds, n) in zip(rows, results):
         nodes += n
-        table_rows.append({"contract": name, "trump": None if t is None else t.name,
-                           "label": name if t is None else f"{name} {t.name}",
-                           "values": {s.name: vals[s] for s in seats}})
+        row = {"contract": name, "trump": None if t is None else t.name,
+               "label": name if t is None else f"{name} {t.name}",
+               "values": {s.name: vals[s] for s in seats}}
+        if partial:
+            row["complete"] = bounds is None
+            row["bounds"] = {s.name: [vals[s], vals[s]] if bounds is None else list(bounds[s])
+                             for s in seats}
+        table_rows.append(row)
     return {"variant": rs.name, "deal": deal.pbn(), "leader": Seat.parse(leader).name,
             "doubles": bool(doubles), "seats": [s.name for s in seats], "rows": table_rows,
             "nodes": nodes, "ms": round((time.perf_counter() - start) * 1000.0, 3)}
@@ -268,8 +284,15 @@ def format_table(table: Mapping[str, Any]) -> str:
     lines = [f"{table['variant']}  {table['deal']}  leader {table['leader']}"
              + ("  doubles" if table.get("doubles") else ""),
              f"{'contract':<{width}}" + "".join(f"{s:>7}" for s in seats)]
+    def cell(r: Mapping[str, Any], s: str) -> str:
+        if r["values"][s] is not None:
+            return f"{r['values'][s]:>7}"
+        lo, hi = r["bounds"][s]
+        return f"{f'{lo}..{hi}':>7}"
     for r in table["rows"]:
-        lines.append(f"{r['label']:<{width}}" + "".join(f"{r['values'][s]:>7}" for s in seats))
+        lines.append(f"{r['label']:<{width}}" + "".join(cell(r, s) for s in seats))
+    if any(not r.get("complete", True) for r in table["rows"]):
+        lines.append("lo..hi: the range proved before the budget stopped that row")
     lines.append(f"{table['nodes']} nodes, {table['ms']:.0f} ms")
     return "\n".join(lines)
 

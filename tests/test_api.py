@@ -199,7 +199,8 @@ def fake_solver(monkeypatch):
         return {"to_move": "N", "taken": {}, "values": {}, "cards": {}, "best": [],
                 "complete": False, "nodes": 1, "ms": 0.1, "echo": req.get("id")}
 
-    def dd_table(variant, deal, leader, contracts=None, trump=None, doubles=False, budget=None, threads=2):
+    def dd_table(variant, deal, leader, contracts=None, trump=None, doubles=False, budget=None, threads=2,
+                 partial=False):
         calls.append(dict(variant=variant, deal=deal, leader=leader, contracts=contracts, trump=trump,
                           doubles=doubles, budget=budget, threads=threads))
         return {"variant": variant, "contracts": {}}
@@ -353,6 +354,17 @@ def test_a_real_search_over_its_budget_is_503(client):
     bounds = resp.get_json()["bounds"]
     assert set(bounds) == {"N", "E", "S", "W"}
     assert all(-12 <= lo <= hi <= 0 for lo, hi in bounds.values())
+
+
+def test_table_partial_rows_carry_bounds(client):
+    full = {"variant": "italian", "deal": Deal.random(3).pbn(), "contracts": ["no-queens"],
+            "nodes": 5000}
+    assert "budget" in error_of(client.post("/api/v1/table", json=full), 503, "budget")
+    body = client.post("/api/v1/table", json={**full, "partial": True}).get_json()
+    row = body["rows"][0]
+    # RULES.md 4: four queens at -3 each, so every proved range lies in -12..0
+    assert row["complete"] is False and set(row["bounds"]) == {"N", "E", "S", "W"}
+    assert all(-12 <= lo <= hi <= 0 for lo, hi in row["bounds"].values())
 
 
 def test_table_of_a_small_deal(client):

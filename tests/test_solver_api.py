@@ -174,6 +174,28 @@ def test_dd_table_rows_and_text():
     assert "no-queens" in text and "trumps H" in text
 
 
+def test_partial_table_keeps_the_rows_a_budget_stops():
+    # RULES.md 11: a stopped row shows each seat's proved range; the exact value is in it.
+    from kingsolve.cards import cards_of_mask
+    hands = [sum(c.mask for c in sorted(cards_of_mask(h), key=lambda c: c.bit)[:8])
+             for h in Deal.random(5).hands]
+    deal = Deal(hands)
+    exact = dd_table("italian", deal, "N", threads=2)
+    with pytest.raises(SolveTimeout):
+        dd_table("italian", deal, "N", budget=Budget(nodes=4096), threads=2)
+    part = dd_table("italian", deal, "N", budget=Budget(nodes=4096), threads=2, partial=True)
+    assert [r["label"] for r in part["rows"]] == [r["label"] for r in exact["rows"]]
+    assert not all(r["complete"] for r in part["rows"])
+    for p_row, e_row in zip(part["rows"], exact["rows"]):
+        for seat, (lo, hi) in p_row["bounds"].items():
+            assert lo <= e_row["values"][seat] <= hi
+            assert p_row["values"][seat] == (lo if lo == hi else None)
+            if p_row["complete"]:
+                assert p_row["values"][seat] == e_row["values"][seat]
+    text = format_table(part)
+    assert ".." in text and "the range proved" in text
+
+
 def test_cli_solve_prints_json(capsys):
     assert main(["solve", "--variant", "italian", "--contract", "no-queens", "--deal", DEAL,
                  "--play", " ".join(PLAY), "--seats", "N,E"]) == 0
