@@ -296,7 +296,8 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
         except SolveTimeout as exc:
             if not skip_unsolved:
                 where = "" if record.is_domino else f" (trick {pos.trick_number + 1})"
-                raise SolveTimeout(f"review stopped at card {i + 1}{where}: {exc}",
+                raise SolveTimeout(f"review stopped at card {i + 1}{where}: {exc} (skip_unsolved, "
+                                   f"--skip-unsolved in the CLI, goes on past such positions)",
                                    bounds=exc.bounds) from None
             reviews.append(CardReview(
                 index=i, trick=None if record.is_domino else pos.trick_number + 1, seat=mover,
