@@ -177,6 +177,7 @@ def main(argv=None) -> int:
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS))
     ap.add_argument("--no-hint-tables", action="store_true", help="skip games C and D")
     ap.add_argument("--skip-timing", action="store_true")
+    ap.add_argument("--timing-only", action="store_true", help="only time the hints")
     args = ap.parse_args(argv)
     q = args.quick
     args.deals = args.deals or (4 if q else 40)
@@ -188,8 +189,9 @@ def main(argv=None) -> int:
           f"chair's points per hand: hint minus heuristic, against 3 heuristic seats "
           f"(B-A) and against 3 hint seats (C-D), 95% CI\n")
     start = time.perf_counter()
-    simulate(args)
-    print(f"simulation: {time.perf_counter() - start:.0f} s\n")
+    if not args.timing_only:
+        simulate(args)
+        print(f"simulation: {time.perf_counter() - start:.0f} s\n")
     if not args.skip_timing:
         timing(args)
     return 0
