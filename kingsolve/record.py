@@ -625,19 +625,29 @@ def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
     return (buyer, int(parts[1]))
 
 
-def _festa_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None) -> str | None:
-    if "Festa" not in tags:
+def _festa_hand_tag(tags, tag: str, what: str, variant: RuleSet, contract: str,
+                    dealer: Seat | None) -> tuple[str, int] | None:
+    """(value, line) of a tag only a Portuguese festa hand takes (RULES.md 6), or None."""
+    if tag not in tags:
         return None
-    value, line = tags["Festa"]
-    outcome = value.lower()
+    value, line = tags[tag]
     if variant.name != "portuguese" or contract not in ("festa", "null"):
-        raise RecordError(f"tag Festa {value!r}: festa outcomes belong to the Portuguese "
-                          f"festa (RULES.md 6)", line)
+        raise RecordError(f"tag {tag} {value!r}: {what} belong to the Portuguese festa "
+                          f"(RULES.md 6)", line)
+    if dealer is None:
+        raise RecordError(f"tag {tag} {value!r} needs a Dealer tag (the host)", line)
+    return value, line
+
+
+def _festa_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None) -> str | None:
+    found = _festa_hand_tag(tags, "Festa", "festa outcomes", variant, contract, dealer)
+    if found is None:
+        return None
+    value, line = found
+    outcome = value.lower()
     if outcome not in FESTA_OUTCOMES:
         raise RecordError(f"tag Festa: invalid value {value!r}: expected one of "
                           f"{', '.join(FESTA_OUTCOMES)}", line)
-    if dealer is None:
-        raise RecordError(f"tag Festa {value!r} needs a Dealer tag (the host)", line)
     if outcome in ("accepted", "refused") and "Bid" not in tags:
         raise RecordError(f"tag Festa {value!r} needs a Bid tag (the bid the host "
                           f"{'accepted' if outcome == 'accepted' else 'answered with 8 or null'})",
@@ -677,15 +687,11 @@ def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
 
 def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None,
              festa: str | None = None):
-    if "Bid" not in tags:
+    found = _festa_hand_tag(tags, "Bid", "bids", variant, contract, dealer)
+    if found is None:
         return None
-    value, line = tags["Bid"]
+    value, line = found
     parts = value.split()
-    if variant.name != "portuguese" or contract not in ("festa", "null"):
-        raise RecordError(f"tag Bid {value!r}: bids belong to the Portuguese festa "
-                          f"(RULES.md 6)", line)
-    if dealer is None:
-        raise RecordError(f"tag Bid {value!r} needs a Dealer tag (the host)", line)
     if len(parts) not in (2, 3) or not parts[1].isdigit() or int(parts[1]) < 1 \
             or (len(parts) == 3 and parts[2].lower() not in ("plus", "null")):
         raise RecordError(f"tag Bid: invalid value {value!r}: expected the bidder's seat, a "
