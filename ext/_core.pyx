@@ -80,7 +80,8 @@ cdef int last_trick(Search* c, uint64_t* rel) noexcept nogil:
     cdef int i, w, pts
     for i in range(R.nseats):
         play_card(R, st, low_bit(st.hands[st.to_move]))
-    rel[0] |= trick_rel(c)
+    if c.track:
+        rel[0] |= trick_rel(c)
     w = st.cur.seat[st.cur.win[st.count - 1]]
     pts = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
     for i in range(R.nseats):
@@ -231,7 +232,7 @@ cdef int later_tricks(Search* c, int* holder, uint64_t* rel) noexcept nogil:
     return k
 
 
-cdef int lone_endgame(Search* c, int* value, uint64_t* rel) noexcept nogil:
+cdef int lone_endgame(Search* c, int* value) noexcept nogil:
     # For one maximising seat P at a trick start (no trump, or the others hold no
     # trump in case B and P none in case A), two endings whose value is exact:
     # A. every card of P is below every card of its suit in the other hands, and P
@@ -239,14 +240,13 @@ cdef int lone_endgame(Search* c, int* value, uint64_t* rel) noexcept nogil:
     #    can lead a suit the others hold (P can lose every trick: 0 is its best).
     # B. P is on lead and every card of P is above every card of its suit in the
     #    other hands: P wins every remaining trick (all the points left).
-    # Returns 1 and sets *value when one applies; per suit the cut card between P's
-    # cards and the others' goes to *rel (the cards above it keep their owners).
+    # Returns 1 and sets *value when one applies.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int P = low_bit(<uint64_t>c.maxmask)
     cdef uint64_t mine = st.hands[P]
     cdef uint64_t others = in_hands(st) & ~mine
-    cdef uint64_t m, o, legal, r_below = 0, r_above = 0
+    cdef uint64_t m, o, legal
     cdef int s, below = 1, above_all = 1, tr = R.trump
     for s in range(4):
         m = mine & lane_of(s)
@@ -256,8 +256,6 @@ cdef int lone_endgame(Search* c, int* value, uint64_t* rel) noexcept nogil:
                 below = 0
             if low_bit(m) < high_bit(o):
                 above_all = 0
-            r_below |= (<uint64_t>1) << low_bit(o)
-            r_above |= (<uint64_t>1) << low_bit(m)
     if tr >= 0:
         if mine & lane_of(tr):
             below = 0
@@ -266,7 +264,6 @@ cdef int lone_endgame(Search* c, int* value, uint64_t* rel) noexcept nogil:
     if below:
         if st.to_move != P:
             value[0] = 0
-            rel[0] |= r_below
             return 1
         if R.pos_suffix[st.tricks_done] + st.card_pos_left <= 0:
             # P on lead can choose to lose, which is the best it can do here
@@ -274,17 +271,15 @@ cdef int lone_endgame(Search* c, int* value, uint64_t* rel) noexcept nogil:
             for s in range(4):
                 if (legal & lane_of(s)) and (others & lane_of(s)):
                     value[0] = 0
-                    rel[0] |= r_below
                     return 1
     if above_all and st.to_move == P:
         value[0] = R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done] \
             + st.card_pos_left + st.card_neg_left
-        rel[0] |= r_above
         return 1
     return 0
 
 
-cdef int lone_can_duck(Search* c, uint64_t* rel) noexcept nogil:
+cdef int lone_can_duck(Search* c) noexcept nogil:
     # For one maximising seat P at a trick start, no trump, no forced discard and
     # past the first-trick protection: whether P can lose every remaining trick
     # (then P's future value is at least 0). P never leads again once it never
@@ -297,27 +292,22 @@ cdef int lone_can_duck(Search* c, uint64_t* rel) noexcept nogil:
     # suit, which keeps the condition. On lead, P also needs an exit: a card
     # legal to lead, below every card of its suit in some other hand (that hand
     # must beat it), such that the rest of that suit still keeps the condition.
-    # When it holds, P's lowest card of each suit the others also hold goes to
-    # *rel: below it lie only the others' cards, whoever holds them.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int P = low_bit(<uint64_t>c.maxmask)
     cdef uint64_t mine = st.hands[P]
     cdef uint64_t others = in_hands(st) & ~mine
-    cdef uint64_t m, o, legal, r = 0
+    cdef uint64_t m, o, legal
     cdef int s, j, top
     for s in range(4):
         m = mine & lane_of(s)
         o = others & lane_of(s)
-        if m and o:
-            r |= (<uint64_t>1) << low_bit(m)
         while m and o:
             if low_bit(m) > low_bit(o):
                 return 0
             m &= m - 1
             o &= o - 1
     if st.to_move != P:
-        rel[0] |= r
         return 1
     legal = legal_moves(R, st)
     while legal:
@@ -338,7 +328,6 @@ cdef int lone_can_duck(Search* c, uint64_t* rel) noexcept nogil:
                     m &= m - 1
                     o &= o - 1
                 if not (m and o):
-                    rel[0] |= r
                     return 1
                 break
     return 0
@@ -366,7 +355,8 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     # They gather in the local `acc` (a store through `rel` could alias the state,
     # so it is written once, on the way out). Without c.track (the lone-seat
     # searches, where the skipping saves less than the bookkeeping costs) nothing is
-    # gathered, no card is skipped and table entries depend on every card.
+    # gathered, no card is skipped and table entries depend on every card; so the
+    # lone-seat rules below add nothing to `acc`.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int lo, hi, best, v, gain, w, i, n, ttmove = -1, bestmove = -1
@@ -397,16 +387,14 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
         if st.tricks_done == R.n_tricks - 1:
             rel[0] = 0
             return last_trick(c, rel)
-        tmp = 0
-        if c.lone and lone_endgame(c, &v, &tmp):
-            rel[0] = tmp
+        if c.lone and lone_endgame(c, &v):
+            rel[0] = 0
             return v
         if c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
-                (R.protected == 0 or st.tricks_done > 0) and lone_can_duck(c, &tmp):
-            acc |= tmp
+                (R.protected == 0 or st.tricks_done > 0) and lone_can_duck(c):
             lo = 0
             if lo >= beta or lo == hi:
-                rel[0] = acc
+                rel[0] = 0
                 return lo
         if lo >= 0:
             # no negative points remain: tricks a side surely takes bound the value
@@ -453,15 +441,13 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 rel[0] = acc
                 return hi
             ttmove = decode_move(st, e.move)
-    elif c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and lone_beaten(c):
-        tmp = 0
-        if lone_can_duck(c, &tmp):
-            # the lone seat has lost this trick and can duck every later one
-            acc |= tmp | (<uint64_t>1) << st.cur.card[st.cur.win[st.count - 1]]
-            lo = 0
-            if lo >= beta or lo == hi:
-                rel[0] = acc
-                return lo
+    elif c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
+            lone_beaten(c) and lone_can_duck(c):
+        # the lone seat has lost this trick and can duck every later one
+        lo = 0
+        if lo >= beta or lo == hi:
+            rel[0] = 0
+            return lo
     legal = legal_moves(R, st)
     n = gen_moves(R, st, legal, mv, NULL)
     order_moves(c, mv, n, ttmove)
