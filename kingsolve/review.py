@@ -291,6 +291,8 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
         card = record.play[i]
         mover = pos.to_move
         wanted = seats if i == start else [mover]
+        head = dict(index=i, trick=None if record.is_domino else pos.trick_number + 1,
+                    seat=mover, card=card, forced=len(pos.legal_cards()) == 1)
         try:
             result = solve_position(pos, wanted, budget, solver)
         except SolveTimeout as exc:
@@ -299,28 +301,19 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
                 raise SolveTimeout(f"review stopped at card {i + 1}{where}: {exc} (skip_unsolved, "
                                    f"--skip-unsolved in the CLI, goes on past such positions)",
                                    bounds=exc.bounds) from None
+            reviews.append(CardReview(**head, before=None, after=None, best=(),
+                                      bounds=(exc.bounds or {}).get(mover)))
+        else:
+            nodes += int(result.nodes)
+            if i == start:
+                start_values = {s: result.values[s] for s in seats}
+            if card not in result.cards:
+                raise KingsolveError(f"the solver gave no value for {card} at card {i + 1}: "
+                                     f"its per-card values are {sorted(map(str, result.cards))}")
             reviews.append(CardReview(
-                index=i, trick=None if record.is_domino else pos.trick_number + 1, seat=mover,
-                card=card, before=None, after=None, best=(),
-                forced=len(pos.legal_cards()) == 1,
-                bounds=(exc.bounds or {}).get(mover)))
-            pos.play(card)
-            if progress is not None:
-                progress(i - start + 1, total)
-            continue
-        nodes += int(result.nodes)
-        if i == start:
-            start_values = {s: result.values[s] for s in seats}
-        if card not in result.cards:
-            raise KingsolveError(f"the solver gave no value for {card} at card {i + 1}: "
-                                 f"its per-card values are {sorted(map(str, result.cards))}")
-        before = result.values[mover]
-        legal = pos.legal_cards()
-        reviews.append(CardReview(
-            index=i, trick=None if record.is_domino else pos.trick_number + 1, seat=mover,
-            card=card, before=before, after=result.cards[card],
-            best=tuple(sorted(result.best, key=lambda c: (c.suit, -c.rank))),
-            forced=len(legal) == 1, values=dict(result.cards)))
+                **head, before=result.values[mover], after=result.cards[card],
+                best=tuple(sorted(result.best, key=lambda c: (c.suit, -c.rank))),
+                values=dict(result.cards)))
         pos.play(card)
         if progress is not None:
             progress(i - start + 1, total)
