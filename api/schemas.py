@@ -17,7 +17,7 @@ from jsonschema.exceptions import best_match
 from kingsolve import __version__
 from kingsolve.errors import InvalidRequestError
 from kingsolve.hint import CHOICES as HINT_CHOICES
-from kingsolve.hint import MAX_SAMPLES
+from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve.request import MAX_PLAY, MAX_TEXT
 from kingsolve.rules import VARIANTS
 
@@ -166,6 +166,10 @@ def _hint_request(max_ms: float) -> dict:
             "players": {"type": "integer", "enum": [2, 3, 4]},
             "threads": {"type": "integer", "minimum": 1, "maximum": 64,
                         "description": "search threads; the server may use fewer"},
+            "horizon": {"type": "integer", "minimum": 0, "maximum": 26,
+                        "description": "tricks left from which each sample is searched double "
+                                       "dummy; earlier, each card is played out by the simple "
+                                       f"player to there (default {DEFAULT_HORIZON})"},
         },
     }
 
@@ -226,6 +230,9 @@ def _analysis_responses() -> dict[str, dict]:
                                "min": SCORE, "max": SCORE}}},
             "samples": {"type": "integer"}, "exact": {"type": "boolean"},
             "consistent_deals": {"type": "integer"}, "timeouts": {"type": "integer"},
+            "horizon": {"type": ["integer", "null"],
+                        "description": "null: every sample searched whole; else the tricks left "
+                                       "at which the rollouts handed over to the search"},
             "budget": BUDGET_OUT, "ms": {"type": "number"}}}
     choice_hint = {
         "type": "object", "required": ["choice", "seat", "recommended", "options", "samples"],

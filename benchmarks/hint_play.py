@@ -11,11 +11,13 @@ over the deals):
 what it gains against three hint-engine players, both in points per hand for the
 chair, with a 95% confidence interval (normal approximation, paired by deal).
 
-The compiled search solves endgames in milliseconds but a whole 13-card hand in
-seconds to minutes, so hint seats follow the heuristic until ``--from`` tricks are
-left and the hint engine from there on (the report says so). The second part times
-one hint at 50 and 200 samples for a 13-card position (and, for scale, an 8-card
-one) under a time cap.
+Hint seats follow the heuristic until ``--from`` tricks are left and the hint
+engine from there on (the report says so). With more than ``--horizon`` tricks left
+a hint plays each card of each sample out with the simple player down to that many
+tricks and solves from there (``kingsolve.hint``); ``--horizon 13`` searches whole
+hands exactly (out of reach for 13-card singles). The second part times one hint at
+50 and 200 samples for a 13-card position (and, for scale, an 8-card one) under a
+time cap.
 
     python benchmarks/hint_play.py --quick
 """
@@ -45,8 +47,10 @@ def heuristic(p: Position) -> str:
 class Player:
     """A seat's policy: the heuristic, or hints from ``start`` tricks before the end."""
 
-    def __init__(self, use_hint: bool, start: int, samples: int, budget: Budget):
+    def __init__(self, use_hint: bool, start: int, samples: int, budget: Budget,
+                 horizon: int | None = None):
         self.use_hint, self.start, self.samples, self.budget = use_hint, start, samples, budget
+        self.horizon = horizon
         self.hints = self.fallbacks = 0
         self.ms = 0.0
 
@@ -58,7 +62,7 @@ class Player:
         try:
             h = hint(variant, contract, seat, p.deal.hands[seat], [str(c) for c in p.record],
                      leader=p.leader, trump=trump, samples=self.samples, seed=seed,
-                     budget=self.budget)
+                     budget=self.budget, horizon=self.horizon)
         except SolveTimeout:
             self.fallbacks += 1
             return heuristic(p)
@@ -98,6 +102,8 @@ def simulate(args) -> list[dict]:
     for variant in args.variants:
         rs = VARIANTS[variant]
         for contract in contracts_of(variant):
+            if args.contracts and contract not in args.contracts:
+                continue
             c = rs.contracts[contract]
             gains_h, gains_e = [], []
             for i in range(args.deals):
@@ -107,8 +113,8 @@ def simulate(args) -> list[dict]:
                 chair = Seat(i % 4)
 
                 def table(hint_seats):
-                    return {s: Player(s in hint_seats, args.start, args.samples, budget)
-                            for s in Seat}
+                    return {s: Player(s in hint_seats, args.start, args.samples, budget,
+                                      args.horizon) for s in Seat}
                 games = {}
                 for key, hint_seats in (("A", ()), ("B", (chair,)),
                                         ("C", tuple(Seat)),
@@ -149,16 +155,19 @@ def timing(args) -> None:
         seat = p.to_move
         for samples in (50, 200):
             start = time.perf_counter()
+            h = None
             try:
                 h = hint("italian", "no-queens", seat, deal.hands[seat],
                          [str(c) for c in p.record], samples=samples, ms=args.cap_ms,
-                         budget=budget, threads=args.threads)
+                         budget=budget, threads=args.threads, horizon=args.horizon)
                 done, timeouts = h.samples, h.timeouts
             except SolveTimeout:
                 done, timeouts = 0, None
             el = time.perf_counter() - start
             per = f"{el / done * 1000:.0f} ms per sample" if done else "no sample finished"
-            print(f"{cards:2}-card position, {samples:3} samples asked: {done:3} solved in "
+            how = ("searched whole" if h is None or h.horizon is None
+                   else f"played out to {h.horizon} tricks left")
+            print(f"{cards:2}-card position ({how}), {samples:3} samples asked: {done:3} solved in "
                   f"{el:6.1f} s on {args.threads} threads ({per}; cap {args.cap_ms / 1000:.0f} s"
                   + (f", {timeouts} searches stopped" if timeouts else "") + ")", flush=True)
 
@@ -175,6 +184,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cap-ms", type=float, help="time cap of a timed hint (default 300 s; quick 20 s)")
     ap.add_argument("--threads", type=int, default=2, help="threads of the timed hints")
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS))
+    ap.add_argument("--horizon", type=int, help="the hints' horizon (default: kingsolve's)")
+    ap.add_argument("--contracts", type=lambda v: v.split(","), help="only these contracts")
     ap.add_argument("--no-hint-tables", action="store_true", help="skip games C and D")
     ap.add_argument("--skip-timing", action="store_true")
     ap.add_argument("--timing-only", action="store_true", help="only time the hints")
@@ -185,7 +196,8 @@ def main(argv=None) -> int:
     args.start = args.start or (6 if q else 8)
     args.cap_ms = args.cap_ms or (20_000.0 if q else 300_000.0)
     print(f"hint play: {args.deals} deals per contract, {args.samples} samples per hint, "
-          f"hints in the last {args.start} tricks, heuristic before\n"
+          f"hints in the last {args.start} tricks, heuristic before; horizon "
+          f"{args.horizon if args.horizon is not None else 'default'}\n"
           f"chair's points per hand: hint minus heuristic, against 3 heuristic seats "
           f"(B-A) and against 3 hint seats (C-D), 95% CI\n")
     start = time.perf_counter()

@@ -4,7 +4,12 @@ Perfect-information Monte Carlo: ``SeatView`` collects what the seat knows (its
 hand, the play, the rules' inferences, RULES.md 2), ``DealSampler`` draws full deals
 uniformly among those consistent with it, and each deal is solved double dummy
 (RULES.md 11, the paranoid value of the asking seat). A card's value is its mean
-over the samples. The choice hints (trump, selling, Turkish contract, Portuguese
+over the samples. Far from the end of the hand (more than ``horizon`` tricks left),
+each card of each sample is instead played out: every seat follows the simple
+player (``play_preference``) until ``horizon`` tricks remain, and that position is
+solved double dummy. Exact search of a whole 13-card singles hand is out of reach
+(issue 3), and the rollout does not assume that the three others play together
+against the seat in the early tricks. The choice hints (trump, selling, Turkish contract, Portuguese
 festa) score each option by the same sampling of the unseen hands, from the seat's
 hand alone, with the same deals for every option.
 """
@@ -28,10 +33,14 @@ from .sampling import DealSampler, SeatView
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
            "sell_hint", "contract_hint", "festa_hint", "hint_request", "play_preference",
-           "MAX_SAMPLES"]
+           "MAX_SAMPLES", "DEFAULT_HORIZON"]
 
 #: The most samples a hint may ask for.
 MAX_SAMPLES = 2000
+
+#: Tricks left from which card hints search double dummy by default; earlier, each
+#: sample is played out by the simple player down to this many tricks.
+DEFAULT_HORIZON = 8
 
 Solver = Callable[..., SolveResult]
 
@@ -108,6 +117,9 @@ class HintResult:
 
     ``exact`` is true when the samples are every consistent deal (so the means are
     exact expectations over a uniform deal). ``consistent_deals`` counts those deals.
+    ``horizon`` is None when every sample was solved double dummy from the position,
+    else the tricks left at which the simple player's rollout of each card handed
+    over to the double-dummy search.
     """
 
     seat: Seat
@@ -121,6 +133,7 @@ class HintResult:
     ms: float
     timeouts: int = 0
     inferences: tuple = ()
+    horizon: int | None = None
 
     def card(self, card: "Card | str") -> CardHint:
         """The hint line of one card."""
@@ -135,7 +148,8 @@ class HintResult:
                 "cards": [h.to_dict() for h in self.cards], "samples": self.samples,
                 "exact": self.exact, "consistent_deals": self.consistent_deals,
                 "seed": self.seed, "budget": self.budget.to_dict(), "timeouts": self.timeouts,
-                "ms": round(self.ms, 3), "inferences": [x.to_dict() for x in self.inferences]}
+                "ms": round(self.ms, 3), "inferences": [x.to_dict() for x in self.inferences],
+                "horizon": self.horizon}
 
 
 @dataclass(frozen=True)
@@ -197,6 +211,64 @@ def _check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidRequestError(f"invalid seed {seed!r}: expected an integer")
     return seed
+
+
+def _check_horizon(horizon: Any) -> int:
+    if horizon is None:
+        return DEFAULT_HORIZON
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or not 0 <= horizon <= 26:
+        raise InvalidRequestError(f"invalid horizon {horizon!r}: expected 0 to 26 tricks left")
+    return horizon
+
+
+def _equal_runs(position: Position, legal: Sequence[Card]) -> dict[Card, Card]:
+    """Each legal card mapped to the lowest card it is equivalent to: the same suit
+    and points, no card still out between them, neither in a special set (first-trick
+    protection, forced discards). Such cards have the same double-dummy value."""
+    t = position.tables
+    live = position.deal.mask & ~position.played
+    for c in position.current_trick():
+        live |= 1 << c.bit
+    special = t.protected | t.forced
+    rep: dict[Card, Card] = {}
+    prev: Card | None = None
+    for card in sorted(legal, key=lambda c: c.bit):
+        head = rep.get(prev) if prev is not None else None
+        if (prev is not None and prev.suit == card.suit
+                and t.card_points[prev.bit] == t.card_points[card.bit]
+                and not (special >> card.bit) & 1 and not (special >> prev.bit) & 1
+                and not live & ((1 << card.bit) - 1) & ~((2 << prev.bit) - 1)):
+            rep[card] = head
+        else:
+            rep[card] = card
+        prev = card
+    return rep
+
+
+def _rollout(p: Position, seat: Seat, legal: Sequence[Card], horizon: int,
+             solve: Solver, budget: Budget) -> tuple[dict[Card, float], list[Card]]:
+    """Each card's value for ``seat`` in one sampled deal: the card, then every seat
+    playing ``play_preference`` until a trick starts with ``horizon`` tricks left,
+    then that position's double-dummy value (its score if the hand is over).
+    ``p`` is restored before returning."""
+    rep = _equal_runs(p, legal)
+    values: dict[Card, float] = {}
+    for card in legal:
+        if rep[card] in values:
+            values[card] = values[rep[card]]
+            continue
+        p.play(card)
+        made = 1
+        while not p.complete and (p.current_trick() or p.n_tricks - len(p.tricks) > horizon):
+            p.play(play_preference(p)[0])
+            made += 1
+        try:
+            values[card] = float(solve(p, seats=[seat], budget=budget, cards=False).values[seat])
+        finally:
+            for _ in range(made):
+                p.undo()
+    top = max(values.values())
+    return values, [c for c in legal if values[c] == top]
 
 
 def _check_threads(threads: Any) -> int:
@@ -268,20 +340,25 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
          doubles: bool = False, options: Iterable[str] = (), known: Mapping | None = None,
          samples: int = 50, ms: float | None = None, seed: int = 0,
          budget: Budget | None = None, players: int = 4, threads: int = 1,
-         solver: Solver | None = None) -> HintResult:
+         solver: Solver | None = None, horizon: int | None = None) -> HintResult:
     """The legal cards of ``seat`` ranked by their mean double-dummy value over sampled deals.
 
     ``hand`` is the seat's hand (PBN text, a list of cards or a mask), now or as dealt;
     ``known`` pins cards to other seats. Up to ``samples`` deals are drawn uniformly
     among those consistent with what the seat has seen (every one when there are
     fewer: ``exact``); ``ms`` bounds the whole hint, ``budget`` each search.
-    Each deal is solved for the seat (``solve(position, seats=[seat])``).
+    With at most ``horizon`` tricks left (default ``DEFAULT_HORIZON``) each deal is
+    solved for the seat (``solve(position, seats=[seat])``); with more, each card of
+    each deal is played out by the simple player down to ``horizon`` tricks left and
+    then solved (the result's ``horizon`` says which). A horizon at least the hand's
+    length always searches the whole hand.
     """
     start = time.perf_counter()
     samples = _check_samples(samples)
     ms = _check_ms(ms)
     seed = _check_seed(seed)
     threads = _check_threads(threads)
+    horizon = _check_horizon(horizon)
     budget = budget or Budget()
     solve = solver or _default_solver()
     view = SeatView.build(variant, contract, seat, hand, play, leader=leader, trump=trump,
@@ -298,17 +375,25 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
         return Position(view.variant, view.contract, deal, leader=view.leader, trump=view.trump,
                         doubles=doubles, play=record)
 
-    def job(deal: Deal, b: Budget) -> SolveResult:
-        return solve(position(deal), seats=[view.seat], budget=b)
+    def job(deal: Deal, b: Budget) -> tuple[dict[Card, float], list[Card]]:
+        p = position(deal)
+        if rollout:
+            return _rollout(p, view.seat, legal, horizon, solve, b)
+        r = solve(p, seats=[view.seat], budget=b)
+        return r.cards, r.best
 
     deals = sampler.iter_sample(seed)
     first = next(deals)
     deals = itertools.chain([first], deals)
-    legal = cards_of_mask(position(first).legal_mask())
+    here = position(first)
+    legal = cards_of_mask(here.legal_mask())
+    rollout = here.n_tricks - len(here.tricks) > horizon
+    used = horizon if rollout else None
     if len(legal) == 1:
         only = CardHint(legal[0], 0.0, 0.0, 1.0, 0.0, 0.0)
         return HintResult(view.seat, (only,), legal[0], 0, False, sampler.count, seed, budget,
-                          (time.perf_counter() - start) * 1000.0, 0, tuple(view.inferences))
+                          (time.perf_counter() - start) * 1000.0, 0, tuple(view.inferences),
+                          used)
     preference = {c: i for i, c in enumerate(play_preference(position(first)))}
     results, timeouts = _run_samples(deals, job, samples, ms, budget, threads)
     if not results:
@@ -316,9 +401,9 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
                            f"({timeouts} searches stopped); allow more time or nodes")
     hints = []
     for card in legal:
-        vals = [float(r.cards[card]) for r in results]
+        vals = [float(cards[card]) for cards, _ in results]
         mean, std = _stats(vals)
-        best = sum(1 for r in results if card in r.best) / len(results)
+        best = sum(1 for _, top in results if card in top) / len(results)
         hints.append(CardHint(card, mean, std, best, min(vals), max(vals)))
     # Ties go to the card more often best, then to a simple player's preference:
     # paranoid values tie often (see play_preference).
@@ -326,7 +411,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     exact = len(results) == sampler.count
     return HintResult(view.seat, tuple(hints), hints[0].card, len(results), exact, sampler.count,
                       seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
-                      tuple(view.inferences))
+                      tuple(view.inferences), used)
 
 
 # --- choices from one hand --------------------------------------------------------------
@@ -599,7 +684,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
 
 HINT_FIELDS = {"variant", "contract", "trump", "options", "doubles", "leader", "play", "seat",
                "hand", "known", "samples", "ms", "seed", "nodes", "id", "choice", "role",
-               "contracts", "players", "threads"}
+               "contracts", "players", "threads", "horizon"}
 CHOICES = ("card", "trump", "sell", "contract", "festa")
 
 
@@ -648,7 +733,7 @@ def hint_request(request: Any) -> dict:
                       play=play, leader=_req_field(req, "leader", str, "N"),
                       trump=_req_field(req, "trump", str), doubles=_req_field(req, "doubles", bool, False),
                       options=options, known=known, players=_req_field(req, "players", int, 4),
-                      **common)
+                      horizon=_req_field(req, "horizon", int), **common)
     elif choice == "trump":
         result = trump_hint(variant, seat, hand, contract=_req_field(req, "contract", str),
                             leader=_req_field(req, "leader", str), **common)
@@ -683,11 +768,15 @@ def add_hint_flags(p) -> None:
     p.add_argument("--role", choices=("host", "bidder"), help="festa role (default host)")
     p.add_argument("--contracts", help="Turkish contracts to choose from, comma separated")
     p.add_argument("--threads", type=int, help="search threads (default 1)")
+    p.add_argument("--horizon", type=int,
+                   help=f"tricks left from which each sample is searched double dummy; earlier "
+                        f"the simple player plays each card out to there (default {DEFAULT_HORIZON})")
 
 
 def request_from_args(args, req: dict) -> dict:
     """The hint request: the shared request flags, then the hint flags (flags override)."""
-    for name in ("seat", "hand", "samples", "ms", "seed", "nodes", "choice", "role", "threads"):
+    for name in ("seat", "hand", "samples", "ms", "seed", "nodes", "choice", "role", "threads",
+                 "horizon"):
         value = getattr(args, name, None)
         if value is not None:
             req[name] = value

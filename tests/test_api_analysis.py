@@ -252,6 +252,9 @@ def test_card_hint(client):
     again = client.post("/api/v1/hint", data=msgpack.packb(HINT), content_type="application/msgpack",
                         headers={"Accept": "application/msgpack"})
     assert msgpack.unpackb(again.data)["cards"] == body["cards"]
+    assert body["horizon"] is None                    # 8 tricks: searched whole by default
+    rolled = client.post("/api/v1/hint", json={**HINT, "horizon": 5}).get_json()
+    assert rolled["horizon"] == 5 and len(rolled["cards"]) == len(cards)
 
 
 @pytest.mark.parametrize("change, words", [
@@ -262,6 +265,8 @@ def test_card_hint(client):
     ({"hand": "AQ.K9.."}, ["hand"]),
     ({"contract": "no-kings"}, ["no-kings"]),
     ({"seat": "E"}, ["not on move"]),
+    ({"horizon": -1}, ["'horizon'"]),
+    ({"horizon": "all"}, ["'horizon'"]),
 ])
 def test_hint_names_each_bad_body(client, change, words):
     body = {k: v for k, v in {**HINT, **change}.items() if v is not None}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -10,13 +11,13 @@ import pytest
 from kingsolve import Card, Deal, Position, Seat, Suit
 from kingsolve.cards import SUIT_MASK, cards_of_mask
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
-from kingsolve.hint import (contract_hint, festa_hint, hint, hint_request, play_preference,
-                            sell_hint, trump_hint)
+from kingsolve.hint import (DEFAULT_HORIZON, _equal_runs, contract_hint, festa_hint, hint,
+                            hint_request, play_preference, sell_hint, trump_hint)
 from kingsolve.result import Budget, SolveResult
 from kingsolve.sampling import DealSampler, SeatView
 
 
-def brute_solve(position, seats=None, budget=None):
+def brute_solve(position, seats=None, budget=None, cards=True):
     """Paranoid values by plain minimax (RULES.md 11): the seat maximises, the rest minimise."""
     me = list(seats)[0]
 
@@ -31,6 +32,8 @@ def brute_solve(position, seats=None, budget=None):
             pos.undo()
         return max(out) if mover == me else min(out)
 
+    if position.complete:
+        return SolveResult(None, dict(position.taken), {me: position.scores()[me]}, {}, [], True)
     cards = {}
     for c in position.legal_cards():
         position.play(c)
@@ -139,7 +142,7 @@ def test_time_budget_stops_sampling():
     deal = Deal.random(seed=1)
     slow_calls = []
 
-    def slow(position, seats=None, budget=None):
+    def slow(position, seats=None, budget=None, cards=True):
         slow_calls.append(budget.ms)
         raise SolveTimeout("search stopped at its time budget")
 
@@ -156,6 +159,10 @@ def test_time_budget_stops_sampling():
     (dict(seed="x"), "invalid seed"),
     (dict(contract="domino"), "not a trick contract"),
     (dict(hand="AKQ"), "invalid hand"),
+    (dict(horizon=-1), "invalid horizon"),
+    (dict(horizon=27), "invalid horizon"),
+    (dict(horizon="7"), "invalid horizon"),
+    (dict(horizon=True), "invalid horizon"),
 ])
 def test_bad_hint_input(kwargs, match):
     deal = Deal.random(seed=2)
@@ -264,6 +271,9 @@ def test_cli_hint(tmp_path, capsys):
     assert main(["hint", str(path), "--samples", "10"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["samples"] == 10 or out["exact"]
+    assert out["horizon"] is None
+    assert main(["hint", str(path), "--samples", "4", "--horizon", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["horizon"] == 1
     assert main(["hint", "--variant", "italian", "--contract", "no-queens", "--seat", "E",
                  "--hand", "AKQ.AK3.72.85432"]) == 2
     assert "not on move" in capsys.readouterr().err
@@ -305,3 +315,98 @@ def test_hint_breaks_ties_by_the_play_preference():
              samples=3, solver=flat)
     assert [c.card for c in h.cards] == play_preference(p)
     assert h.recommended == play_preference(p)[0]
+
+
+# --- rollouts before the horizon -----------------------------------------------------------
+
+def rollout_by_hand(position, seat, card, horizon):
+    """The reading of kingsolve.hint's rollout, written out: the card, then every seat
+    plays the simple player's first card until a trick starts with ``horizon`` tricks
+    left, then plain minimax (RULES.md 11) for the seat."""
+    p = position.copy()
+    p.play(card)
+    while not p.complete and (p.current_trick() or p.n_tricks - len(p.tricks) > horizon):
+        p.play(play_preference(p)[0])
+    if p.complete:
+        return p.scores()[seat]
+    return brute_solve(p, [seat]).values[seat]
+
+
+@pytest.mark.parametrize("variant,contract,trump,seed", [
+    ("italian", "no-queens", None, 21), ("italian", "no-tricks", None, 22),
+    ("turkish", "trumps", "S", 23), ("russian", "take-hearts", None, 24),
+    ("portuguese", "no-last-two", None, 25)])
+def test_rollout_hint_is_the_mean_of_played_out_values(variant, contract, trump, seed):
+    """More tricks left than the horizon: each card of each sample is played out by the
+    simple player to the horizon, then solved; the hint ranks the means of those values."""
+    deal, p = endgame(variant, contract, seed, 5, trump)
+    seat = p.to_move
+    record = [str(c) for c in p.record]
+    h = hint(variant, contract, seat, deal.hands[seat], record, trump=trump, samples=4,
+             seed=seed, horizon=2, solver=brute_solve)
+    assert h.horizon == 2 and h.to_dict()["horizon"] == 2
+    view = SeatView.build(variant, contract, seat, deal.hands[seat], record, trump=trump)
+    deals = list(itertools.islice(DealSampler(view).iter_sample(seed), 4))
+    assert len(deals) == h.samples == 4
+    for line in h.cards:
+        vals = [rollout_by_hand(Position(variant, contract, d, trump=trump, play=record),
+                                seat, line.card, 2) for d in deals]
+        assert line.mean == pytest.approx(sum(vals) / len(vals))
+        assert (line.low, line.high) == (min(vals), max(vals))
+    assert h.recommended == h.cards[0].card
+
+
+def test_the_horizon_chooses_between_rollout_and_whole_search():
+    deal, p = endgame("italian", "no-hearts", 31, 3)
+    seat = p.to_move
+    args = ("italian", "no-hearts", seat, deal.hands[seat], [str(c) for c in p.record])
+    left = p.n_tricks - len(p.tricks)
+    whole = hint(*args, samples=6, seed=2, horizon=left)
+    assert whole.horizon is None
+    assert hint(*args, samples=6, seed=2).horizon is None           # default horizon: 8
+    rolled = hint(*args, samples=6, seed=2, horizon=left - 1)
+    assert rolled.horizon == left - 1
+    assert {c.card for c in whole.cards} == {c.card for c in rolled.cards}
+    full = hint("italian", "no-hearts", "N", Deal.random(seed=3).hands[0], samples=2,
+                solver=brute_solve_or_fail(DEFAULT_HORIZON))
+    assert full.horizon == DEFAULT_HORIZON
+
+
+def brute_solve_or_fail(horizon):
+    """A solver that checks it is called only at the horizon, at a trick start."""
+    def solve(position, seats=None, budget=None, cards=True):
+        assert not cards and not position.current_trick()
+        assert position.complete or position.n_tricks - len(position.tricks) == horizon
+        me = list(seats)[0]
+        return SolveResult(position.to_move, {}, {me: -len(position.tricks)}, {}, [], False)
+    return solve
+
+
+def test_equal_cards_share_their_rollout_value():
+    """Cards the core treats as one (same suit and points, nothing still out between
+    them, no special set) get one rollout: _equal_runs agrees with the core's classes."""
+    from kingsolve.solver import _core, _load
+    rng = random.Random(5)
+    checked = 0
+    for i in range(300):
+        variant = rng.choice(["italian", "turkish", "portuguese", "russian"])
+        contracts = {"italian": ["no-queens", "no-hearts", "no-tricks", "trumps"],
+                     "turkish": ["no-kings-jacks", "no-last-two"],
+                     "portuguese": ["no-men", "no-tricks"],
+                     "russian": ["no-boys", "take-queens", "everything"]}[variant]
+        contract = rng.choice(contracts)
+        trump = "H" if contract == "trumps" else None
+        p = Position(variant, contract, Deal.random(seed=i, deck=32 if variant == "russian" else 52),
+                     trump=trump)
+        for _ in range(rng.randrange(0, 4 * p.n_tricks - 4)):
+            if p.complete:
+                break
+            p.play(rng.choice(p.legal_cards()))
+        if p.complete:
+            continue
+        core = _core.Core(1)
+        _load(core, p)
+        reps = {Card.from_bit(b): Card.from_bit(r) for b, r in core.moves().items()}
+        assert _equal_runs(p, p.legal_cards()) == reps
+        checked += 1
+    assert checked > 250
