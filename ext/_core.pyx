@@ -549,6 +549,46 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
     return lo
 
 
+cdef int rollout(Search* c, int bit, int horizon, int guess) noexcept nogil:
+    # The future value of c.maxmask when `bit` is played, then every seat plays the
+    # simple player's card (policy_card) until a trick starts with at most `horizon`
+    # tricks left or the hand is over, then the exact value from there (mtd). The
+    # state is restored before returning.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int closed[4 * MAX_TRICKS]
+    cdef int n = 0, gain = 0, g, w, i, v
+    cdef int positive = contract_positive(R)
+    cdef int card = bit
+    while True:
+        play_card(R, st, card)
+        closed[n] = 0
+        if st.count == R.nseats:
+            g = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+            w = close_trick(R, st)
+            if (c.maxmask >> w) & 1:
+                gain += g
+            closed[n] = 1
+        n += 1
+        if st.tricks_done == R.n_tricks:
+            break
+        if st.count == 0 and R.n_tricks - st.tricks_done <= horizon:
+            break
+        card = policy_card(R, st, positive)
+    v = gain
+    c.proved_lo = gain
+    c.proved_hi = gain
+    if st.tricks_done < R.n_tricks:
+        v = gain + mtd(c, guess - gain)
+        c.proved_lo += gain
+        c.proved_hi += gain
+    for i in range(n - 1, -1, -1):
+        if closed[i]:
+            reopen_trick(R, st)
+        unplay_card(st)
+    return v
+
+
 # --- the Python face ---------------------------------------------------------------------
 
 cdef class Core:
@@ -776,6 +816,29 @@ cdef class Core:
             unplay_card(st)
         self._check()
         return v
+
+    def rollout_value(self, int bit, int maxmask, int horizon, int guess):
+        """The future value (from the root) of ``maxmask`` when ``bit`` is played, every
+        seat then plays the simple player (``kingsolve.hint.play_preference``) until a
+        trick starts with at most ``horizon`` tricks left, and the rest is searched."""
+        cdef int v
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        if not (legal_moves(&self.c.R, &self.c.st) >> bit) & 1:
+            raise ValueError("card not legal at the root")
+        if horizon < 0:
+            raise ValueError("horizon below 0")
+        self.c.maxmask = maxmask
+        self.c.lone = popcount(<uint64_t>maxmask) == 1
+        self.c.track = not self.c.lone
+        with nogil:
+            v = rollout(&self.c, bit, horizon, guess)
+        self._check()
+        return v
+
+    def policy(self):
+        """The simple player's card at the root (a test hook for policy_card)."""
+        return policy_card(&self.c.R, &self.c.st, contract_positive(&self.c.R))
 
     def probe(self, int maxmask, int alpha, int beta):
         """One fail-soft alpha-beta search at the root in the window (alpha, beta):

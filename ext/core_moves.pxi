@@ -352,3 +352,47 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
             j -= 1
         score[j + 1] = key
         mv[j + 1] = tmp
+
+
+cdef int contract_positive(Rules* R) noexcept nogil:
+    # Whether the contract's points add up above 0 (the simple player's two styles)
+    cdef int i, total = 0
+    for i in range(R.n_tricks):
+        total += R.trick_points[i]
+    for i in range(64):
+        total += R.card_points[i]
+    return total > 0
+
+
+cdef int policy_card(Rules* R, State* st, int positive) noexcept nogil:
+    # The simple player's card (the first of kingsolve.hint.play_preference, which
+    # says why): the legal card of least key. Leading, positive: the highest rank
+    # (then the lowest suit); penalty: a card without penalty points, the lowest
+    # rank. Following, positive: a card that wins the trick as it stands (a plain
+    # suit before trumps), the lowest rank; penalty: a card that does not win, the
+    # most penalty points, the highest rank; when every card wins, the fewest penalty
+    # points, the lowest rank.
+    cdef uint64_t legal = legal_moves(R, st)
+    cdef int bit, rank, suit, p, key, best = -1, best_key = 0
+    while legal:
+        bit = low_bit(legal)
+        legal &= legal - 1
+        rank = bit & 15
+        suit = bit >> 4
+        p = R.card_points[bit]
+        if st.count == 0:
+            if positive:
+                key = (14 - rank) * 4 + suit
+            else:
+                key = (1024 if p < 0 else 0) + rank * 4 + suit
+        elif positive:
+            key = (0 if beats(R, st, bit) else 2048) + (1024 if suit == R.trump else 0) \
+                + rank * 4 + suit
+        elif beats(R, st, bit):
+            key = (1 << 24) + (4096 - p) * 64 + rank * 4 + suit
+        else:
+            key = (4096 + p) * 64 + (14 - rank) * 4 + suit
+        if best < 0 or key < best_key:
+            best = bit
+            best_key = key
+    return best

@@ -40,7 +40,7 @@ MAX_SAMPLES = 2000
 
 #: Tricks left from which card hints search double dummy by default; earlier, each
 #: sample is played out by the simple player down to this many tricks.
-DEFAULT_HORIZON = 8
+DEFAULT_HORIZON = 3
 
 Solver = Callable[..., SolveResult]
 
@@ -221,42 +221,15 @@ def _check_horizon(horizon: Any) -> int:
     return horizon
 
 
-def _equal_runs(position: Position, legal: Sequence[Card]) -> dict[Card, Card]:
-    """Each legal card mapped to the lowest card it is equivalent to: the same suit
-    and points, no card still out between them, neither in a special set (first-trick
-    protection, forced discards). Such cards have the same double-dummy value."""
-    t = position.tables
-    live = position.deal.mask & ~position.played
-    for c in position.current_trick():
-        live |= 1 << c.bit
-    special = t.protected | t.forced
-    rep: dict[Card, Card] = {}
-    prev: Card | None = None
-    for card in sorted(legal, key=lambda c: c.bit):
-        head = rep.get(prev) if prev is not None else None
-        if (prev is not None and prev.suit == card.suit
-                and t.card_points[prev.bit] == t.card_points[card.bit]
-                and not (special >> card.bit) & 1 and not (special >> prev.bit) & 1
-                and not live & ((1 << card.bit) - 1) & ~((2 << prev.bit) - 1)):
-            rep[card] = head
-        else:
-            rep[card] = card
-        prev = card
-    return rep
-
-
 def _rollout(p: Position, seat: Seat, legal: Sequence[Card], horizon: int,
              solve: Solver, budget: Budget) -> tuple[dict[Card, float], list[Card]]:
     """Each card's value for ``seat`` in one sampled deal: the card, then every seat
     playing ``play_preference`` until a trick starts with ``horizon`` tricks left,
-    then that position's double-dummy value (its score if the hand is over).
-    ``p`` is restored before returning."""
-    rep = _equal_runs(p, legal)
+    then ``solve``'s value there (the score if the hand is over). ``p`` is restored.
+    The hint uses it with a given solver; with the default one the compiled
+    ``kingsolve.solver.rollout_values`` does the same (the tests hold them equal)."""
     values: dict[Card, float] = {}
     for card in legal:
-        if rep[card] in values:
-            values[card] = values[rep[card]]
-            continue
         p.play(card)
         made = 1
         while not p.complete and (p.current_trick() or p.n_tricks - len(p.tricks) > horizon):
@@ -353,6 +326,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     then solved (the result's ``horizon`` says which). A horizon at least the hand's
     length always searches the whole hand.
     """
+    from .solver import rollout_values
     start = time.perf_counter()
     samples = _check_samples(samples)
     ms = _check_ms(ms)
@@ -377,6 +351,10 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
 
     def job(deal: Deal, b: Budget) -> tuple[dict[Card, float], list[Card]]:
         p = position(deal)
+        if rollout and solver is None:
+            values = {c: float(v) for c, v in rollout_values(p, view.seat, horizon, b).items()}
+            top = max(values.values())
+            return values, [c for c in legal if values[c] == top]
         if rollout:
             return _rollout(p, view.seat, legal, horizon, solve, b)
         r = solve(p, seats=[view.seat], budget=b)

@@ -89,6 +89,42 @@ def _first_guess(lo: int, hi: int) -> int:
     return (lo + hi) // 2
 
 
+def _total(position: Position, seat: Seat, future: int) -> int:
+    """A future value of the seat's side as a score: plus the points taken so far and
+    the constant per seat."""
+    side = position.side_of(seat)
+    return future + sum(position.taken[s] for s in side) + position.tables.seat_constant * len(side)
+
+
+def rollout_values(position: Position, seat: "Seat | str", horizon: int,
+                   budget: Budget | None = None) -> dict[Card, int]:
+    """Each legal card's value for ``seat`` (its side's in doubles) when the card is
+    played, every seat then plays the simple player (``kingsolve.hint.play_preference``)
+    until a trick starts with at most ``horizon`` tricks left, and the rest is solved
+    double dummy (RULES.md 11). The hint engine's evaluation far from the end of the
+    hand; the play-out runs in the compiled core. Every card gets its own play-out:
+    cards equal for the search need not be for the simple player, who compares ranks
+    across suits.
+    """
+    if not isinstance(position, Position):
+        raise InvalidRequestError(f"rollout_values needs a trick-contract Position, "
+                                  f"got {type(position).__name__}")
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
+        raise InvalidRequestError(f"invalid horizon {horizon!r}: expected a number of tricks >= 0")
+    if position.complete:
+        raise InvalidRequestError("the hand is complete: there is no card to play")
+    seat = _check_seats(position, [seat])[0]
+    budget = budget or Budget()
+    core = _run(lambda: _core.Core(_table_mb(position, budget)), budget)
+    _load(core, position)
+    mask = _side_mask(position, seat)
+    guess = _first_guess(*core.bounds())
+    core.set_budget(budget.nodes, budget.ms)
+    return {Card.from_bit(b): _total(position, seat,
+                                     _run(lambda: core.rollout_value(b, mask, horizon, guess), budget))
+            for b in sorted(core.moves())}
+
+
 def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
                   budget: Budget, with_cards: bool = True) -> tuple[dict[Seat, int], dict[Card, int]]:
     """Values (future points plus taken, plus the constant) and per-card values
@@ -97,13 +133,10 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
     On a budget stop the ``SolveTimeout`` carries, for every seat asked, the range
     of values proved so far (exact for the seats already solved).
     """
-    t = position.tables
-    taken = position.taken
     mover = position.to_move
 
     def total(seat: Seat, future: int) -> int:
-        side = position.side_of(seat)
-        return future + sum(taken[s] for s in side) + t.seat_constant * len(side)
+        return _total(position, seat, future)
 
     quick = core.bounds()
     done: dict[int, int] = {}              # side mask -> exact future value

@@ -9,7 +9,7 @@ import pytest
 
 from kingsolve.cards import Seat
 from kingsolve.deal import Deal
-from kingsolve.hint import MAX_SAMPLES
+from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve.record import Record
 from kingsolve_api import create_app
 
@@ -252,9 +252,9 @@ def test_card_hint(client):
     again = client.post("/api/v1/hint", data=msgpack.packb(HINT), content_type="application/msgpack",
                         headers={"Accept": "application/msgpack"})
     assert msgpack.unpackb(again.data)["cards"] == body["cards"]
-    assert body["horizon"] is None                    # 8 tricks: searched whole by default
-    rolled = client.post("/api/v1/hint", json={**HINT, "horizon": 5}).get_json()
-    assert rolled["horizon"] == 5 and len(rolled["cards"]) == len(cards)
+    assert body["horizon"] == DEFAULT_HORIZON           # 8 tricks: played out to the horizon
+    whole = client.post("/api/v1/hint", json={**HINT, "horizon": 8}).get_json()
+    assert whole["horizon"] is None and len(whole["cards"]) == len(cards)
 
 
 @pytest.mark.parametrize("change, words", [
@@ -276,7 +276,9 @@ def test_hint_names_each_bad_body(client, change, words):
 
 
 def test_hint_over_its_budget_is_503(client):
-    assert "budget" in error_of(client.post("/api/v1/hint", json={**HINT, "nodes": 1}), 503, "budget")
+    # the whole 8-trick hand searched (the core checks its node budget every 4096 nodes)
+    body = {**HINT, "nodes": 1, "horizon": 8}
+    assert "budget" in error_of(client.post("/api/v1/hint", json=body), 503, "budget")
 
 
 # --- the document ------------------------------------------------------------------------
