@@ -164,11 +164,11 @@ def timing(args) -> None:
             except SolveTimeout:
                 done, timeouts = 0, None
             el = time.perf_counter() - start
-            per = f"{el / done * 1000:.0f} ms per sample" if done else "no sample finished"
+            per = f"{el / done * 1000:.2f} ms per sample" if done else "no sample finished"
             how = ("searched whole" if h is None or h.horizon is None
                    else f"played out to {h.horizon} tricks left")
             print(f"{cards:2}-card position ({how}), {samples:3} samples asked: {done:3} solved in "
-                  f"{el:6.1f} s on {args.threads} threads ({per}; cap {args.cap_ms / 1000:.0f} s"
+                  f"{el * 1000:8.1f} ms on {args.threads} threads ({per}; cap {args.cap_ms / 1000:.0f} s"
                   + (f", {timeouts} searches stopped" if timeouts else "") + ")", flush=True)
 
 
