@@ -181,6 +181,7 @@ class ChoiceHint:
     budget: Budget
     ms: float
     detail: dict = field(default_factory=dict)
+    horizon: int | None = None
 
     def option(self, name: str) -> OptionValue:
         for o in self.options:
@@ -192,7 +193,7 @@ class ChoiceHint:
         return {"choice": self.choice, "seat": self.seat.name, "recommended": self.recommended,
                 "options": [o.to_dict() for o in self.options], "samples": self.samples,
                 "seed": self.seed, "budget": self.budget.to_dict(), "ms": round(self.ms, 3),
-                **self.detail}
+                "horizon": self.horizon, **self.detail}
 
 
 def _check_samples(samples: Any) -> int:
@@ -406,8 +407,14 @@ class _Option:
 
 def _option_values(rs: RuleSet, seat: Seat, hand, opts: Sequence[_Option], seats: Sequence[Seat],
                    samples: int, ms: float | None, seed: int, budget: Budget, threads: int,
-                   solver: Solver | None) -> tuple[list[dict[str, dict[Seat, float]]], int]:
-    """Per sampled deal: each option's value for each of ``seats``, and the timeouts."""
+                   solver: Solver | None, horizon: int | None = None
+                   ) -> tuple[list[dict[str, dict[Seat, float]]], int]:
+    """Per sampled deal: each option's value for each of ``seats``, and the timeouts.
+    With the default solver a hand longer than ``horizon`` tricks is played out by the
+    simple player down to it, then solved (``kingsolve.solver.playout_values``); a
+    given ``solver`` solves the whole hand."""
+    from .solver import playout_values
+    horizon = _check_horizon(horizon)
     solve = solver or _default_solver()
     first = opts[0]
     view = SeatView.build(rs, first.contract, seat, hand, (), leader=first.leader,
@@ -420,8 +427,11 @@ def _option_values(rs: RuleSet, seat: Seat, hand, opts: Sequence[_Option], seats
         out = {}
         for o in opts:
             pos = Position(rs, o.contract, deal, leader=o.leader, trump=o.trump)
-            r = solve(pos, seats=list(seats), budget=b)
-            out[o.label] = {s: float(r.values[s]) for s in seats}
+            if solver is None:
+                values = playout_values(pos, list(seats), horizon, b)
+            else:
+                values = solve(pos, seats=list(seats), budget=b).values
+            out[o.label] = {s: float(values[s]) for s in seats}
         return out
 
     return _run_samples(sampler.iter_sample(seed), job, samples, ms, budget, threads)
@@ -448,14 +458,20 @@ def _common(samples, ms, seed, threads, budget):
 
 def _finish(choice: str, seat: Seat, values: dict[str, list[float]], samples: int, seed: int,
             budget: Budget, start: float, detail: dict | None = None,
-            extra: dict[str, dict] | None = None) -> ChoiceHint:
+            extra: dict[str, dict] | None = None, horizon: int | None = None) -> ChoiceHint:
     opts = []
     for label, vals in values.items():
         mean, std = _stats(vals)
         opts.append(OptionValue(label, mean, std, (extra or {}).get(label, {})))
     opts.sort(key=lambda o: -o.mean)
     return ChoiceHint(choice, seat, tuple(opts), opts[0].option, samples, seed, budget,
-                      (time.perf_counter() - start) * 1000.0, detail or {})
+                      (time.perf_counter() - start) * 1000.0, detail or {}, horizon)
+
+
+def _used_horizon(rs: RuleSet, horizon: int | None, solver: Solver | None) -> int | None:
+    """The horizon a choice hint's whole hands were played out to (None: searched whole)."""
+    h = _check_horizon(horizon)
+    return None if solver is not None or deck_mask(rs.deck).bit_count() // 4 <= h else h
 
 
 def _need_results(results, timeouts):
@@ -467,7 +483,7 @@ def _need_results(results, timeouts):
 def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str | None = None,
                leader: "Seat | str | None" = None, samples: int = 20, ms: float | None = None,
                seed: int = 0, budget: Budget | None = None, threads: int = 1,
-               solver: Solver | None = None) -> ChoiceHint:
+               solver: Solver | None = None, horizon: int | None = None) -> ChoiceHint:
     """The trump to name: each suit (and no trump where allowed) by the seat's mean value.
 
     The contract defaults to the rule set's trump contract (``trumps``, or ``festa``);
@@ -484,16 +500,18 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
     leader = Seat.parse(leader)
     opts = [_Option(_label(t), contract, t, leader) for t in _trump_options(rs, contract)]
     results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
-                                       threads, solver)
+                                       threads, solver, horizon)
     _need_results(results, timeouts)
     values = {o.label: [r[o.label][seat] for r in results] for o in opts}
     return _finish("trump", seat, values, len(results), seed, budget, start,
-                   {"contract": contract, "leader": leader.name, "timeouts": timeouts})
+                   {"contract": contract, "leader": leader.name, "timeouts": timeouts},
+                   horizon=_used_horizon(rs, horizon, solver))
 
 
 def sell_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int = 20,
               ms: float | None = None, seed: int = 0, budget: Budget | None = None,
-              threads: int = 1, solver: Solver | None = None) -> ChoiceHint:
+              threads: int = 1, solver: Solver | None = None,
+              horizon: int | None = None) -> ChoiceHint:
     """Whether the dealer should sell the declaration, and at what price (RULES.md 10).
 
     In each sampled deal every trump is solved for every seat. Declaring, the dealer
@@ -516,7 +534,7 @@ def sell_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
     opts = [_Option(_label(t), "trumps", t, leader) for t in trumps]
     seats = list(Seat)
     results, timeouts = _option_values(rs, dealer, hand, opts, seats, samples, ms, seed, budget,
-                                       threads, solver)
+                                       threads, solver, horizon)
     _need_results(results, timeouts)
     labels = [o.label for o in opts]
     declare = max(labels, key=lambda lb: sum(r[lb][dealer] for r in results))
@@ -544,7 +562,8 @@ def sell_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
         values[f"sell {k}"] = vals
         extra[f"sell {k}"] = {"sold": _num(sold / len(results))}
     return _finish("sell", dealer, values, len(results), seed, budget, start,
-                   {"declare_trump": declare, "timeouts": timeouts}, extra)
+                   {"declare_trump": declare, "timeouts": timeouts}, extra,
+                   horizon=_used_horizon(rs, horizon, solver))
 
 
 def _contract_total(rs: RuleSet, name: str) -> float:
@@ -559,7 +578,8 @@ def _contract_total(rs: RuleSet, name: str) -> float:
 def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
                   contracts: Iterable[str] | None = None, samples: int = 10,
                   ms: float | None = None, seed: int = 0, budget: Budget | None = None,
-                  threads: int = 1, solver: Solver | None = None) -> ChoiceHint:
+                  threads: int = 1, solver: Solver | None = None,
+              horizon: int | None = None) -> ChoiceHint:
     """The Turkish contract to choose (RULES.md 7): the chooser leads; trumps once per suit.
 
     Every contract must be played over a match, so an option is scored by the
@@ -585,7 +605,7 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
         else:
             opts.append(_Option(name, name, None, seat))
     results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
-                                       threads, solver)
+                                       threads, solver, horizon)
     _need_results(results, timeouts)
     values, extra = {}, {}
     for o in opts:
@@ -595,7 +615,8 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
         extra[o.label] = {"score": _num(sum(raw) / len(raw)), "par": _num(par)}
     return _finish("contract", seat, values, len(results), seed, budget, start,
                    {"timeouts": timeouts, "measure": "mean score minus a quarter of the "
-                                                     "contract's total"}, extra)
+                                                     "contract's total"}, extra,
+                   horizon=_used_horizon(rs, horizon, solver))
 
 
 FESTA_TRICK, NULL_TRICK, MAX_NULL = 25, 75, 3
@@ -604,7 +625,7 @@ FESTA_TRICK, NULL_TRICK, MAX_NULL = 25, 75, 3
 def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str | None" = None,
                samples: int = 10, ms: float | None = None, seed: int = 0,
                budget: Budget | None = None, threads: int = 1,
-               solver: Solver | None = None) -> ChoiceHint:
+               solver: Solver | None = None, horizon: int | None = None) -> ChoiceHint:
     """The Portuguese festa (RULES.md 6): what to choose as host, or how high to bid.
 
     ``role="host"`` (no bid accepted): null (the next seat leads), each trump led by
@@ -632,13 +653,14 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     else:
         raise InvalidRequestError(f"invalid role {role!r}: expected 'host' or 'bidder'")
     results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
-                                       threads, solver)
+                                       threads, solver, horizon)
     _need_results(results, timeouts)
     game = {o.label: [r[o.label][seat] for r in results] for o in opts}
     detail: dict[str, Any] = {"role": role, "timeouts": timeouts}
     if role == "host":
         game["433"] = [4.0 * FESTA_TRICK] * len(results)
-        return _finish("festa", seat, game, len(results), seed, budget, start, detail)
+        return _finish("festa", seat, game, len(results), seed, budget, start, detail,
+                       horizon=_used_horizon(rs, horizon, solver))
     mean = {k: sum(v) / len(v) for k, v in game.items()}
     best_plus = max((k for k in game if not k.startswith("null")), key=mean.get)
     best_null = max((k for k in game if k.startswith("null")), key=mean.get)
@@ -657,7 +679,8 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     order = lambda b: (extra[b]["points"], b.endswith("null"))
     detail.update({"max_bid": max(worth, key=order) if worth else None, "even_share": even,
                    "games": {k: _num(v) for k, v in mean.items()}})
-    return _finish("festa", seat, values, len(results), seed, budget, start, detail, extra)
+    return _finish("festa", seat, values, len(results), seed, budget, start, detail, extra,
+                   horizon=_used_horizon(rs, horizon, solver))
 
 
 # --- requests ---------------------------------------------------------------------------
@@ -704,7 +727,8 @@ def hint_request(request: Any) -> dict:
     hand = _req_field(req, "hand", (str, list), required=True)
     common = dict(samples=_req_field(req, "samples", int, 50 if choice == "card" else 10),
                   ms=_req_field(req, "ms", (int, float)), seed=_req_field(req, "seed", int, 0),
-                  budget=budget, threads=_req_field(req, "threads", int, 1))
+                  budget=budget, threads=_req_field(req, "threads", int, 1),
+                  horizon=_req_field(req, "horizon", int))
     if choice == "card":
         known = _req_field(req, "known", dict, {})
         play = _req_field(req, "play", list, [])
@@ -713,7 +737,7 @@ def hint_request(request: Any) -> dict:
                       play=play, leader=_req_field(req, "leader", str, "N"),
                       trump=_req_field(req, "trump", str), doubles=_req_field(req, "doubles", bool, False),
                       options=options, known=known, players=_req_field(req, "players", int, 4),
-                      horizon=_req_field(req, "horizon", int), **common)
+                      **common)
     elif choice == "trump":
         result = trump_hint(variant, seat, hand, contract=_req_field(req, "contract", str),
                             leader=_req_field(req, "leader", str), **common)

@@ -125,6 +125,33 @@ def rollout_values(position: Position, seat: "Seat | str", horizon: int,
             for b in sorted(core.moves())}
 
 
+def playout_values(position: Position, seats: "Iterable[Seat | str] | None", horizon: int,
+                   budget: Budget | None = None) -> dict[Seat, int]:
+    """The seats' values (their sides' in doubles) when every seat plays the simple
+    player (``kingsolve.hint.play_preference``) from the position until a trick starts
+    with at most ``horizon`` tricks left, and the rest is solved double dummy. With no
+    more than ``horizon`` tricks left, the double-dummy values (``solve``). The choice
+    hints' evaluation of a whole hand."""
+    if not isinstance(position, Position):
+        raise InvalidRequestError(f"playout_values needs a trick-contract Position, "
+                                  f"got {type(position).__name__}")
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
+        raise InvalidRequestError(f"invalid horizon {horizon!r}: expected a number of tricks >= 0")
+    wanted = _check_seats(position, seats)
+    budget = budget or Budget()
+    if position.complete or position.n_tricks - len(position.tricks) <= horizon \
+            and not position.current_trick():
+        return solve(position, seats=wanted, budget=budget, cards=False).values
+    core = _run(lambda: _core.Core(_table_mb(position, budget)), budget)
+    _load(core, position)
+    guess = _first_guess(*core.bounds())
+    core.set_budget(budget.nodes, budget.ms)
+    first = core.policy()
+    return {seat: _total(position, seat, _run(
+                lambda: core.rollout_value(first, _side_mask(position, seat), horizon, guess), budget))
+            for seat in wanted}
+
+
 def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
                   budget: Budget, with_cards: bool = True) -> tuple[dict[Seat, int], dict[Card, int]]:
     """Values (future points plus taken, plus the constant) and per-card values

@@ -16,7 +16,7 @@ import pytest
 from kingsolve import Card, Deal, Position
 from kingsolve.errors import InvalidRequestError
 from kingsolve.hint import _rollout, play_preference
-from kingsolve.solver import _core, _load, rollout_values, solve
+from kingsolve.solver import _core, _load, playout_values, rollout_values, solve
 
 from test_solver_differential import CONFIGS, _id
 
@@ -66,6 +66,36 @@ def test_compiled_rollouts_equal_the_python_rollouts(cfg):
         assert got == want, (pos, seat, horizon)
 
 
+@pytest.mark.parametrize("cfg", CONFIGS[::3], ids=_id)
+def test_compiled_playouts_of_a_whole_position(cfg):
+    """Every seat plays the simple player from the position to the horizon, then the
+    values of solve (RULES.md 11): the choice hints' evaluation."""
+    rng = random.Random("whole/" + _id(cfg))
+    for seed in range(3):
+        pos = random_midgame(cfg, 200 + seed, 9)
+        if pos.complete:
+            continue
+        horizon = rng.randint(0, 4)
+        got = playout_values(pos, None, horizon)
+        p = pos.copy()
+        while not p.complete and (p.current_trick() or p.n_tricks - len(p.tricks) > horizon):
+            p.play(play_preference(p)[0])
+        assert got == solve(p, cards=False).values, (pos, horizon)
+
+
+def test_choice_hints_play_whole_hands_out():
+    """A 13-card choice hint with the default solver: each option's hand played out to
+    the horizon, then solved; a given solver searches whole hands (horizon None)."""
+    from kingsolve.hint import DEFAULT_HORIZON, contract_hint, hint_request, trump_hint
+    hand = Deal.random(3).hands[0]
+    t = trump_hint("italian", "N", hand, samples=4, seed=2)
+    assert t.horizon == DEFAULT_HORIZON and t.to_dict()["horizon"] == DEFAULT_HORIZON
+    assert {o.option for o in t.options} >= {"S", "H", "D", "C"}
+    c = hint_request({"variant": "turkish", "seat": "N", "hand": "AKQ2.K72.J9.8643",
+                      "choice": "contract", "samples": 3, "horizon": 5})
+    assert c["horizon"] == 5 and c["recommended"] in [o["option"] for o in c["options"]]
+
+
 def test_rollout_input_errors():
     pos = Position("italian", "no-queens", Deal.random(1))
     with pytest.raises(InvalidRequestError, match="invalid horizon"):
@@ -80,3 +110,5 @@ def test_rollout_input_errors():
     # the card closes the trick, and the horizon is past the tricks left: no play-out,
     # the per-card values of solve
     assert rollout_values(pos, pos.to_move, 3) == solve(pos).cards
+    with pytest.raises(InvalidRequestError, match="invalid horizon"):
+        playout_values(pos, None, -2)
