@@ -11,8 +11,8 @@ over the deals):
 what it gains against three hint-engine players, both in points per hand for the
 chair, with a 95% confidence interval (normal approximation, paired by deal).
 
-Hint seats follow the heuristic until ``--from`` tricks are left and the hint
-engine from there on (the report says so). With more than ``--horizon`` tricks left
+Hint seats follow the heuristic until ``--from`` tricks are left (default: every
+trick) and the hint engine from there on (the report says so). With more than ``--horizon`` tricks left
 a hint plays each card of each sample out with the simple player down to that many
 tricks and solves from there (``kingsolve.hint``); ``--horizon 13`` searches whole
 hands exactly (out of reach for 13-card singles). The second part times one hint at
@@ -178,7 +178,7 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, help="deals per contract (default 40; quick 4)")
     ap.add_argument("--samples", type=int, help="samples per hint (default 30; quick 10)")
     ap.add_argument("--from", dest="start", type=int,
-                    help="hint seats use hints once this many tricks are left (default 8; quick 6)")
+                    help="hint seats use hints once this many tricks are left (default 13: whole hands)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--search-ms", type=float, default=2000.0, help="budget of each search")
     ap.add_argument("--cap-ms", type=float, help="time cap of a timed hint (default 300 s; quick 20 s)")
@@ -193,7 +193,7 @@ def main(argv=None) -> int:
     q = args.quick
     args.deals = args.deals or (4 if q else 40)
     args.samples = args.samples or (10 if q else 30)
-    args.start = args.start or (6 if q else 8)
+    args.start = args.start or 13
     args.cap_ms = args.cap_ms or (20_000.0 if q else 300_000.0)
     print(f"hint play: {args.deals} deals per contract, {args.samples} samples per hint, "
           f"hints in the last {args.start} tricks, heuristic before; horizon "
