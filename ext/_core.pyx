@@ -366,6 +366,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     cdef int cut[4]
     cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0
     cdef TTEntry* e
+    cdef int64_t start_nodes = c.nodes
     c.nodes += 1
     if (c.nodes & 4095) == 0:
         if c.nodes >= c.node_limit:
@@ -514,7 +515,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             lo = best
             hi = best
         tt_store(c, key, acc if c.track else ~(<uint64_t>0), lo, hi,
-                 encode_move(st, bestmove) if bestmove >= 0 else 255)
+                 encode_move(st, bestmove) if bestmove >= 0 else 255, c.nodes - start_nodes)
     if best >= beta0 and best < lo:
         return lo
     if best <= alpha0 and best > hi:

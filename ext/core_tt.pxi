@@ -112,14 +112,17 @@ cdef inline uint64_t entry_cards(State* st, TTEntry* e) noexcept nogil:
             | top_of(held, 2, (e.kpack >> 8) & 15) | top_of(held, 3, (e.kpack >> 12) & 15))
 
 
-cdef void tt_store(Search* c, uint64_t key, uint64_t rel, int lo, int hi, int move) noexcept nogil:
-    # Merge bounds into the key's entry, or replace: slots 0-2 keep the deepest
-    # subtrees, slot 3 always takes what the others refuse. The entry keeps, per
+cdef void tt_store(Search* c, uint64_t key, uint64_t rel, int lo, int hi, int move,
+                   int64_t work) noexcept nogil:
+    # Merge bounds into the key's entry, or replace: slots 0-2 keep the entries whose
+    # search took the most nodes (`work`, kept as its log2), slot 3 always takes what
+    # the others refuse. The entry keeps, per
     # suit, how many top cards its bounds depend on (down to the lowest relevant
     # card, special classes included), so a hit reports them to its parents.
     cdef uint64_t held = in_hands(&c.st)
     cdef uint64_t lane, r
-    cdef int s, i, n, victim = -1, kpack = 0
+    cdef int s, i, victim = -1, kpack = 0
+    cdef int n = high_bit(<uint64_t>work | 1)
     cdef TTEntry* b = tt_bucket(c, key)
     cdef TTEntry* e = NULL
     rel = (rel | c.special) & held
@@ -137,13 +140,14 @@ cdef void tt_store(Search* c, uint64_t key, uint64_t rel, int lo, int hi, int mo
                 hi = e.hi
             if move == 255:
                 move = e.move
+            if n > e.depth:
+                e.depth = <uint8_t>n
             # the merged bounds depend on what both searches depended on
             for s in range(4):
                 if ((e.kpack >> (4 * s)) & 15) > ((kpack >> (4 * s)) & 15):
                     kpack = (kpack & ~(15 << (4 * s))) | (e.kpack & (15 << (4 * s)))
             break
     if e == NULL:
-        n = popcount(held)
         for i in range(3):
             if b[i].key == 0:
                 victim = i

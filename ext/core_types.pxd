@@ -59,7 +59,7 @@ cdef struct TTEntry:
     int16_t lo               # lower bound of the future value of the maximiser set
     int16_t hi               # upper bound of the future value
     uint8_t move             # best lead: suit * 16 + cards above it in the suit (255 = none)
-    uint8_t depth            # cards still in hands, the subtree size the replacement prefers
+    uint8_t depth            # log2 of the nodes its search took: the replacement keeps the largest
     uint16_t kpack           # per suit (4 bits each): the top cards the bounds depend on
 
 
