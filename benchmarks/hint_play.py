@@ -62,7 +62,7 @@ class Player:
         try:
             h = hint(variant, contract, seat, p.deal.hands[seat], [str(c) for c in p.record],
                      leader=p.leader, trump=trump, samples=self.samples, seed=seed,
-                     budget=self.budget, horizon=self.horizon)
+                     budget=self.budget, horizon=self.horizon, doubles=p.doubles)
         except SolveTimeout:
             self.fallbacks += 1
             return heuristic(p)
@@ -71,14 +71,17 @@ class Player:
         return str(h.recommended)
 
 
-def play_hand(variant, contract, deal, trump, players: dict, seed: int) -> dict:
-    p = Position(variant, contract, deal, leader=Seat.N, trump=trump)
+def play_hand(variant, contract, deal, trump, players: dict, seed: int,
+              doubles: bool = False) -> dict:
+    """Each seat's points (in doubles, its side's) after the hand."""
+    p = Position(variant, contract, deal, leader=Seat.N, trump=trump, doubles=doubles)
     n = 0
     while not p.complete:
         seat = p.to_move
         p.play(players[seat].choose(p, variant, contract, trump, seed * 100 + n))
         n += 1
-    return p.scores()
+    scores = p.scores()
+    return {s: sum(scores[x] for x in p.side_of(s)) for s in scores}
 
 
 def mean_ci(xs):
@@ -90,8 +93,10 @@ def mean_ci(xs):
     return m, 1.96 * sd / math.sqrt(n)
 
 
-def contracts_of(name):
+def contracts_of(name, doubles: bool = False):
     rs = VARIANTS[name]
+    if doubles and not rs.doubles:
+        return []
     return [c for c, k in rs.contracts.items() if k.kind == "tricks"]
 
 
@@ -101,7 +106,7 @@ def simulate(args) -> list[dict]:
     total_hints = total_ms = fallbacks = 0
     for variant in args.variants:
         rs = VARIANTS[variant]
-        for contract in contracts_of(variant):
+        for contract in contracts_of(variant, args.doubles):
             if args.contracts and contract not in args.contracts:
                 continue
             c = rs.contracts[contract]
@@ -122,7 +127,8 @@ def simulate(args) -> list[dict]:
                     if key in ("C", "D") and args.no_hint_tables:
                         continue
                     players = table(hint_seats)
-                    games[key] = play_hand(variant, contract, deal, trump, players, seed)[chair]
+                    games[key] = play_hand(variant, contract, deal, trump, players, seed,
+                                           args.doubles)[chair]
                     for pl in players.values():
                         total_hints += pl.hints
                         total_ms += pl.ms
@@ -186,6 +192,8 @@ def main(argv=None) -> int:
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS))
     ap.add_argument("--horizon", type=int, help="the hints' horizon (default: kingsolve's)")
     ap.add_argument("--contracts", type=lambda v: v.split(","), help="only these contracts")
+    ap.add_argument("--doubles", action="store_true",
+                    help="Italian doubles (rule sets that have them): the chair's side's points")
     ap.add_argument("--no-hint-tables", action="store_true", help="skip games C and D")
     ap.add_argument("--skip-timing", action="store_true")
     ap.add_argument("--timing-only", action="store_true", help="only time the hints")
