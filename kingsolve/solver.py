@@ -96,6 +96,21 @@ def _total(position: Position, seat: Seat, future: int) -> int:
     return future + sum(position.taken[s] for s in side) + position.tables.seat_constant * len(side)
 
 
+def _check_horizon(horizon: Any) -> int:
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
+        raise InvalidRequestError(f"invalid horizon {horizon!r}: expected a number of tricks >= 0")
+    return horizon
+
+
+def _playout_core(position: Position, budget: Budget) -> tuple["_core.Core", int]:
+    """A core loaded with the position and its budget started, and the first guess."""
+    core = _run(lambda: _core.Core(_table_mb(position, budget)), budget)
+    _load(core, position)
+    guess = _first_guess(*core.bounds())
+    core.set_budget(budget.nodes, budget.ms)
+    return core, guess
+
+
 def rollout_values(position: Position, seat: "Seat | str", horizon: int,
                    budget: Budget | None = None) -> dict[Card, int]:
     """Each legal card's value for ``seat`` (its side's in doubles) when the card is
@@ -109,17 +124,13 @@ def rollout_values(position: Position, seat: "Seat | str", horizon: int,
     if not isinstance(position, Position):
         raise InvalidRequestError(f"rollout_values needs a trick-contract Position, "
                                   f"got {type(position).__name__}")
-    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
-        raise InvalidRequestError(f"invalid horizon {horizon!r}: expected a number of tricks >= 0")
+    _check_horizon(horizon)
     if position.complete:
         raise InvalidRequestError("the hand is complete: there is no card to play")
     seat = _check_seats(position, [seat])[0]
     budget = budget or Budget()
-    core = _run(lambda: _core.Core(_table_mb(position, budget)), budget)
-    _load(core, position)
+    core, guess = _playout_core(position, budget)
     mask = _side_mask(position, seat)
-    guess = _first_guess(*core.bounds())
-    core.set_budget(budget.nodes, budget.ms)
     return {Card.from_bit(b): _total(position, seat,
                                      _run(lambda: core.rollout_value(b, mask, horizon, guess), budget))
             for b in sorted(core.moves())}
@@ -135,17 +146,13 @@ def playout_values(position: Position, seats: "Iterable[Seat | str] | None", hor
     if not isinstance(position, Position):
         raise InvalidRequestError(f"playout_values needs a trick-contract Position, "
                                   f"got {type(position).__name__}")
-    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
-        raise InvalidRequestError(f"invalid horizon {horizon!r}: expected a number of tricks >= 0")
+    _check_horizon(horizon)
     wanted = _check_seats(position, seats)
     budget = budget or Budget()
     if position.complete or position.n_tricks - len(position.tricks) <= horizon \
             and not position.current_trick():
         return solve(position, seats=wanted, budget=budget, cards=False).values
-    core = _run(lambda: _core.Core(_table_mb(position, budget)), budget)
-    _load(core, position)
-    guess = _first_guess(*core.bounds())
-    core.set_budget(budget.nodes, budget.ms)
+    core, guess = _playout_core(position, budget)
     first = core.policy()
     return {seat: _total(position, seat, _run(
                 lambda: core.rollout_value(first, _side_mask(position, seat), horizon, guess), budget))

@@ -14,7 +14,8 @@ import random
 import pytest
 
 from kingsolve import Card, Deal, Position
-from kingsolve.errors import InvalidRequestError
+from kingsolve.errors import InvalidRequestError, SolveTimeout
+from kingsolve.result import Budget
 from kingsolve.hint import _rollout, play_preference
 from kingsolve.solver import _core, _load, playout_values, rollout_values, solve
 
@@ -112,3 +113,12 @@ def test_rollout_input_errors():
     assert rollout_values(pos, pos.to_move, 3) == solve(pos).cards
     with pytest.raises(InvalidRequestError, match="invalid horizon"):
         playout_values(pos, None, -2)
+
+
+def test_play_outs_keep_the_search_budget():
+    """The search at the horizon runs under the budget: a clear SolveTimeout, no hang."""
+    pos = Position("italian", "no-queens", Deal.random(4))
+    with pytest.raises(SolveTimeout, match="node budget"):
+        rollout_values(pos, "N", 9, Budget(nodes=5000))
+    with pytest.raises(SolveTimeout, match="node budget"):
+        playout_values(pos, ["E"], 10, Budget(nodes=5000))
