@@ -11,9 +11,12 @@ position is solved double dummy (the play-out runs in the compiled core,
 ``kingsolve.solver.rollout_values``). Exact search of a whole 13-card singles hand
 is out of reach (issue 3), and in the early tricks the play-out does not assume that
 the three others play together against the seat; measured in
-``benchmarks/hint_play.py``, it plays better than searching whole hands (README). The choice hints (trump, selling, Turkish contract, Portuguese
-festa) score each option by the same sampling of the unseen hands, from the seat's
-hand alone, with the same deals for every option.
+``benchmarks/hint_play.py``, it plays better than searching whole hands (README).
+
+The choice hints (trump, selling, Turkish contract, Portuguese festa) score each
+option by the same sampling of the unseen hands, from the seat's hand alone, with
+the same deals for every option, each hand played out the same way
+(``kingsolve.solver.playout_values``).
 """
 
 from __future__ import annotations
@@ -243,6 +246,11 @@ def _rollout(p: Position, seat: Seat, legal: Sequence[Card], horizon: int,
         finally:
             for _ in range(made):
                 p.undo()
+    return _with_best(values, legal)
+
+
+def _with_best(values: dict[Card, float], legal: Sequence[Card]) -> tuple[dict[Card, float], list[Card]]:
+    """One sample's card values and its best cards."""
     top = max(values.values())
     return values, [c for c in legal if values[c] == top]
 
@@ -317,7 +325,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
          samples: int = 50, ms: float | None = None, seed: int = 0,
          budget: Budget | None = None, players: int = 4, threads: int = 1,
          solver: Solver | None = None, horizon: int | None = None) -> HintResult:
-    """The legal cards of ``seat`` ranked by their mean double-dummy value over sampled deals.
+    """The legal cards of ``seat`` ranked by their mean value over sampled deals.
 
     ``hand`` is the seat's hand (PBN text, a list of cards or a mask), now or as dealt;
     ``known`` pins cards to other seats. Up to ``samples`` deals are drawn uniformly
@@ -355,9 +363,8 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     def job(deal: Deal, b: Budget) -> tuple[dict[Card, float], list[Card]]:
         p = position(deal)
         if rollout and solver is None:
-            values = {c: float(v) for c, v in rollout_values(p, view.seat, horizon, b).items()}
-            top = max(values.values())
-            return values, [c for c in legal if values[c] == top]
+            return _with_best({c: float(v) for c, v in rollout_values(p, view.seat, horizon, b).items()},
+                              legal)
         if rollout:
             return _rollout(p, view.seat, legal, horizon, solve, b)
         r = solve(p, seats=[view.seat], budget=b)

@@ -96,7 +96,7 @@ def _total(position: Position, seat: Seat, future: int) -> int:
     return future + sum(position.taken[s] for s in side) + position.tables.seat_constant * len(side)
 
 
-def _check_horizon(horizon: Any) -> int:
+def _valid_horizon(horizon: Any) -> int:
     if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
         raise InvalidRequestError(f"invalid horizon {horizon!r}: expected a number of tricks >= 0")
     return horizon
@@ -124,7 +124,7 @@ def rollout_values(position: Position, seat: "Seat | str", horizon: int,
     if not isinstance(position, Position):
         raise InvalidRequestError(f"rollout_values needs a trick-contract Position, "
                                   f"got {type(position).__name__}")
-    _check_horizon(horizon)
+    _valid_horizon(horizon)
     if position.complete:
         raise InvalidRequestError("the hand is complete: there is no card to play")
     seat = _check_seats(position, [seat])[0]
@@ -146,7 +146,7 @@ def playout_values(position: Position, seats: "Iterable[Seat | str] | None", hor
     if not isinstance(position, Position):
         raise InvalidRequestError(f"playout_values needs a trick-contract Position, "
                                   f"got {type(position).__name__}")
-    _check_horizon(horizon)
+    _valid_horizon(horizon)
     wanted = _check_seats(position, seats)
     budget = budget or Budget()
     if position.complete or position.n_tricks - len(position.tricks) <= horizon \
