@@ -382,7 +382,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
         return HintResult(view.seat, (only,), legal[0], 0, False, sampler.count, seed, budget,
                           (time.perf_counter() - start) * 1000.0, 0, tuple(view.inferences),
                           used)
-    preference = {c: i for i, c in enumerate(play_preference(position(first)))}
+    preference = {c: i for i, c in enumerate(play_preference(here))}
     results, timeouts = _run_samples(deals, job, samples, ms, budget, threads)
     if not results:
         raise SolveTimeout(f"no sampled deal could be solved within the budget "

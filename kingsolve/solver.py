@@ -154,9 +154,12 @@ def playout_values(position: Position, seats: "Iterable[Seat | str] | None", hor
         return solve(position, seats=wanted, budget=budget, cards=False).values
     core, guess = _playout_core(position, budget)
     first = core.policy()
-    return {seat: _total(position, seat, _run(
-                lambda: core.rollout_value(first, _side_mask(position, seat), horizon, guess), budget))
-            for seat in wanted}
+    futures: dict[int, int] = {}           # side mask -> future value (one play-out per side)
+    for seat in wanted:
+        mask = _side_mask(position, seat)
+        if mask not in futures:
+            futures[mask] = _run(lambda: core.rollout_value(first, mask, horizon, guess), budget)
+    return {seat: _total(position, seat, futures[_side_mask(position, seat)]) for seat in wanted}
 
 
 def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
