@@ -364,7 +364,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     cdef int maximizing, q, top, at_start = 0, out
     cdef int mv[16]
     cdef int cut[4]
-    cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0
+    cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0
     cdef TTEntry* e
     cdef int64_t start_nodes = c.nodes
     c.nodes += 1
@@ -455,6 +455,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     maximizing = (c.maxmask >> st.to_move) & 1
     best = -INF if maximizing else INF
     live = in_hands(st) | st.trick_mask
+    acc0 = acc
     for i in range(4):
         cut[i] = -1
     for i in range(n):
@@ -496,6 +497,9 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 if best > alpha:
                     alpha = best
                     if alpha >= beta:
+                        # a cut: the result rests on this card's line alone (DDS
+                        # keeps the cutting move's winning ranks, not the union)
+                        acc = acc0 | sub
                         break
         else:
             if v < best:
@@ -504,6 +508,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 if best < beta:
                     beta = best
                     if alpha >= beta:
+                        acc = acc0 | sub
                         break
     rel[0] = acc
     if at_start:
