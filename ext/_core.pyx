@@ -364,7 +364,8 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     cdef int maximizing, q, top, at_start = 0, out
     cdef int mv[16]
     cdef int cut[4]
-    cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0
+    cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0, wlen = 0
+    cdef uint64_t ps[4]
     cdef TTEntry* e
     cdef int64_t start_nodes = c.nodes
     c.nodes += 1
@@ -426,6 +427,17 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 rel[0] = acc
                 return hi
         at_start = 1
+        if c.wide:
+            wlen = len_key(st)
+            pos_seqs(c, ps)
+            q = wide_probe(c, wlen, ps, alpha, beta, &lo, &hi, &acc)
+            if lo >= beta or lo == hi:
+                rel[0] = acc
+                return lo
+            if hi <= alpha:
+                rel[0] = acc
+                return hi
+            ttmove = decode_move(st, q)
         key = tt_key(c)
         e = tt_probe(c, key)
         if e != NULL:
@@ -519,6 +531,9 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
         else:
             lo = best
             hi = best
+        if c.wide:
+            wide_store(c, wlen, ps, acc, lo, hi,
+                       encode_move(st, bestmove) if bestmove >= 0 else 255, c.nodes - start_nodes)
         tt_store(c, key, acc if c.track else ~(<uint64_t>0), lo, hi,
                  encode_move(st, bestmove) if bestmove >= 0 else 255, c.nodes - start_nodes)
     if best >= beta0 and best < lo:
@@ -616,9 +631,14 @@ cdef class Core:
             nbuckets *= 2
         self.c.tt = <TTEntry*>calloc(nbuckets * 4, sizeof(TTEntry))
         self.c.pid = <uint16_t*>malloc(4 * 32768 * sizeof(uint16_t))
-        if self.c.tt == NULL or self.c.pid == NULL:
+        self.c.seqtab = <uint64_t*>malloc(4 * 8192 * sizeof(uint64_t))
+        if self.c.tt == NULL or self.c.pid == NULL or self.c.seqtab == NULL:
             raise MemoryError("cannot allocate the transposition table")
+        self.c.tt_bytes = nbuckets * 4 * sizeof(TTEntry)
         self.c.bucket_mask = nbuckets - 1
+        self.c.wt = NULL
+        self.c.wide_buckets = 0
+        self.c.wide = 0
         self.c.node_limit = 1 << 62
         self.c.deadline = 1e300
         self.dirty = False
@@ -627,11 +647,12 @@ cdef class Core:
     def __dealloc__(self):
         free(self.c.tt)
         free(self.c.pid)
+        free(self.c.seqtab)
 
     @property
     def table_bytes(self):
         """The memory of the transposition table, in bytes."""
-        return (self.c.bucket_mask + 1) * 4 * sizeof(TTEntry)
+        return self.c.tt_bytes
 
     def load(self, card_points, trick_points, int trump, int lead_suit, int lead_mode,
              bint trump_lead_restricted, bint overtake, bint overtrump_on_trump_lead,
@@ -776,6 +797,29 @@ cdef class Core:
         equal when it finished, the narrowed range when it stopped at its budget."""
         return self.c.proved_lo, self.c.proved_hi
 
+    cdef void _set_max(self, int maxmask):
+        # The maximiser set, and the searches it implies: one seat gets the lone-seat
+        # rules and exact entries; a side gathers relevant cards and keeps wide
+        # entries (the table is cleared when its kind of entry changes).
+        cdef int wide
+        self.c.maxmask = maxmask
+        self.c.lone = popcount(<uint64_t>maxmask) == 1
+        self.c.track = not self.c.lone
+        wide = self.c.track and self.c.seq_ok
+        cdef uint64_t half = self.c.tt_bytes // 2
+        if wide != self.c.wide:
+            # wide entries take the second half of the table's memory
+            self.c.wide = wide
+            if wide:
+                self.c.bucket_mask = half // (4 * sizeof(TTEntry)) - 1
+                self.c.wt = <WideEntry*>(<char*>self.c.tt + half)
+                self.c.wide_buckets = half // (WIDE_SLOTS * sizeof(WideEntry))
+            else:
+                self.c.bucket_mask = self.c.tt_bytes // (4 * sizeof(TTEntry)) - 1
+                self.c.wt = NULL
+                self.c.wide_buckets = 0
+            tt_clear(&self.c)
+
     cdef void _check(self):
         self.dirty = True
         if self.c.abort:
@@ -786,9 +830,7 @@ cdef class Core:
         cdef int v
         if not self.loaded:
             raise ValueError("no position loaded")
-        self.c.maxmask = maxmask
-        self.c.lone = popcount(<uint64_t>maxmask) == 1
-        self.c.track = not self.c.lone
+        self._set_max(maxmask)
         with nogil:
             v = mtd(&self.c, guess)
         self._check()
@@ -803,9 +845,7 @@ cdef class Core:
             raise ValueError("no position loaded")
         if not (legal_moves(R, st) >> bit) & 1:
             raise ValueError("card not legal at the root")
-        self.c.maxmask = maxmask
-        self.c.lone = popcount(<uint64_t>maxmask) == 1
-        self.c.track = not self.c.lone
+        self._set_max(maxmask)
         with nogil:
             play_card(R, st, bit)
             if st.count == R.nseats:
@@ -834,9 +874,7 @@ cdef class Core:
             raise ValueError("card not legal at the root")
         if horizon < 0:
             raise ValueError("horizon below 0")
-        self.c.maxmask = maxmask
-        self.c.lone = popcount(<uint64_t>maxmask) == 1
-        self.c.track = not self.c.lone
+        self._set_max(maxmask)
         with nogil:
             v = rollout(&self.c, bit, horizon, guess)
         self._check()
@@ -853,9 +891,7 @@ cdef class Core:
         cdef uint64_t rel
         if not self.loaded:
             raise ValueError("no position loaded")
-        self.c.maxmask = maxmask
-        self.c.lone = popcount(<uint64_t>maxmask) == 1
-        self.c.track = not self.c.lone
+        self._set_max(maxmask)
         with nogil:
             v = search(&self.c, alpha, beta, &rel)
         self._check()

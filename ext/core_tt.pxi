@@ -23,15 +23,18 @@ cdef int build_patterns(Search* c, uint64_t root_cards) noexcept nogil:
     cdef int* intern = <int*>malloc(nsym * 8192 * sizeof(int))
     cdef uint16_t* sub_id = <uint16_t*>malloc(8192 * sizeof(uint16_t))
     cdef uint16_t* sub_lane = <uint16_t*>malloc(8192 * sizeof(uint16_t))
+    cdef uint64_t* sub_seq = <uint64_t*>malloc(8192 * sizeof(uint64_t))
     cdef int owner[16]
     cdef int rank[16]
     cdef int s, m, i, seat, r, sub, rest, sym, k, next_id
     cdef uint64_t bit
-    if intern == NULL or sub_id == NULL or sub_lane == NULL:
+    if intern == NULL or sub_id == NULL or sub_lane == NULL or sub_seq == NULL:
         free(intern)
         free(sub_id)
         free(sub_lane)
+        free(sub_seq)
         return -1
+    c.seq_ok = ncls <= 4
     for s in range(4):
         m = 0
         for r in range(15, -1, -1):
@@ -45,7 +48,9 @@ cdef int build_patterns(Search* c, uint64_t root_cards) noexcept nogil:
         memset(intern, 0xFF, nsym * 8192 * sizeof(int))
         sub_id[0] = 0
         sub_lane[0] = 0
+        sub_seq[0] = 0
         c.pid[s * 32768] = 0
+        c.seqtab[s * 8192] = 0
         next_id = 1
         for sub in range(1, 1 << m):
             i = __builtin_ctz(sub)
@@ -58,9 +63,14 @@ cdef int build_patterns(Search* c, uint64_t root_cards) noexcept nogil:
             sub_id[sub] = <uint16_t>intern[k]
             sub_lane[sub] = sub_lane[rest] | <uint16_t>(1 << rank[i])
             c.pid[s * 32768 + sub_lane[sub]] = sub_id[sub]
+            # the same holding as a sequence, high card first: card i is the highest
+            sub_seq[sub] = ((<uint64_t>(owner[i] * 4 + (c.R.cls[16 * s + rank[i]] & 3))) << 60) \
+                | (sub_seq[rest] >> 4)
+            c.seqtab[s * 8192 + (sub_lane[sub] >> 2)] = sub_seq[sub]
     free(intern)
     free(sub_id)
     free(sub_lane)
+    free(sub_seq)
     return 0
 
 
@@ -92,7 +102,7 @@ cdef inline TTEntry* tt_bucket(Search* c, uint64_t key) noexcept nogil:
 
 
 cdef void tt_clear(Search* c) noexcept nogil:
-    memset(c.tt, 0, (c.bucket_mask + 1) * 4 * sizeof(TTEntry))
+    memset(c.tt, 0, c.tt_bytes)
 
 
 cdef inline TTEntry* tt_probe(Search* c, uint64_t key) noexcept nogil:
@@ -186,3 +196,138 @@ cdef inline int decode_move(State* st, int code) noexcept nogil:
     if not lane:
         return -1
     return high_bit(lane)
+
+
+# --- wide entries (the tracked searches) -------------------------------------------------
+#
+# An entry of the tracked searches stands for every position with the same hand
+# lengths, leader and maximiser set whose top cards of each suit, down to the
+# lowest card its result depended on (the relevant cards, special classes
+# included), have the same owners and classes: DDS's entries with winning ranks.
+# A bucket of 8 holds the entries of one hash of (lengths, leader, maximiser set);
+# a probe compares each entry's sequences under its own mask of top cards.
+
+cdef inline uint64_t len_key(State* st) noexcept nogil:
+    cdef uint64_t k = 0, h
+    cdef int seat, s
+    for seat in range(4):
+        h = st.hands[seat]
+        for s in range(4):
+            k = (k << 4) | <uint64_t>popcount(h & lane_of(s))
+    return k
+
+
+cdef inline uint64_t top_mask(int k) noexcept nogil:
+    # the top k cards of a sequence
+    if k == 0:
+        return 0
+    return (~(<uint64_t>0)) << (64 - 4 * k)
+
+
+cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
+    cdef uint64_t held = in_hands(&c.st)
+    cdef int s
+    for s in range(4):
+        ps[s] = c.seqtab[s * 8192 + ((held >> (16 * s + 2)) & 0x1FFF)]
+    ps[0] |= 0x800 | (<uint64_t>c.maxmask << 2) | <uint64_t>c.st.to_move
+
+
+cdef inline WideEntry* wide_bucket(Search* c, uint64_t len, uint64_t tag) noexcept nogil:
+    cdef uint64_t h = (len ^ (tag * <uint64_t>0xC2B2AE3D27D4EB4F)) * <uint64_t>0x9E3779B97F4A7C15
+    h ^= h >> 31
+    return c.wt + WIDE_SLOTS * (h % c.wide_buckets)
+
+
+cdef inline int wide_match(WideEntry* e, uint64_t len, uint64_t* ps) noexcept nogil:
+    cdef int kp = e.kpack
+    return (e.len == len
+            and ((ps[0] ^ e.seq[0]) & (top_mask(kp & 15) | 0xFFF)) == 0
+            and ((ps[1] ^ e.seq[1]) & top_mask((kp >> 4) & 15)) == 0
+            and ((ps[2] ^ e.seq[2]) & top_mask((kp >> 8) & 15)) == 0
+            and ((ps[3] ^ e.seq[3]) & top_mask((kp >> 12) & 15)) == 0)
+
+
+cdef inline uint64_t kpack_cards(State* st, int kpack) noexcept nogil:
+    # the top cards of each suit that a kpack counts
+    cdef uint64_t held = in_hands(st)
+    return (top_of(held, 0, kpack & 15) | top_of(held, 1, (kpack >> 4) & 15)
+            | top_of(held, 2, (kpack >> 8) & 15) | top_of(held, 3, (kpack >> 12) & 15))
+
+
+cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, int* lo,
+                    int* hi, uint64_t* rel) noexcept nogil:
+    # Narrow [*lo, *hi] by the entries that match, until the window (alpha, beta)
+    # is decided; adds the cards of those that narrowed to *rel; returns the best
+    # lead of a matching entry (255 for none).
+    cdef WideEntry* b = wide_bucket(c, len, ps[0] & 0xFFF)
+    cdef WideEntry* e
+    cdef int i, move = 255, used
+    for i in range(WIDE_SLOTS):
+        e = &b[i]
+        if not wide_match(e, len, ps):
+            continue
+        c.tt_hits += 1
+        used = 0
+        if e.lo > lo[0]:
+            lo[0] = e.lo
+            used = 1
+        if e.hi < hi[0]:
+            hi[0] = e.hi
+            used = 1
+        if move == 255:
+            move = e.move
+        if used:
+            rel[0] |= kpack_cards(&c.st, e.kpack)
+            if lo[0] >= beta or hi[0] <= alpha or lo[0] == hi[0]:
+                break
+    return move
+
+
+cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo, int hi,
+                     int move, int64_t work) noexcept nogil:
+    # Store the bounds for the class of positions sharing the top cards `rel` needs:
+    # merged into the entry of the same class, else over the slot of least work.
+    cdef uint64_t held = in_hands(&c.st)
+    cdef uint64_t lane, r
+    cdef uint64_t ms[4]
+    cdef int s, i, kpack = 0, victim = 0
+    cdef int n = high_bit(<uint64_t>work | 1)
+    cdef WideEntry* b = wide_bucket(c, len, ps[0] & 0xFFF)
+    cdef WideEntry* e = NULL
+    rel = (rel | c.special) & held
+    for s in range(4):
+        lane = held & lane_of(s)
+        r = rel & lane
+        if r:
+            kpack |= popcount(lane & ~((((<uint64_t>1) << low_bit(r))) - 1)) << (4 * s)
+        ms[s] = ps[s] & top_mask((kpack >> (4 * s)) & 15)
+    ms[0] |= ps[0] & 0xFFF
+    for i in range(WIDE_SLOTS):
+        if b[i].len == len and b[i].kpack == kpack and b[i].seq[0] == ms[0] \
+                and b[i].seq[1] == ms[1] and b[i].seq[2] == ms[2] and b[i].seq[3] == ms[3]:
+            e = &b[i]
+            if e.lo > lo:
+                lo = e.lo
+            if e.hi < hi:
+                hi = e.hi
+            if move == 255:
+                move = e.move
+            if n < e.depth:
+                n = e.depth
+            break
+    if e == NULL:
+        for i in range(WIDE_SLOTS):
+            if b[i].seq[0] == 0:
+                victim = i
+                break
+            if b[i].depth < b[victim].depth:
+                victim = i
+        e = &b[victim]
+        e.len = len
+        for s in range(4):
+            e.seq[s] = ms[s]
+        e.kpack = <uint16_t>kpack
+    e.lo = <int16_t>lo
+    e.hi = <int16_t>hi
+    e.move = <uint8_t>move
+    e.depth = <uint8_t>n

@@ -6,6 +6,7 @@ from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, int32_t,
 cdef enum:
     MAX_TRICKS = 32          # 2 players hold 26 cards each
     INF = 1000000            # beyond any King score
+    WIDE_SLOTS = 32          # wide entries per bucket
 
 
 cdef struct Rules:
@@ -63,6 +64,18 @@ cdef struct TTEntry:
     uint16_t kpack           # per suit (4 bits each): the top cards the bounds depend on
 
 
+cdef struct WideEntry:
+    uint64_t len             # the hand lengths: 4 bits per seat and suit (0 with seq[0] = 0: empty)
+    uint64_t seq[4]          # per suit, the owner and class of the top cards (4 bits each, high to
+                             # low) its bounds depend on; seq[0]'s low 12 bits hold the leader and
+                             # the maximiser set
+    int16_t lo               # lower bound of the future value
+    int16_t hi               # upper bound
+    uint8_t move             # best lead, as TTEntry.move
+    uint8_t depth            # log2 of the nodes its search took
+    uint16_t kpack           # per suit (4 bits each): how many top cards seq[suit] holds
+
+
 cdef struct Search:
     Rules R                  # the contract, compiled
     State st                 # the position being searched
@@ -71,7 +84,13 @@ cdef struct Search:
     int track                # 1 to gather relevant cards and skip equivalent low cards
     TTEntry* tt              # the transposition table: buckets of 4 entries
     uint64_t bucket_mask     # buckets - 1
+    uint64_t tt_bytes        # the table's memory (exact entries, and wide ones in its second half)
     uint16_t* pid            # pattern id of each suit lane: pid[suit * 32768 + lane]
+    uint64_t* seqtab         # owner-and-class sequence of each suit lane: seqtab[suit * 8192 + lane >> 2]
+    int seq_ok               # 1 when every class id fits the sequences' 2 bits
+    int wide                 # 1 when the table holds WideEntry buckets (the tracked searches)
+    WideEntry* wt            # the table's memory seen as buckets of 8 WideEntry
+    uint64_t wide_buckets    # how many
     uint64_t special         # cards of a class other than plain (points, protected, forced)
     int strict               # 1 when legality compares ranks (overtake, overtrump, overruff)
     int64_t nodes            # nodes searched since the budget was set
