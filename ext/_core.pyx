@@ -207,6 +207,82 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     return k
 
 
+cdef int follow_quick(Search* c, uint64_t* rel) noexcept nogil:
+    # Mid-trick, no negative points: tricks the mover's side surely takes from here.
+    # When the highest card of the suit led among the cards played and the hands
+    # still to play is the side's, and no opponent still to play can ruff, the
+    # side wins this trick (DDS's quick tricks of the second hand). Without a
+    # trump, the hand that wins it then cashes its cards above every other hand's
+    # card of their suits (a whole suit when the others run out first). Returns
+    # the tricks counted and adds the cards they rest on to *rel.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef Trick* t = st.cur
+    cdef int team = (c.maxmask >> st.to_move) & 1
+    cdef int led = t.card[0] >> 4
+    cdef int wi = t.win[st.count - 1]
+    cdef int team_best = -1, opp_best = -1, hh = -1, j, i, s, o, k, n, longest, q
+    cdef uint64_t h, mine, others, lane, o_lane, top, r = 0
+    if R.protected and st.tricks_done == 0:
+        return 0
+    if R.trump >= 0 and led != R.trump and t.top_trump[st.count - 1] >= 0:
+        return 0
+    if ((c.maxmask >> t.seat[wi]) & 1) == team:
+        team_best = t.card[wi]
+        hh = t.seat[wi]
+    else:
+        opp_best = t.card[wi]
+    j = st.to_move
+    for i in range(st.count, R.nseats):
+        h = st.hands[j] & lane_of(led)
+        if h:
+            if ((c.maxmask >> j) & 1) == team:
+                if high_bit(h) > team_best:
+                    team_best = high_bit(h)
+                    hh = j
+            elif high_bit(h) > opp_best:
+                opp_best = high_bit(h)
+        elif R.trump >= 0 and led != R.trump and ((c.maxmask >> j) & 1) != team \
+                and (st.hands[j] & lane_of(R.trump)):
+            return 0
+        j = R.next_seat[j]
+    if team_best < opp_best:
+        return 0
+    r = (<uint64_t>1) << team_best
+    q = 1
+    if R.trump < 0:
+        mine = st.hands[hh] & ~r
+        others = in_hands(st) & ~st.hands[hh]
+        for s in range(4):
+            if s == R.lead_suit and R.lead_mode != 0:
+                continue
+            lane = mine & lane_of(s)
+            if not lane:
+                continue
+            o_lane = others & lane_of(s)
+            if o_lane:
+                top = lane & ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
+            else:
+                top = lane
+            k = popcount(top)
+            if k == 0:
+                continue
+            r |= top
+            longest = 0
+            for o in range(4):
+                if o != hh:
+                    n = popcount(st.hands[o] & lane_of(s))
+                    if n > longest:
+                        longest = n
+            if longest <= k:
+                k = popcount(lane)
+            q += k
+    if q > R.n_tricks - st.tricks_done:
+        q = R.n_tricks - st.tricks_done
+    rel[0] |= r
+    return q
+
+
 cdef int later_tricks(Search* c, int* holder, uint64_t* rel) noexcept nogil:
     # With a trump: the hand holding the top trumps wins a trick with each of them
     # (one card per hand per trick, and every card is played). Returns how many and
@@ -454,6 +530,24 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 rel[0] = acc
                 return hi
             ttmove = decode_move(st, e.move)
+    elif lo >= 0:
+        top = hi
+        tmp = 0
+        q = follow_quick(c, &tmp)
+        if q:
+            gain = R.pos_suffix[st.tricks_done] - R.pos_suffix[st.tricks_done + q]
+            if (c.maxmask >> st.to_move) & 1:
+                if gain > lo:
+                    lo = gain
+            elif top - gain < hi:
+                hi = top - gain
+            acc |= tmp
+            if lo >= beta or lo == hi:
+                rel[0] = acc
+                return lo
+            if hi <= alpha:
+                rel[0] = acc
+                return hi
     elif c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
             lone_beaten(c) and lone_can_duck(c):
         # the lone seat has lost this trick and can duck every later one
