@@ -606,6 +606,8 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                         # a cut: the result rests on this card's line alone (DDS
                         # keeps the cutting move's winning ranks, not the union)
                         acc = acc0 | sub
+                        if st.count == 0:
+                            c.killer[4 * st.tricks_done + st.to_move] = mv[i]
                         break
         else:
             if v < best:
@@ -615,6 +617,8 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                     beta = best
                     if alpha >= beta:
                         acc = acc0 | sub
+                        if st.count == 0:
+                            c.killer[4 * st.tricks_done + st.to_move] = mv[i]
                         break
     rel[0] = acc
     if at_start:
@@ -764,6 +768,8 @@ cdef class Core:
             raise ValueError("contract tables out of range")
         memset(R, 0, sizeof(Rules))
         memset(st, 0, sizeof(State))
+        for i in range(4 * MAX_TRICKS):
+            self.c.killer[i] = -1
         for i in range(64):
             R.card_points[i] = card_points[i]
         R.n_tricks = n_tricks

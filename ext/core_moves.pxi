@@ -293,6 +293,8 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                         score[i] = 512 - rank + p * 64
                     else:
                         score[i] = -rank + p * 64
+            if bit == c.killer[4 * st.tricks_done + st.to_move]:
+                score[i] = 1 << 27
             if bit == ttmove:
                 score[i] = 1 << 28
     else:

@@ -93,6 +93,7 @@ cdef struct Search:
     uint64_t wide_buckets    # how many
     uint64_t special         # cards of a class other than plain (points, protected, forced)
     int strict               # 1 when legality compares ranks (overtake, overtrump, overruff)
+    int killer[4 * MAX_TRICKS]   # per trick and leader: the last lead that cut off (-1 for none)
     int64_t nodes            # nodes searched since the budget was set
     int64_t tt_hits          # probes that found their key
     int64_t node_limit       # the node budget
