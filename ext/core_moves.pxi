@@ -244,7 +244,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int score[16]
-    cdef int i, j, bit, p, v, g, wseat, key, tmp, rank
+    cdef int i, j, k, bit, p, v, g, wseat, key, tmp, rank
     cdef int mover_max = (c.maxmask >> st.to_move) & 1
     cdef int trick_v
     cdef int sign = 1 if mover_max else -1
@@ -293,6 +293,12 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                         score[i] = 512 - rank + p * 64
                     else:
                         score[i] = -rank + p * 64
+                # a smaller tree where the opponents hold few cards of the suit (a
+                # void one may shed anything: DDS's lead weights)
+                for j in range(4):
+                    if R.next_seat[j] >= 0 and ((c.maxmask >> j) & 1) != mover_max:
+                        k = popcount(st.hands[j] & lane_of(bit >> 4))
+                        score[i] -= 20 * (k if k else R.n_tricks - st.tricks_done + 1)
             if bit == c.killer[4 * st.tricks_done + st.to_move]:
                 score[i] = 1 << 27
             if bit == ttmove:
@@ -341,6 +347,11 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                 else:
                     g = -p
                 score[i] = sign * g * 256 + (rank if v < 0 else -rank)
+                if tendency > 0 and (bit >> 4) != (st.cur.card[0] >> 4):
+                    # a discard: from a long suit, not a winner (DDS's discards)
+                    score[i] += 4 * popcount(st.hands[st.to_move] & lane_of(bit >> 4))
+                    if not (in_hands(st) & above(bit) & lane_of(bit >> 4)):
+                        score[i] -= 48
                 if (unsafe >> (bit >> 4)) & 1:
                     # the lone seat sheds a card of a suit where it can be caught
                     score[i] += 128
