@@ -251,7 +251,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int tp = R.trick_points[st.tricks_done]
     cdef int tendency, unsafe = 0
     cdef uint64_t maxcards = 0, others, mx, team = 0, opp = 0, later = 0
-    cdef int sure, later_ruff = 0, ruffable = 0, partner_sure, wb
+    cdef int sure, later_ruff = 0, ruffable = 0, team_ruff = 0, partner_sure, wb
     if st.count == 0:
         for i in range(4):
             if (c.maxmask >> i) & 1:
@@ -260,6 +260,10 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
         for i in range(4):
             if ((c.maxmask >> i) & 1) == mover_max:
                 team |= st.hands[i]
+                if i != st.to_move and R.trump >= 0 and st.hands[i] & lane_of(R.trump):
+                    for j in range(4):
+                        if j != R.trump and not (st.hands[i] & lane_of(j)):
+                            team_ruff |= 1 << j
             else:
                 opp |= st.hands[i]
                 if R.trump >= 0 and st.hands[i] & lane_of(R.trump):
@@ -291,6 +295,9 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                     mx = team & ~st.hands[st.to_move] & lane_of(bit >> 4)
                     if mx and not (opp & above(high_bit(mx))):
                         score[i] = 512 - rank + p * 64
+                    elif (team_ruff >> (bit >> 4)) & 1 and not (ruffable >> (bit >> 4)) & 1:
+                        # a partner void in the suit ruffs it
+                        score[i] = 384 - rank + p * 64
                     else:
                         score[i] = -rank + p * 64
                 # a smaller tree where the opponents hold few cards of the suit (a
