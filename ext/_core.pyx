@@ -719,7 +719,8 @@ cdef class Core:
     """
 
     cdef Search c
-    cdef bint dirty
+    cdef bint dirty          # searched since the last load
+    cdef bint used           # holds entries (of any epoch) since the last clear
     cdef bint loaded
 
     def __cinit__(self, int tt_mb=64):
@@ -737,9 +738,11 @@ cdef class Core:
         self.c.wt = NULL
         self.c.wide_buckets = 0
         self.c.wide = 0
+        self.c.epoch = 1
         self.c.node_limit = 1 << 62
         self.c.deadline = 1e300
         self.dirty = False
+        self.used = False
         self.loaded = False
 
     def __dealloc__(self):
@@ -840,7 +843,12 @@ cdef class Core:
                 raise ValueError("trick out of turn")
             play_card(R, st, bit)
         if self.dirty:
-            tt_clear(&self.c)
+            # entries of earlier epochs read as empty; every 31 loads, a real clear
+            self.c.epoch += 1
+            if self.c.epoch > 31:
+                tt_clear(&self.c)
+                self.c.epoch = 1
+                self.used = False
             self.dirty = False
         if build_patterns(&self.c, in_hands(st)) < 0:
             raise MemoryError("cannot allocate the pattern tables")
@@ -900,7 +908,7 @@ cdef class Core:
     cdef void _set_max(self, int maxmask):
         # The maximiser set, and the searches it implies: one seat gets the lone-seat
         # rules and exact entries; a side gathers relevant cards and keeps wide
-        # entries (the table is cleared when its kind of entry changes).
+        # entries (a used table is cleared when its kind of entry changes).
         cdef int wide
         self.c.maxmask = maxmask
         self.c.lone = popcount(<uint64_t>maxmask) == 1
@@ -918,10 +926,15 @@ cdef class Core:
                 self.c.bucket_mask = self.c.tt_bytes // (4 * sizeof(TTEntry)) - 1
                 self.c.wt = NULL
                 self.c.wide_buckets = 0
-            tt_clear(&self.c)
+            if self.used:
+                # entries of the other layout, even of earlier epochs, must go (a
+                # fresh table is already clear: clearing it would touch every page)
+                tt_clear(&self.c)
+                self.used = False
 
     cdef void _check(self):
         self.dirty = True
+        self.used = True
         if self.c.abort:
             raise BudgetExceeded("nodes" if self.c.abort == 1 else "ms")
 

@@ -82,7 +82,8 @@ cdef inline uint64_t tt_key(Search* c) noexcept nogil:
             | (<uint64_t>pid[65536 + ((held >> 32) & 0x7FFF)]) << 26
             | (<uint64_t>pid[98304 + ((held >> 48) & 0x7FFF)]) << 39
             | (<uint64_t>c.st.to_move) << 52
-            | (<uint64_t>c.maxmask) << 54)
+            | (<uint64_t>c.maxmask) << 54
+            | c.epoch << 58)
 
 
 cdef inline uint64_t top_of(uint64_t held, int s, int k) noexcept nogil:
@@ -159,15 +160,16 @@ cdef void tt_store(Search* c, uint64_t key, uint64_t rel, int lo, int hi, int mo
             break
     if e == NULL:
         for i in range(3):
-            if b[i].key == 0:
+            if (b[i].key >> 58) != c.epoch:
                 victim = i
                 break
             if victim < 0 or b[i].depth < b[victim].depth:
                 victim = i
-        if b[victim].key != 0 and b[victim].depth > n:
-            victim = 3
-        elif b[victim].key != 0:
-            b[3] = b[victim]
+        if (b[victim].key >> 58) == c.epoch:
+            if b[victim].depth > n:
+                victim = 3
+            else:
+                b[3] = b[victim]
         e = &b[victim]
         e.key = key
         e.depth = <uint8_t>n
@@ -229,7 +231,7 @@ cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
     cdef int s
     for s in range(4):
         ps[s] = c.seqtab[s * 8192 + ((held >> (16 * s + 2)) & 0x1FFF)]
-    ps[0] |= 0x800 | (<uint64_t>c.maxmask << 2) | <uint64_t>c.st.to_move
+    ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.maxmask << 2) | <uint64_t>c.st.to_move
 
 
 cdef inline WideEntry* wide_bucket(Search* c, uint64_t len, uint64_t tag) noexcept nogil:
@@ -317,7 +319,7 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
             break
     if e == NULL:
         for i in range(WIDE_SLOTS):
-            if b[i].seq[0] == 0:
+            if ((b[i].seq[0] >> 6) & 31) != c.epoch:
                 victim = i
                 break
             if b[i].depth < b[victim].depth:

@@ -67,8 +67,8 @@ cdef struct TTEntry:
 cdef struct WideEntry:
     uint64_t len             # the hand lengths: 4 bits per seat and suit (0 with seq[0] = 0: empty)
     uint64_t seq[4]          # per suit, the owner and class of the top cards (4 bits each, high to
-                             # low) its bounds depend on; seq[0]'s low 12 bits hold the leader and
-                             # the maximiser set
+                             # low) its bounds depend on; seq[0]'s low 12 bits hold the leader,
+                             # the maximiser set and the epoch
     int16_t lo               # lower bound of the future value
     int16_t hi               # upper bound
     uint8_t move             # best lead, as TTEntry.move
@@ -85,6 +85,7 @@ cdef struct Search:
     TTEntry* tt              # the transposition table: buckets of 4 entries
     uint64_t bucket_mask     # buckets - 1
     uint64_t tt_bytes        # the table's memory (exact entries, and wide ones in its second half)
+    uint64_t epoch           # 1..31, in every key: a load starts a new epoch instead of clearing
     uint16_t* pid            # pattern id of each suit lane: pid[suit * 32768 + lane]
     uint64_t* seqtab         # owner-and-class sequence of each suit lane: seqtab[suit * 8192 + lane >> 2]
     int seq_ok               # 1 when every class id fits the sequences' 2 bits

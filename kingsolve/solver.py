@@ -9,8 +9,10 @@ is the one place where core failures become package errors.
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any, Iterable, Mapping
 
 from . import _core
@@ -68,6 +70,32 @@ def _run(call, budget: Budget):
         raise SolveTimeout(f"cannot allocate a transposition table of {budget.tt_mb} MiB") from None
 
 
+_cores = threading.local()
+
+
+@contextmanager
+def _leased_core(position: Position, budget: Budget):
+    """A core for the position's table size, loaded with the position.
+
+    Each thread keeps one core per table size between searches, so a search does
+    not pay for a fresh table (its pages and its clearing: the core starts a new
+    table epoch on each load instead). A nested lease of the same size gets a
+    core of its own.
+    """
+    mb = _table_mb(position, budget)
+    free = getattr(_cores, "by_mb", None)
+    if free is None:
+        free = _cores.by_mb = {}
+    core = free.pop(mb, None)
+    if core is None:
+        core = _run(lambda: _core.Core(mb), budget)
+    _load(core, position)
+    try:
+        yield core
+    finally:
+        free[mb] = core
+
+
 def _check_seats(position: Position, seats: "Iterable[Seat | str] | None") -> list[Seat]:
     if seats is None:
         return list(position.seats)
@@ -102,13 +130,13 @@ def _valid_horizon(horizon: Any) -> int:
     return horizon
 
 
-def _playout_core(position: Position, budget: Budget) -> tuple["_core.Core", int]:
+@contextmanager
+def _playout_core(position: Position, budget: Budget):
     """A core loaded with the position and its budget started, and the first guess."""
-    core = _run(lambda: _core.Core(_table_mb(position, budget)), budget)
-    _load(core, position)
-    guess = _first_guess(*core.bounds())
-    core.set_budget(budget.nodes, budget.ms)
-    return core, guess
+    with _leased_core(position, budget) as core:
+        guess = _first_guess(*core.bounds())
+        core.set_budget(budget.nodes, budget.ms)
+        yield core, guess
 
 
 def rollout_values(position: Position, seat: "Seat | str", horizon: int,
@@ -129,11 +157,12 @@ def rollout_values(position: Position, seat: "Seat | str", horizon: int,
         raise InvalidRequestError("the hand is complete: there is no card to play")
     seat = _check_seats(position, [seat])[0]
     budget = budget or Budget()
-    core, guess = _playout_core(position, budget)
     mask = _side_mask(position, seat)
-    return {Card.from_bit(b): _total(position, seat,
-                                     _run(lambda: core.rollout_value(b, mask, horizon, guess), budget))
-            for b in sorted(core.moves())}
+    with _playout_core(position, budget) as (core, guess):
+        return {Card.from_bit(b): _total(position, seat,
+                                         _run(lambda: core.rollout_value(b, mask, horizon, guess),
+                                              budget))
+                for b in sorted(core.moves())}
 
 
 def playout_values(position: Position, seats: "Iterable[Seat | str] | None", horizon: int,
@@ -152,13 +181,14 @@ def playout_values(position: Position, seats: "Iterable[Seat | str] | None", hor
     if position.complete or position.n_tricks - len(position.tricks) <= horizon \
             and not position.current_trick():
         return solve(position, seats=wanted, budget=budget, cards=False).values
-    core, guess = _playout_core(position, budget)
-    first = core.policy()
     futures: dict[int, int] = {}           # side mask -> future value (one play-out per side)
-    for seat in wanted:
-        mask = _side_mask(position, seat)
-        if mask not in futures:
-            futures[mask] = _run(lambda: core.rollout_value(first, mask, horizon, guess), budget)
+    with _playout_core(position, budget) as (core, guess):
+        first = core.policy()
+        for seat in wanted:
+            mask = _side_mask(position, seat)
+            if mask not in futures:
+                futures[mask] = _run(lambda: core.rollout_value(first, mask, horizon, guess),
+                                     budget)
     return {seat: _total(position, seat, futures[_side_mask(position, seat)]) for seat in wanted}
 
 
@@ -249,12 +279,11 @@ def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
         best: list[Card] = []
         nodes = 0
     else:
-        core = _run(lambda: _core.Core(_table_mb(position, budget)), budget)
-        _load(core, position)
-        values, card_values = _solve_loaded(core, position, wanted, budget, cards)
+        with _leased_core(position, budget) as core:
+            values, card_values = _solve_loaded(core, position, wanted, budget, cards)
+            nodes = core.nodes
         top = max(card_values.values(), default=None)
         best = [c for c, v in card_values.items() if v == top]
-        nodes = core.nodes
     if position.doubles:
         sides = {}
         for seat in wanted:
@@ -313,17 +342,16 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     start = time.perf_counter()
 
     def job(pos: Position) -> tuple[dict[Seat, Any], dict | None, int]:
-        core = _run(lambda: _core.Core(_table_mb(pos, budget)), budget)
-        _load(core, pos)
-        try:
-            values, _ = _solve_loaded(core, pos, seats, budget, with_cards=False)
-        except SolveTimeout as exc:
-            if not partial or not exc.bounds:
-                raise
-            bounds = exc.bounds
-            return ({s: lo if lo == hi else None for s, (lo, hi) in bounds.items()},
-                    bounds, core.nodes)
-        return values, None, core.nodes
+        with _leased_core(pos, budget) as core:
+            try:
+                values, _ = _solve_loaded(core, pos, seats, budget, with_cards=False)
+            except SolveTimeout as exc:
+                if not partial or not exc.bounds:
+                    raise
+                bounds = exc.bounds
+                return ({s: lo if lo == hi else None for s, (lo, hi) in bounds.items()},
+                        bounds, core.nodes)
+            return values, None, core.nodes
 
     if threads == 1 or len(positions) < 2:
         results = [job(p) for p in positions]

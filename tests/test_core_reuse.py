@@ -1,0 +1,59 @@
+"""Cores reused between searches (kingsolve.solver._leased_core, ext/README.md).
+
+A thread keeps one core per table size; each load starts a new table epoch instead
+of clearing the table, every 31 loads the table is cleared, and a change between
+exact entries (singles) and wide entries (doubles) clears it. None of this may
+change a value (RULES.md 11).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kingsolve import Deal, Position, Seat
+from kingsolve.errors import SolveTimeout
+from kingsolve.result import Budget
+from kingsolve.solver import _leased_core, solve
+
+import bruteforce
+from test_solver_differential import random_position
+
+SINGLES = ("italian", "no-queens", None, (), 4, False)
+DOUBLES = ("italian", "no-trumps", None, (), 4, True)
+TRUMPS = ("italian", "trumps", "H", (), 4, True)
+
+
+def test_a_thread_reuses_its_core_and_a_nested_lease_gets_another():
+    pos = Position("italian", "no-trumps", Deal.random(3), leader=Seat.E)
+    budget = Budget()
+    with _leased_core(pos, budget) as first:
+        with _leased_core(pos, budget) as nested:
+            assert nested is not first
+    with _leased_core(pos, budget) as again:
+        assert again is first
+
+
+def test_values_stay_exact_through_epochs_and_layout_changes():
+    # 90 searches in one thread: the epoch wraps twice and the layout changes at
+    # almost every step (singles, doubles, doubles with trumps, in turn).
+    configs = (SINGLES, DOUBLES, TRUMPS)
+    for i in range(90):
+        pos = random_position(configs[i % 3], 1000 + i)
+        result = solve(pos)
+        for seat in pos.seats:
+            assert result.values[seat] == bruteforce.value(pos, seat), (i, pos, seat)
+        if not pos.complete:
+            assert result.cards == bruteforce.card_values(pos), (i, pos)
+
+
+def test_a_stopped_search_leaves_the_core_usable():
+    # A budget stop mid-search leaves the entries of an unfinished search behind:
+    # the next loads (same table size, so the same core) must not read them.
+    big = Position("italian", "no-queens", Deal.random(5), leader=Seat.S)
+    with pytest.raises(SolveTimeout):
+        solve(big, seats=["N"], budget=Budget(nodes=20_000, tt_mb=1))
+    for i in range(5):
+        pos = random_position(SINGLES, 2000 + i)
+        result = solve(pos, budget=Budget(tt_mb=1))
+        for seat in pos.seats:
+            assert result.values[seat] == bruteforce.value(pos, seat)
