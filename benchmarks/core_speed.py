@@ -33,7 +33,7 @@ from kingsolve.deal import hand_text  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.rules import VARIANTS  # noqa: E402
-from kingsolve.solver import (_core, _first_guess, _load, _side_mask, _table_mb,  # noqa: E402
+from kingsolve.solver import (_core, _first_guess, _leased_core, _side_mask,  # noqa: E402
                               dd_table)
 
 
@@ -44,16 +44,15 @@ def p95(xs: list[float]) -> float:
 
 def seat_value(pos: Position, seat: Seat, budget: Budget) -> tuple[float, int, bool]:
     """Seconds, nodes and whether it finished, for one seat's value of a position."""
-    core = _core.Core(_table_mb(pos, budget))
-    _load(core, pos)
-    core.set_budget(budget.nodes, budget.ms)
     t = time.perf_counter()
-    try:
-        core.value(_side_mask(pos, seat), _first_guess(*core.bounds()))
-        ok = True
-    except _core.BudgetExceeded:
-        ok = False
-    return time.perf_counter() - t, core.nodes, ok
+    with _leased_core(pos, budget) as core:   # the thread's core, as kingsolve.solve uses
+        core.set_budget(budget.nodes, budget.ms)
+        try:
+            core.value(_side_mask(pos, seat), _first_guess(*core.bounds()))
+            ok = True
+        except _core.BudgetExceeded:
+            ok = False
+        return time.perf_counter() - t, core.nodes, ok
 
 
 def bench_dds(deals: int, budget: Budget) -> None:

@@ -89,6 +89,67 @@ cdef int last_trick(Search* c, uint64_t* rel) noexcept nogil:
     return pts if (c.maxmask >> w) & 1 else 0
 
 
+cdef int partner_cash(Search* c, int k, uint64_t* rel) noexcept nogil:
+    # No trump, the leader L cashing k top cards first: then L leads a card of a suit
+    # where a partner holds a card above every other hand's (DDS's communication
+    # with partner), and that partner cashes its cards above every other hand's
+    # card of their suits (a whole suit when the others run out first). Counted only
+    # when the partner holds at least k other cards to play under L's winners, so no
+    # counted card is discarded. Returns k plus the partner's tricks (k when no
+    # partner can be reached), adding the partner's counted cards to *rel.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int L = st.to_move
+    cdef int team = (c.maxmask >> L) & 1
+    cdef uint64_t held = in_hands(st)
+    cdef uint64_t legal = legal_moves(R, st)
+    cdef uint64_t mine, others, lane, o_lane, top, r, best_r = 0
+    cdef int hp, s, o, n, t, longest, comm, best = k
+    for hp in range(4):
+        if hp == L or R.next_seat[hp] < 0 or ((c.maxmask >> hp) & 1) != team:
+            continue
+        mine = st.hands[hp]
+        others = held & ~mine
+        comm = 0
+        for s in range(4):
+            lane = mine & lane_of(s)
+            o_lane = others & lane_of(s)
+            if (legal & lane_of(s)) and lane and (not o_lane or high_bit(lane) > high_bit(o_lane)):
+                comm = 1
+        if not comm:
+            continue
+        n = 0
+        r = 0
+        for s in range(4):
+            if s == R.lead_suit and R.lead_mode != 0:
+                continue
+            lane = mine & lane_of(s)
+            if not lane:
+                continue
+            o_lane = others & lane_of(s)
+            if o_lane:
+                top = lane & ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
+            else:
+                top = lane
+            t = popcount(top)
+            if t == 0:
+                continue
+            r |= top
+            longest = 0
+            for o in range(4):
+                if o != hp:
+                    if popcount(st.hands[o] & lane_of(s)) > longest:
+                        longest = popcount(st.hands[o] & lane_of(s))
+            if longest <= t:
+                t = popcount(lane)
+            n += t
+        if n and popcount(mine) - n >= k and k + n > best:
+            best = k + n
+            best_r = r
+    rel[0] |= best_r
+    return best
+
+
 cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     # Tricks the leader's side surely takes, from a trick start where no negative
     # points remain. The leader's own cards above every card of the suit in the
@@ -153,6 +214,11 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
         k = trump_run + best_plain
     else:
         k = trump_run + plain
+    if k and R.trump < 0:
+        # then a lead to a partner's winner, and the partner's own top cards
+        n = partner_cash(c, k, &r)
+        if n > k:
+            k = n
     if k:
         rel[0] |= r
         return k
