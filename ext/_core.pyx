@@ -89,6 +89,43 @@ cdef int last_trick(Search* c, uint64_t* rel) noexcept nogil:
     return pts if (c.maxmask >> w) & 1 else 0
 
 
+cdef int cash_count(Search* c, int hand, uint64_t mine, uint64_t* rel) noexcept nogil:
+    # Tricks `hand` cashes on lead with `mine` (its cards, or some of them) when
+    # nobody can ruff: per suit it may lead, its cards above every other hand's card
+    # of the suit, or all of them when no other hand holds more of the suit than
+    # that. Adds the counted top cards to *rel.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef uint64_t others = in_hands(st) & ~st.hands[hand]
+    cdef uint64_t lane, o_lane, top
+    cdef int s, o, t, n = 0, longest
+    for s in range(4):
+        if s == R.lead_suit and R.lead_mode != 0:
+            continue
+        if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
+            continue
+        lane = mine & lane_of(s)
+        if not lane:
+            continue
+        o_lane = others & lane_of(s)
+        if o_lane:
+            top = lane & ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
+        else:
+            top = lane
+        t = popcount(top)
+        if t == 0:
+            continue
+        rel[0] |= top
+        longest = 0
+        for o in range(4):
+            if o != hand and popcount(st.hands[o] & lane_of(s)) > longest:
+                longest = popcount(st.hands[o] & lane_of(s))
+        if longest <= t:
+            t = popcount(lane)
+        n += t
+    return n
+
+
 cdef int partner_cash(Search* c, int k, uint64_t* rel) noexcept nogil:
     # No trump, the leader L cashing k top cards first: then L leads a card of a suit
     # where a partner holds a card above every other hand's (DDS's communication
@@ -118,36 +155,22 @@ cdef int partner_cash(Search* c, int k, uint64_t* rel) noexcept nogil:
                 comm = 1
         if not comm:
             continue
-        n = 0
         r = 0
-        for s in range(4):
-            if s == R.lead_suit and R.lead_mode != 0:
-                continue
-            lane = mine & lane_of(s)
-            if not lane:
-                continue
-            o_lane = others & lane_of(s)
-            if o_lane:
-                top = lane & ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
-            else:
-                top = lane
-            t = popcount(top)
-            if t == 0:
-                continue
-            r |= top
-            longest = 0
-            for o in range(4):
-                if o != hp:
-                    if popcount(st.hands[o] & lane_of(s)) > longest:
-                        longest = popcount(st.hands[o] & lane_of(s))
-            if longest <= t:
-                t = popcount(lane)
-            n += t
+        n = cash_count(c, hp, mine, &r)
         if n and popcount(mine) - n >= k and k + n > best:
             best = k + n
             best_r = r
     rel[0] |= best_r
     return best
+
+
+cdef inline int longest_trump(State* st, int hand, int trump) noexcept nogil:
+    # the most trumps any hand but `hand` holds
+    cdef int o, n = 0
+    for o in range(4):
+        if o != hand and popcount(st.hands[o] & lane_of(trump)) > n:
+            n = popcount(st.hands[o] & lane_of(trump))
+    return n
 
 
 cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
@@ -165,7 +188,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     cdef uint64_t mine = st.hands[L]
     cdef uint64_t held = in_hands(st)
     cdef uint64_t others = held & ~mine
-    cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0, r = 0
+    cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0, r = 0, tmp
     cdef int s, k, o, n, longest, trump_run = 0, plain = 0, best_plain = 0
     cdef int others_trump = 0, team, ok, hp = 0
     if R.trump >= 0:
@@ -219,6 +242,13 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
         n = partner_cash(c, k, &r)
         if n > k:
             k = n
+    if trump_run and trump_run >= longest_trump(st, L, R.trump):
+        # the top trumps draw every other hand's trumps: then every winner counts
+        tmp = 0
+        n = cash_count(c, L, mine, &tmp)
+        if n > k:
+            k = n
+            r |= tmp
     if k:
         rel[0] |= r
         return k
@@ -287,8 +317,8 @@ cdef int follow_quick(Search* c, uint64_t* rel) noexcept nogil:
     cdef int team = (c.maxmask >> st.to_move) & 1
     cdef int led = t.card[0] >> 4
     cdef int wi = t.win[st.count - 1]
-    cdef int team_best = -1, opp_best = -1, hh = -1, j, i, s, o, k, n, longest, q
-    cdef uint64_t h, mine, others, lane, o_lane, top, r = 0
+    cdef int team_best = -1, opp_best = -1, hh = -1, j, i, q
+    cdef uint64_t h, r = 0
     if R.protected and st.tricks_done == 0:
         return 0
     if R.trump >= 0 and led != R.trump and t.top_trump[st.count - 1] >= 0:
@@ -317,32 +347,7 @@ cdef int follow_quick(Search* c, uint64_t* rel) noexcept nogil:
     r = (<uint64_t>1) << team_best
     q = 1
     if R.trump < 0:
-        mine = st.hands[hh] & ~r
-        others = in_hands(st) & ~st.hands[hh]
-        for s in range(4):
-            if s == R.lead_suit and R.lead_mode != 0:
-                continue
-            lane = mine & lane_of(s)
-            if not lane:
-                continue
-            o_lane = others & lane_of(s)
-            if o_lane:
-                top = lane & ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
-            else:
-                top = lane
-            k = popcount(top)
-            if k == 0:
-                continue
-            r |= top
-            longest = 0
-            for o in range(4):
-                if o != hh:
-                    n = popcount(st.hands[o] & lane_of(s))
-                    if n > longest:
-                        longest = n
-            if longest <= k:
-                k = popcount(lane)
-            q += k
+        q += cash_count(c, hh, st.hands[hh] & ~r, &r)
     if q > R.n_tricks - st.tricks_done:
         q = R.n_tricks - st.tricks_done
     rel[0] |= r
