@@ -71,16 +71,17 @@ def _run(call, budget: Budget):
 
 
 _cores = threading.local()
+_KEPT_CORES = 2          # table sizes kept per thread: memory stays bounded
 
 
 @contextmanager
 def _leased_core(position: Position, budget: Budget):
     """A core for the position's table size, loaded with the position.
 
-    Each thread keeps one core per table size between searches, so a search does
-    not pay for a fresh table (its pages and its clearing: the core starts a new
-    table epoch on each load instead). A nested lease of the same size gets a
-    core of its own.
+    Each thread keeps the cores of its last ``_KEPT_CORES`` table sizes between
+    searches, so a search does not pay for a fresh table (its pages and its
+    clearing: the core starts a new table epoch on each load instead). A nested
+    lease of the same size gets a core of its own.
     """
     mb = _table_mb(position, budget)
     free = getattr(_cores, "by_mb", None)
@@ -94,6 +95,8 @@ def _leased_core(position: Position, budget: Budget):
         yield core
     finally:
         free[mb] = core
+        while len(free) > _KEPT_CORES:
+            free.pop(next(iter(free)))      # the size used least recently
 
 
 def _check_seats(position: Position, seats: "Iterable[Seat | str] | None") -> list[Seat]:

@@ -57,3 +57,14 @@ def test_a_stopped_search_leaves_the_core_usable():
         result = solve(pos, budget=Budget(tt_mb=1))
         for seat in pos.seats:
             assert result.values[seat] == bruteforce.value(pos, seat)
+
+
+def test_a_thread_keeps_the_cores_of_two_table_sizes_at_most():
+    from kingsolve import solver
+    pos = Position("italian", "no-trumps", Deal.random(7), leader=Seat.N)
+    for mb in (1, 2, 4, 8):
+        with _leased_core(pos, Budget(tt_mb=mb)):
+            pass
+    kept = solver._cores.by_mb
+    assert len(kept) == solver._KEPT_CORES
+    assert set(kept) == {4, 8}
