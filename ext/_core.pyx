@@ -508,7 +508,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     cdef State* st = &c.st
     cdef int lo, hi, best, v, gain, w, i, n, ttmove = -1, bestmove = -1
     cdef int alpha0 = alpha, beta0 = beta
-    cdef int maximizing, q, top, at_start = 0, out
+    cdef int maximizing, q, top, at_start = 0, out, lo0
     cdef int mv[16]
     cdef int cut[4]
     cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0, wlen = 0
@@ -549,6 +549,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             # no negative points remain: tricks a side surely takes bound the value
             # (subtracted from the quick upper bound, never from a table bound)
             top = hi
+            lo0 = lo
             tmp = 0
             q = quick_tricks(c, &tmp)
             if q:
@@ -566,13 +567,19 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                         lo = gain
                 elif top - gain < hi:
                     hi = top - gain
-            acc |= tmp
             if lo >= beta or lo == hi:
-                rel[0] = acc
+                rel[0] = acc | tmp
                 return lo
             if hi <= alpha:
-                rel[0] = acc
+                rel[0] = acc | tmp
                 return hi
+            if c.track:
+                # without a cutoff the bounds are not kept: their cards would narrow
+                # every entry stored above (DDS uses quick tricks only to cut)
+                lo = lo0
+                hi = top
+            else:
+                acc |= tmp
         at_start = 1
         if c.wide:
             wlen = len_key(st)
