@@ -619,13 +619,17 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                     lo = gain
             elif top - gain < hi:
                 hi = top - gain
-            acc |= tmp
             if lo >= beta or lo == hi:
-                rel[0] = acc
+                rel[0] = acc | tmp
                 return lo
             if hi <= alpha:
-                rel[0] = acc
+                rel[0] = acc | tmp
                 return hi
+            if c.track:
+                lo = bound_lo(c)
+                hi = top
+            else:
+                acc |= tmp
     elif c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
             lone_beaten(c) and lone_can_duck(c):
         # the lone seat has lost this trick and can duck every later one
