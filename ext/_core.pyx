@@ -584,29 +584,36 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
         if c.wide:
             wlen = len_key(st)
             pos_seqs(c, ps)
-            q = wide_probe(c, wlen, ps, alpha, beta, &lo, &hi, &acc)
+            lo0 = lo
+            top = hi
+            tmp = 0
+            q = wide_probe(c, wlen, ps, alpha, beta, &lo, &hi, &tmp)
             if lo >= beta or lo == hi:
-                rel[0] = acc
+                rel[0] = acc | tmp
                 return lo
             if hi <= alpha:
-                rel[0] = acc
+                rel[0] = acc | tmp
                 return hi
+            lo = lo0
+            hi = top
             ttmove = decode_move(st, q)
         key = tt_key(c)
         e = tt_probe(c, key)
         if e != NULL:
-            if c.track:
-                acc |= entry_cards(st, e)
+            lo0 = lo
+            top = hi
             if e.lo > lo:
                 lo = e.lo
             if e.hi < hi:
                 hi = e.hi
-            if lo >= beta or lo == hi:
+            if lo >= beta or lo == hi or hi <= alpha:
+                if c.track:
+                    acc |= entry_cards(st, e)
                 rel[0] = acc
-                return lo
-            if hi <= alpha:
-                rel[0] = acc
-                return hi
+                return lo if lo >= beta or lo == hi else hi
+            if c.track:
+                lo = lo0
+                hi = top
             ttmove = decode_move(st, e.move)
     elif lo >= 0:
         top = hi
