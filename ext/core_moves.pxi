@@ -251,7 +251,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int tp = R.trick_points[st.tricks_done]
     cdef int tendency, unsafe = 0
     cdef uint64_t maxcards = 0, others, mx, team = 0, opp = 0, later = 0
-    cdef int sure, later_ruff = 0, ruffable = 0, team_ruff = 0, partner_sure, wb
+    cdef int sure, later_ruff = 0, ruffable = 0, team_ruff = 0, partner_sure, wb, opp_top, mate_top, mate_covers = 0
     if st.count == 0:
         for i in range(4):
             if (c.maxmask >> i) & 1:
@@ -327,6 +327,22 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
         partner_sure = ((c.maxmask >> wseat) & 1) == mover_max and \
             not (later & lane_of(wb >> 4) & above(wb)) and \
             (R.trump < 0 or (wb >> 4) == R.trump or not later_ruff)
+        # a teammate still to play who beats every card of the suit led the
+        # opponents have played or still hold: the mover need not win it
+        if not partner_sure and tp > 0 and (R.trump < 0 or (wb >> 4) == R.trump or not later_ruff):
+            j = R.next_seat[st.to_move]
+            opp_top = wb if ((c.maxmask >> wseat) & 1) != mover_max else -1
+            mate_top = -1
+            for i in range(st.count + 1, R.nseats):
+                mx = st.hands[j] & lane_of(st.cur.card[0] >> 4)
+                if mx:
+                    if ((c.maxmask >> j) & 1) == mover_max:
+                        if high_bit(mx) > mate_top:
+                            mate_top = high_bit(mx)
+                    elif high_bit(mx) > opp_top:
+                        opp_top = high_bit(mx)
+                j = R.next_seat[j]
+            mate_covers = mate_top > opp_top and mate_top > wb
         # under a penalty a trick still open is worth avoiding even before points
         # fall in it: the hands after the mover can dump points on its winner
         tendency = tp
@@ -347,9 +363,11 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                 sure = not (later & lane_of(bit >> 4) & above(bit)) and \
                     (R.trump < 0 or (bit >> 4) == R.trump or not later_ruff)
                 score[i] = sign * g * 256 + (-rank if v > 0 else rank) + \
-                    (64 if sure and v > 0 else 0) - (128 if partner_sure else 0)
+                    (64 if sure and v > 0 else 0) - (128 if partner_sure or mate_covers else 0)
             else:
-                if (c.maxmask >> wseat) & 1:
+                if mate_covers:
+                    g = v if mover_max else -p
+                elif (c.maxmask >> wseat) & 1:
                     g = v
                 else:
                     g = -p
