@@ -354,6 +354,33 @@ cdef int follow_quick(Search* c, uint64_t* rel) noexcept nogil:
     return q
 
 
+cdef int lead_lost(Search* c, uint64_t* rel) noexcept nogil:
+    # At a trick start with no trump in any hand: whether every card the leader may
+    # lead is of a suit whose highest card in hands belongs to the other side (that
+    # hand plays it and wins the trick: DDS's quick-trick exit for a leader without
+    # one). Adds those top cards to *rel.
+    cdef State* st = &c.st
+    cdef int L = st.to_move
+    cdef int team = (c.maxmask >> L) & 1
+    cdef uint64_t held = in_hands(st)
+    cdef uint64_t legal, r = 0
+    cdef int s, o, top
+    if c.R.trump >= 0 and (held & lane_of(c.R.trump)):
+        return 0
+    legal = legal_moves(&c.R, st)
+    for s in range(4):
+        if not (legal & lane_of(s)):
+            continue
+        top = high_bit(held & lane_of(s))
+        for o in range(4):
+            if (st.hands[o] >> top) & 1:
+                if ((c.maxmask >> o) & 1) == team:
+                    return 0
+        r |= (<uint64_t>1) << top
+    rel[0] |= r
+    return 1
+
+
 cdef int later_tricks(Search* c, int* holder, uint64_t* rel) noexcept nogil:
     # With a trump: the hand holding the top trumps wins a trick with each of them
     # (one card per hand per trick, and every card is played). Returns how many and
@@ -559,6 +586,14 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                         lo = gain
                 elif top - gain < hi:
                     hi = top - gain
+            elif R.trick_points[st.tricks_done] > 0 and lead_lost(c, &tmp):
+                # the other side takes this trick at least
+                gain = R.trick_points[st.tricks_done]
+                if (c.maxmask >> st.to_move) & 1:
+                    if top - gain < hi:
+                        hi = top - gain
+                elif gain > lo:
+                    lo = gain
             q = later_tricks(c, &out, &tmp)
             if q:
                 gain = q * R.min_suffix[st.tricks_done]
