@@ -89,39 +89,49 @@ cdef int last_trick(Search* c, uint64_t* rel) noexcept nogil:
     return pts if (c.maxmask >> w) & 1 else 0
 
 
+cdef inline uint64_t lead_tops(Search* c, int hand, uint64_t mine, int s) noexcept nogil:
+    # The cards of `mine` (cards of `hand`) in suit s above every other hand's card
+    # of s: all of them when no other hand holds s; none when s may not be led.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef uint64_t lane = mine & lane_of(s)
+    cdef uint64_t o_lane
+    if s == R.lead_suit and R.lead_mode != 0:
+        return 0
+    if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
+        return 0
+    if not lane:
+        return 0
+    o_lane = in_hands(st) & ~st.hands[hand] & lane_of(s)
+    if o_lane:
+        lane &= ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
+    return lane
+
+
+cdef inline int longest_other(State* st, int hand, int s) noexcept nogil:
+    # the most cards of suit s any hand but `hand` holds
+    cdef int o, n = 0
+    for o in range(4):
+        if o != hand and popcount(st.hands[o] & lane_of(s)) > n:
+            n = popcount(st.hands[o] & lane_of(s))
+    return n
+
+
 cdef int cash_count(Search* c, int hand, uint64_t mine, uint64_t* rel) noexcept nogil:
     # Tricks `hand` cashes on lead with `mine` (its cards, or some of them) when
     # nobody can ruff: per suit it may lead, its cards above every other hand's card
     # of the suit, or all of them when no other hand holds more of the suit than
     # that. Adds the counted top cards to *rel.
-    cdef Rules* R = &c.R
-    cdef State* st = &c.st
-    cdef uint64_t others = in_hands(st) & ~st.hands[hand]
-    cdef uint64_t lane, o_lane, top
-    cdef int s, o, t, n = 0, longest
+    cdef uint64_t top
+    cdef int s, t, n = 0
     for s in range(4):
-        if s == R.lead_suit and R.lead_mode != 0:
-            continue
-        if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
-            continue
-        lane = mine & lane_of(s)
-        if not lane:
-            continue
-        o_lane = others & lane_of(s)
-        if o_lane:
-            top = lane & ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
-        else:
-            top = lane
+        top = lead_tops(c, hand, mine, s)
         t = popcount(top)
         if t == 0:
             continue
         rel[0] |= top
-        longest = 0
-        for o in range(4):
-            if o != hand and popcount(st.hands[o] & lane_of(s)) > longest:
-                longest = popcount(st.hands[o] & lane_of(s))
-        if longest <= t:
-            t = popcount(lane)
+        if longest_other(&c.st, hand, s) <= t:
+            t = popcount(mine & lane_of(s))
         n += t
     return n
 
@@ -164,15 +174,6 @@ cdef int partner_cash(Search* c, int k, uint64_t* rel) noexcept nogil:
     return best
 
 
-cdef inline int longest_trump(State* st, int hand, int trump) noexcept nogil:
-    # the most trumps any hand but `hand` holds
-    cdef int o, n = 0
-    for o in range(4):
-        if o != hand and popcount(st.hands[o] & lane_of(trump)) > n:
-            n = popcount(st.hands[o] & lane_of(trump))
-    return n
-
-
 cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     # Tricks the leader's side surely takes, from a trick start where no negative
     # points remain. The leader's own cards above every card of the suit in the
@@ -187,27 +188,15 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     cdef int L = st.to_move
     cdef uint64_t mine = st.hands[L]
     cdef uint64_t held = in_hands(st)
-    cdef uint64_t others = held & ~mine
     cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0, r = 0, tmp
-    cdef int s, k, o, n, longest, trump_run = 0, plain = 0, best_plain = 0
+    cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0
     cdef int others_trump = 0, team, ok, hp = 0
     if R.trump >= 0:
         for o in range(4):
             if o != L and (st.hands[o] & lane_of(R.trump)):
                 others_trump = 1
     for s in range(4):
-        if s == R.lead_suit and R.lead_mode != 0:
-            continue
-        if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
-            continue
-        lane = mine & lane_of(s)
-        if not lane:
-            continue
-        o_lane = others & lane_of(s)
-        if o_lane:
-            top = lane & ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
-        else:
-            top = lane
+        top = lead_tops(c, L, mine, s)
         k = popcount(top)
         if k == 0:
             continue
@@ -223,15 +212,8 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
             if k > best_plain:
                 best_plain = k
         else:
-            if R.trump < 0:
-                longest = 0
-                for o in range(4):
-                    if o != L:
-                        n = popcount(st.hands[o] & lane_of(s))
-                        if n > longest:
-                            longest = n
-                if longest <= k:
-                    k = popcount(lane)
+            if R.trump < 0 and longest_other(st, L, s) <= k:
+                k = popcount(mine & lane_of(s))
             plain += k
     if others_trump:
         k = trump_run + best_plain
@@ -242,7 +224,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
         n = partner_cash(c, k, &r)
         if n > k:
             k = n
-    if trump_run and trump_run >= longest_trump(st, L, R.trump):
+    if trump_run and trump_run >= longest_other(st, L, R.trump):
         # the top trumps draw every other hand's trumps: then every winner counts
         tmp = 0
         n = cash_count(c, L, mine, &tmp)
