@@ -501,6 +501,16 @@ cdef inline int lone_beaten(Search* c) noexcept nogil:
     return 0
 
 
+cdef inline void sure_gain(int for_max, int gain, int top, int* lo, int* hi) noexcept nogil:
+    # A side surely takes `gain` more points: a lower bound when it is the
+    # maximiser set (`for_max`), else an upper bound below `top` (all points left).
+    if for_max:
+        if gain > lo[0]:
+            lo[0] = gain
+    elif top - gain < hi[0]:
+        hi[0] = top - gain
+
+
 # --- the alpha-beta driver --------------------------------------------------------------
 
 cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
@@ -562,28 +572,15 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             tmp = 0
             q = quick_tricks(c, &tmp)
             if q:
-                gain = R.pos_suffix[st.tricks_done] - R.pos_suffix[st.tricks_done + q]
-                if (c.maxmask >> st.to_move) & 1:
-                    if gain > lo:
-                        lo = gain
-                elif top - gain < hi:
-                    hi = top - gain
+                sure_gain((c.maxmask >> st.to_move) & 1, R.pos_suffix[st.tricks_done]
+                          - R.pos_suffix[st.tricks_done + q], top, &lo, &hi)
             elif R.trick_points[st.tricks_done] > 0 and lead_lost(c, &tmp):
                 # the other side takes this trick at least
-                gain = R.trick_points[st.tricks_done]
-                if (c.maxmask >> st.to_move) & 1:
-                    if top - gain < hi:
-                        hi = top - gain
-                elif gain > lo:
-                    lo = gain
+                sure_gain(not (c.maxmask >> st.to_move) & 1, R.trick_points[st.tricks_done],
+                          top, &lo, &hi)
             q = later_tricks(c, &out, &tmp)
             if q:
-                gain = q * R.min_suffix[st.tricks_done]
-                if (c.maxmask >> out) & 1:
-                    if gain > lo:
-                        lo = gain
-                elif top - gain < hi:
-                    hi = top - gain
+                sure_gain((c.maxmask >> out) & 1, q * R.min_suffix[st.tricks_done], top, &lo, &hi)
             if lo >= beta or lo == hi:
                 rel[0] = acc | tmp
                 return lo
@@ -637,12 +634,8 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
         tmp = 0
         q = follow_quick(c, &tmp)
         if q:
-            gain = R.pos_suffix[st.tricks_done] - R.pos_suffix[st.tricks_done + q]
-            if (c.maxmask >> st.to_move) & 1:
-                if gain > lo:
-                    lo = gain
-            elif top - gain < hi:
-                hi = top - gain
+            sure_gain((c.maxmask >> st.to_move) & 1, R.pos_suffix[st.tricks_done]
+                      - R.pos_suffix[st.tricks_done + q], top, &lo, &hi)
             if lo >= beta or lo == hi:
                 rel[0] = acc | tmp
                 return lo
