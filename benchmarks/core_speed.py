@@ -42,8 +42,9 @@ def p95(xs: list[float]) -> float:
     return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
 
 
-def seat_value(pos: Position, seat: Seat, budget: Budget) -> tuple[float, int, bool]:
-    """Seconds, nodes and whether it finished, for one seat's value of a position."""
+def seat_value(pos: Position, seat: Seat, budget: Budget) -> tuple[float, int, bool, int]:
+    """Seconds, nodes, whether it finished and the nodes at trick starts (the count
+    DDS reports), for one seat's value of a position."""
     t = time.perf_counter()
     with _leased_core(pos, budget) as core:   # the thread's core, as kingsolve.solve uses
         core.set_budget(budget.nodes, budget.ms)
@@ -52,7 +53,7 @@ def seat_value(pos: Position, seat: Seat, budget: Budget) -> tuple[float, int, b
             ok = True
         except _core.BudgetExceeded:
             ok = False
-        return time.perf_counter() - t, core.nodes, ok
+        return time.perf_counter() - t, core.nodes, ok, core.trick_nodes
 
 
 def bench_dds(deals: int, budget: Budget) -> None:
@@ -69,22 +70,22 @@ def bench_dds(deals: int, budget: Budget) -> None:
         deal = Deal.random(seed)
         leader = Seat(seed % 4)
         pos = Position("italian", "no-trumps", deal, leader=leader, doubles=True)
-        secs, nodes, ok = seat_value(pos, leader, budget)
+        secs, _, ok, trick_nodes = seat_value(pos, leader, budget)
         unfinished += not ok
-        our_nodes.append(nodes)
+        our_nodes.append(trick_nodes)
         board = DDSDeal("N:" + " ".join(hand_text(h) for h in deal.hands),
                         first=Player(int(leader)), trump=Denom.nt)
         t = time.perf_counter()
         solved = solve_board(board, SolveMode.OptimalOne)
         dds = time.perf_counter() - t
-        dds_nodes.append(solved._data.nodes)   # DDS's futureTricks.nodes
+        dds_nodes.append(solved._data.nodes)   # DDS's futureTricks.nodes: its trick nodes
         ours.append(secs)
         theirs.append(dds)
         ratios.append(secs / dds)
     print(f"1. doubles no-trumps, {deals} deals: kingsolve median {statistics.median(ours)*1000:.1f} ms, "
           f"DDS median {statistics.median(theirs)*1000:.1f} ms, median ratio "
-          f"{statistics.median(ratios):.1f} (bar 2.0); {unfinished} at the budget; median nodes "
-          f"{statistics.median(our_nodes) / 1e6:.2f} M against DDS's "
+          f"{statistics.median(ratios):.1f} (bar 2.0); {unfinished} at the budget; median nodes at "
+          f"trick starts {statistics.median(our_nodes) / 1e3:.0f} K against DDS's "
           f"{statistics.median(dds_nodes) / 1e3:.0f} K")
 
 
@@ -99,7 +100,7 @@ def bench_singles(deals: int, budget: Budget) -> None:
             for seed in range(deals):
                 deal = Deal.random(seed, deck=rs.deck)
                 pos = Position(rs, cname, deal, leader=Seat(seed % 4))
-                secs, nodes, ok = seat_value(pos, Seat.N, budget)
+                secs, nodes, ok, _ = seat_value(pos, Seat.N, budget)
                 times.append(secs)
                 rates.append(nodes / secs if secs else 0)
                 if not ok:
@@ -132,7 +133,7 @@ def bench_endings(deals: int, tricks: int, budget: Budget) -> None:
             rnd = random.Random(seed)
             for _ in range(4 * tricks):
                 pos.play(rnd.choice(pos.legal_cards()))
-            t, n, ok = seat_value(pos, Seat.N, budget)
+            t, n, ok, _ = seat_value(pos, Seat.N, budget)
             secs += t
             nodes += n
             unfinished += not ok

@@ -117,22 +117,78 @@ cdef inline int longest_other(State* st, int hand, int s) noexcept nogil:
     return n
 
 
+cdef int suit_run(Search* c, int hand, uint64_t mine, int s, uint64_t top,
+                  uint64_t* rel) noexcept nogil:
+    # Tricks `hand` cashes on lead in suit s with `mine` (its cards, or some of them)
+    # keeping the lead, when nobody can ruff; `top` is lead_tops(). The whole holding
+    # runs when its cards above every opponent's card of s are at least as many as
+    # the longest opponent holding (the opponents are then out) and each teammate's
+    # i-th highest card of s is below the hand's i-th highest (a teammate unblocks
+    # under the winners, never taking the lead); else the top cards alone. Adds the
+    # cards this rests on to *rel.
+    cdef State* st = &c.st
+    cdef uint64_t lane = mine & lane_of(s)
+    cdef uint64_t opp = 0, h, a, r = top
+    cdef int o, m = 0, n, team = (c.maxmask >> hand) & 1
+    if longest_other(st, hand, s) <= popcount(top):
+        # every other hand is out after the top cards
+        rel[0] |= top
+        return popcount(lane)
+    for o in range(4):
+        if o == hand:
+            continue
+        h = st.hands[o] & lane_of(s)
+        if ((c.maxmask >> o) & 1) != team:
+            opp |= h
+            n = popcount(h)
+            if n > m:
+                m = n
+    if opp:
+        a = lane & ~((((<uint64_t>2) << high_bit(opp))) - 1)
+        if popcount(a) < m:
+            rel[0] |= top
+            return popcount(top)
+        for n in range(m):
+            r |= (<uint64_t>1) << high_bit(a)
+            a &= ~((<uint64_t>1) << high_bit(a))
+    for o in range(4):
+        if o == hand or ((c.maxmask >> o) & 1) != team:
+            continue
+        h = st.hands[o] & lane_of(s)
+        if not h:
+            continue
+        n = popcount(h)
+        if n <= popcount(lane):
+            # the teammate's highest card below the hand's n-th highest
+            a = lane
+            while n > 1:
+                a &= ~((<uint64_t>1) << high_bit(a))
+                n -= 1
+            if high_bit(h) < high_bit(a):
+                r |= ((<uint64_t>1) << high_bit(h)) | (lane & ~((((<uint64_t>1) << high_bit(a))) - 1))
+                continue
+        a = lane
+        while h and a:
+            if high_bit(h) > high_bit(a):
+                rel[0] |= top
+                return popcount(top)
+            r |= ((<uint64_t>1) << high_bit(h)) | ((<uint64_t>1) << high_bit(a))
+            h &= ~((<uint64_t>1) << high_bit(h))
+            a &= ~((<uint64_t>1) << high_bit(a))
+    rel[0] |= r
+    return popcount(lane)
+
+
 cdef int cash_count(Search* c, int hand, uint64_t mine, uint64_t* rel) noexcept nogil:
     # Tricks `hand` cashes on lead with `mine` (its cards, or some of them) when
-    # nobody can ruff: per suit it may lead, its cards above every other hand's card
-    # of the suit, or all of them when no other hand holds more of the suit than
-    # that. Adds the counted top cards to *rel.
+    # nobody can ruff: per suit it may lead, suit_run(). Adds the cards counted on
+    # to *rel.
     cdef uint64_t top
-    cdef int s, t, n = 0
+    cdef int s, n = 0
     for s in range(4):
         top = lead_tops(c, hand, mine, s)
-        t = popcount(top)
-        if t == 0:
-            continue
-        rel[0] |= top
-        if longest_other(&c.st, hand, s) <= t:
-            t = popcount(mine & lane_of(s))
-        n += t
+        if top:
+            n += suit_run(c, hand, mine, s, top, rel)
     return n
 
 
@@ -177,8 +233,8 @@ cdef int partner_cash(Search* c, int k, uint64_t* rel) noexcept nogil:
 cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     # Tricks the leader's side surely takes, from a trick start where no negative
     # points remain. The leader's own cards above every card of the suit in the
-    # other hands are cashed keeping the lead; without a trump, a suit whose other
-    # holders run out after those top cards counts in full. With a trump, a plain
+    # other hands are cashed keeping the lead; when no other hand holds a trump, a
+    # whole suit counts where suit_run() says it runs. With a trump, a plain
     # suit counts only while each other holder of trumps must follow, and only one
     # plain suit after the trumps. With no top card at all, a low lead to a partner
     # whose card beats every opponent's in the suit gives one trick. Restricted
@@ -212,9 +268,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
             if k > best_plain:
                 best_plain = k
         else:
-            if R.trump < 0 and longest_other(st, L, s) <= k:
-                k = popcount(mine & lane_of(s))
-            plain += k
+            plain += suit_run(c, L, mine, s, top, &r)
     if others_trump:
         k = trump_run + best_plain
     else:
@@ -535,6 +589,8 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     cdef TTEntry* e
     cdef int64_t start_nodes = c.nodes
     c.nodes += 1
+    if st.count == 0:
+        c.trick_nodes += 1
     if (c.nodes & 4095) == 0:
         if c.nodes >= c.node_limit:
             c.abort = 1
@@ -957,6 +1013,7 @@ cdef class Core:
         """Start a budget: the searches that follow stop after ``nodes`` nodes or ``ms``."""
         self.c.nodes = 0
         self.c.tt_hits = 0
+        self.c.trick_nodes = 0
         self.c.node_limit = nodes
         self.c.deadline = now_s() + ms / 1000.0
         self.c.abort = 0
@@ -965,6 +1022,11 @@ cdef class Core:
     def nodes(self):
         """Nodes searched since the budget was set."""
         return self.c.nodes
+
+    @property
+    def trick_nodes(self):
+        """Nodes at a trick start since the budget was set (the nodes DDS counts)."""
+        return self.c.trick_nodes
 
     @property
     def tt_hits(self):

@@ -96,6 +96,7 @@ cdef struct Search:
     int strict               # 1 when legality compares ranks (overtake, overtrump, overruff)
     int killer[4 * MAX_TRICKS]   # per trick and leader: the last lead that cut off (-1 for none)
     int64_t nodes            # nodes searched since the budget was set
+    int64_t trick_nodes      # of them at a trick start (DDS's node count)
     int64_t tt_hits          # probes that found their key
     int64_t node_limit       # the node budget
     double deadline          # monotonic seconds at which the search stops
