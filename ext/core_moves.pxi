@@ -251,6 +251,8 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int tp = R.trick_points[st.tricks_done]
     cdef int tendency, unsafe = 0
     cdef uint64_t maxcards = 0, others, mx, team = 0, opp = 0, later = 0
+    cdef int lho, pd, rho, t1, t2
+    cdef uint64_t lane
     cdef int sure, later_ruff = 0, ruffable = 0, team_ruff = 0, partner_sure, wb, opp_top, mate_top, mate_covers = 0
     if st.count == 0:
         for i in range(4):
@@ -291,6 +293,15 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                 # positive: a sure winner, else a low lead to a partner's winner
                 if not (others & above(bit)) and not (ruffable >> (bit >> 4)) & 1:
                     score[i] = 1024 + rank + p * 64
+                    lane = others & lane_of(bit >> 4)
+                    if R.trump < 0 and lane:
+                        # after it, the next best card held by an opponent beside
+                        # others of the suit sets up a trick for them (DDS)
+                        t2 = high_bit(lane)
+                        for j in range(4):
+                            if (st.hands[j] >> t2) & 1 and ((c.maxmask >> j) & 1) != mover_max \
+                                    and popcount(st.hands[j] & lane_of(bit >> 4)) != 1:
+                                score[i] -= 600
                 else:
                     mx = team & ~st.hands[st.to_move] & lane_of(bit >> 4)
                     if mx and not (opp & above(high_bit(mx))):
@@ -300,15 +311,32 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                         score[i] = 384 - rank + p * 64
                     else:
                         score[i] = -rank + p * 64
+                        if R.nseats == 4:
+                            # DDS's weights for a lead that does not win: toward a
+                            # partner's second best card over LHO's best; not into
+                            # RHO's best or second best (a bare card aside)
+                            lho = R.next_seat[st.to_move]
+                            pd = R.next_seat[lho]
+                            rho = R.next_seat[pd]
+                            lane = in_hands(st) & lane_of(bit >> 4)
+                            t1 = high_bit(lane)
+                            t2 = high_bit(lane & ~((<uint64_t>1) << t1)) if popcount(lane) > 1 else -1
+                            if ((c.maxmask >> pd) & 1) == mover_max:
+                                if (st.hands[rho] >> t1) & 1 or (t2 >= 0 and (st.hands[rho] >> t2) & 1):
+                                    if popcount(st.hands[rho] & lane_of(bit >> 4)) != 1:
+                                        score[i] -= 500
+                                elif (st.hands[lho] >> t1) & 1 and t2 >= 0 and (st.hands[pd] >> t2) & 1 \
+                                        and popcount(st.hands[pd] & lane_of(bit >> 4)) != 1:
+                                    score[i] += 1000
                 # a smaller tree where the opponents hold few cards of the suit (a
                 # void one may shed anything: DDS's lead weights)
                 for j in range(4):
                     if R.next_seat[j] >= 0 and ((c.maxmask >> j) & 1) != mover_max:
                         k = popcount(st.hands[j] & lane_of(bit >> 4))
-                        score[i] -= 20 * (k if k else R.n_tricks - st.tricks_done + 1)
-            if bit == c.killer[4 * st.tricks_done + st.to_move]:
-                score[i] = 1 << 27
+                        score[i] -= 150 * (k if k else R.n_tricks - st.tricks_done + 1)
             if bit == ttmove:
+                score[i] = 1 << 27
+            if bit == c.killer[4 * st.tricks_done + st.to_move]:
                 score[i] = 1 << 28
     else:
         trick_v = tp + st.cur.tpts[st.count - 1]
