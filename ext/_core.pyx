@@ -317,22 +317,12 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
             if R.trump >= 0:
                 rel[0] |= r
                 return 1
-            # no trump: the partner who wins then cashes its own top cards
+            # no trump: the partner who wins then cashes its winners (the suit led
+            # included)
             for o in range(4):
                 if (st.hands[o] >> high_bit(top)) & 1:
                     hp = o
-            n = 0
-            for o in range(4):
-                if o == s or (o == R.lead_suit and R.lead_mode != 0):
-                    continue
-                lane = st.hands[hp] & lane_of(o)
-                o_lane = held & ~st.hands[hp] & lane_of(o)
-                if lane and o_lane:
-                    lane &= ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
-                    r |= lane
-                    n += popcount(lane)
-                elif lane:
-                    n += popcount(lane)
+            n = cash_count(c, hp, st.hands[hp] & ~r, &r)
             if 1 + n > k:
                 k = 1 + n
                 rel[0] |= r
