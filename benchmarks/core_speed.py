@@ -4,7 +4,8 @@
 
 1. Italian doubles ``no-trumps``: the leader's side value, kingsolve against DDS
    ``solve_board`` (endplay, one thread; mode OptimalOne, the same question),
-   median time ratio.
+   median time ratio, and the median nodes at trick starts on both sides (the
+   count DDS reports as ``futureTricks.nodes``).
 2. Singles, every penalty contract of every rule set, N's value: median and 95th
    percentile time per seat-solve, nodes per second. A search that reaches the
    budget counts at the budget and is reported.

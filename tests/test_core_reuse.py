@@ -68,3 +68,19 @@ def test_a_thread_keeps_the_cores_of_two_table_sizes_at_most():
     kept = solver._cores.by_mb
     assert len(kept) == solver._KEPT_CORES
     assert set(kept) == {4, 8}
+
+
+def test_the_core_counts_its_trick_start_nodes_as_dds_does():
+    # DDS reports the positions at a trick start its search reaches; the core counts
+    # the same (benchmarks/core_speed.py compares the two), among all its nodes.
+    pos = Position("italian", "no-trumps", Deal.random(5), leader=Seat.S, doubles=True)
+    for _ in range(28):                    # 7 tricks played: a position at a trick start
+        pos.play(pos.legal_cards()[0])
+    budget = Budget()
+    with _leased_core(pos, budget) as core:
+        core.set_budget(budget.nodes, budget.ms)
+        assert core.trick_nodes == 0
+        core.value(0b0101, 0)              # N+S
+        assert 1 <= core.trick_nodes < core.nodes
+        core.set_budget(budget.nodes, budget.ms)
+        assert core.trick_nodes == 0 and core.nodes == 0
