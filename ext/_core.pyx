@@ -25,6 +25,7 @@ cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctz(unsigned int) nogil
+    void __builtin_prefetch(const void*) nogil
 
 include "core_moves.pxi"
 include "core_tt.pxi"
@@ -577,6 +578,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0, wlen = 0
     cdef uint64_t ps[4]
     cdef TTEntry* e
+    cdef WideEntry* wb
     cdef int64_t start_nodes = c.nodes
     c.nodes += 1
     if st.count == 0:
@@ -610,6 +612,18 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             if lo >= beta or lo == hi:
                 rel[0] = 0
                 return lo
+        # the table's buckets for this position are fetched from memory while the
+        # quick rules run (DDS prefetches too)
+        key = tt_key(c)
+        __builtin_prefetch(tt_bucket(c, key))
+        if c.wide:
+            wlen = len_key(st)
+            pos_seqs(c, ps)
+            wb = wide_bucket(c, wlen, ps[0] & 0xFFF)
+            __builtin_prefetch(wb)
+            __builtin_prefetch(<char*>wb + 64)
+            __builtin_prefetch(<char*>wb + 128)
+            __builtin_prefetch(<char*>wb + 192)
         if lo >= 0:
             # no negative points remain: tricks a side surely takes bound the value
             # (subtracted from the quick upper bound, never from a table bound)
@@ -642,8 +656,6 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 acc |= tmp
         at_start = 1
         if c.wide:
-            wlen = len_key(st)
-            pos_seqs(c, ps)
             lo0 = lo
             top = hi
             tmp = 0
@@ -657,7 +669,6 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             lo = lo0
             hi = top
             ttmove = decode_move(st, q)
-        key = tt_key(c)
         e = tt_probe(c, key)
         if e != NULL:
             lo0 = lo
