@@ -238,6 +238,53 @@ cdef int unsafe_suits(State* st, int P) noexcept nogil:
     return out
 
 
+cdef void lead_suit_weights(Search* c, int s, int mover_max, uint64_t team, uint64_t opp,
+                            int* suit_w, int* sure_w, int* low_w, int* mate_win) noexcept nogil:
+    # A positive lead's weights that depend on its suit s alone (see order_moves);
+    # `team` and `opp` are the cards of the mover's side and of the other side.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef uint64_t lane, others, mx
+    cdef int j, k, t1, t2, lho, pd, rho
+    # a smaller tree where the opponents hold few cards of the suit (a void one may
+    # shed anything: DDS's lead weights)
+    suit_w[0] = 0
+    for j in range(4):
+        if R.next_seat[j] >= 0 and ((c.maxmask >> j) & 1) != mover_max:
+            k = popcount(st.hands[j] & lane_of(s))
+            suit_w[0] -= 150 * (k if k else R.n_tricks - st.tricks_done + 1)
+    # a sure winner: after it, the next best card held by an opponent beside others
+    # of the suit sets up a trick for them (DDS; no trump)
+    sure_w[0] = 0
+    others = in_hands(st) & ~st.hands[st.to_move] & lane_of(s)
+    if R.trump < 0 and others:
+        t2 = high_bit(others)
+        for j in range(4):
+            if (st.hands[j] >> t2) & 1 and ((c.maxmask >> j) & 1) != mover_max \
+                    and popcount(st.hands[j] & lane_of(s)) != 1:
+                sure_w[0] -= 600
+    # a partner holds a card above every opponent's
+    mx = team & ~st.hands[st.to_move] & lane_of(s)
+    mate_win[0] = mx != 0 and not (opp & above(high_bit(mx)))
+    # a lead that does not win: toward a partner's second best card over LHO's
+    # best; not into RHO's best or second best (a bare card aside; DDS)
+    low_w[0] = 0
+    if R.nseats == 4:
+        lho = R.next_seat[st.to_move]
+        pd = R.next_seat[lho]
+        rho = R.next_seat[pd]
+        lane = in_hands(st) & lane_of(s)
+        t1 = high_bit(lane)
+        t2 = high_bit(lane & ~((<uint64_t>1) << t1)) if popcount(lane) > 1 else -1
+        if ((c.maxmask >> pd) & 1) == mover_max:
+            if (st.hands[rho] >> t1) & 1 or (t2 >= 0 and (st.hands[rho] >> t2) & 1):
+                if popcount(st.hands[rho] & lane_of(s)) != 1:
+                    low_w[0] = -500
+            elif (st.hands[lho] >> t1) & 1 and t2 >= 0 and (st.hands[pd] >> t2) & 1 \
+                    and popcount(st.hands[pd] & lane_of(s)) != 1:
+                low_w[0] = 1000
+
+
 cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     # Heuristic order, best first (see ext/README.md): the value to the maximiser of
     # the trick's tentative winner, counted for the mover's side.
@@ -251,8 +298,11 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int tp = R.trick_points[st.tricks_done]
     cdef int tendency, unsafe = 0
     cdef uint64_t maxcards = 0, others, mx, team = 0, opp = 0, later = 0
-    cdef int lho, pd, rho, t1, t2
-    cdef uint64_t lane
+    cdef int s, suits = 0
+    cdef int suit_w[4]
+    cdef int sure_w[4]
+    cdef int low_w[4]
+    cdef int mate_win[4]
     cdef int sure, later_ruff = 0, ruffable = 0, team_ruff = 0, partner_sure, wb, opp_top, mate_top, mate_covers = 0
     if st.count == 0:
         for i in range(4):
@@ -275,14 +325,23 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
         tendency = tp
         if tendency == 0:
             tendency = st.card_pos_left + st.card_neg_left
+        if tendency >= 0:
+            # positive: the weights that depend on the suit only, once per suit led
+            for i in range(n):
+                suits |= 1 << (mv[i] >> 4)
+            for s in range(4):
+                if (suits >> s) & 1:
+                    lead_suit_weights(c, s, mover_max, team, opp, &suit_w[s], &sure_w[s],
+                                      &low_w[s], &mate_win[s])
         for i in range(n):
             bit = mv[i]
             rank = bit & 15
             p = R.card_points[bit]
+            s = bit >> 4
             if tendency < 0:
                 # penalty: the maximiser leads under many higher cards; the others
                 # lead where the maximiser holds few cards that can duck
-                mx = maxcards & lane_of(bit >> 4)
+                mx = maxcards & lane_of(s)
                 if mover_max:
                     score[i] = popcount(others & above(bit)) * 16 - rank * 4 + p * 64
                 elif mx:
@@ -290,50 +349,17 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                 else:
                     score[i] = -4096 - rank * 4
             else:
-                # positive: a sure winner, else a low lead to a partner's winner
-                if not (others & above(bit)) and not (ruffable >> (bit >> 4)) & 1:
-                    score[i] = 1024 + rank + p * 64
-                    lane = others & lane_of(bit >> 4)
-                    if R.trump < 0 and lane:
-                        # after it, the next best card held by an opponent beside
-                        # others of the suit sets up a trick for them (DDS)
-                        t2 = high_bit(lane)
-                        for j in range(4):
-                            if (st.hands[j] >> t2) & 1 and ((c.maxmask >> j) & 1) != mover_max \
-                                    and popcount(st.hands[j] & lane_of(bit >> 4)) != 1:
-                                score[i] -= 600
+                # positive: a sure winner, else a low lead to a partner's winner, else
+                # one a void partner ruffs
+                if not (others & above(bit)) and not (ruffable >> s) & 1:
+                    score[i] = 1024 + rank + p * 64 + sure_w[s]
+                elif mate_win[s]:
+                    score[i] = 512 - rank + p * 64
+                elif (team_ruff >> s) & 1 and not (ruffable >> s) & 1:
+                    score[i] = 384 - rank + p * 64
                 else:
-                    mx = team & ~st.hands[st.to_move] & lane_of(bit >> 4)
-                    if mx and not (opp & above(high_bit(mx))):
-                        score[i] = 512 - rank + p * 64
-                    elif (team_ruff >> (bit >> 4)) & 1 and not (ruffable >> (bit >> 4)) & 1:
-                        # a partner void in the suit ruffs it
-                        score[i] = 384 - rank + p * 64
-                    else:
-                        score[i] = -rank + p * 64
-                        if R.nseats == 4:
-                            # DDS's weights for a lead that does not win: toward a
-                            # partner's second best card over LHO's best; not into
-                            # RHO's best or second best (a bare card aside)
-                            lho = R.next_seat[st.to_move]
-                            pd = R.next_seat[lho]
-                            rho = R.next_seat[pd]
-                            lane = in_hands(st) & lane_of(bit >> 4)
-                            t1 = high_bit(lane)
-                            t2 = high_bit(lane & ~((<uint64_t>1) << t1)) if popcount(lane) > 1 else -1
-                            if ((c.maxmask >> pd) & 1) == mover_max:
-                                if (st.hands[rho] >> t1) & 1 or (t2 >= 0 and (st.hands[rho] >> t2) & 1):
-                                    if popcount(st.hands[rho] & lane_of(bit >> 4)) != 1:
-                                        score[i] -= 500
-                                elif (st.hands[lho] >> t1) & 1 and t2 >= 0 and (st.hands[pd] >> t2) & 1 \
-                                        and popcount(st.hands[pd] & lane_of(bit >> 4)) != 1:
-                                    score[i] += 1000
-                # a smaller tree where the opponents hold few cards of the suit (a
-                # void one may shed anything: DDS's lead weights)
-                for j in range(4):
-                    if R.next_seat[j] >= 0 and ((c.maxmask >> j) & 1) != mover_max:
-                        k = popcount(st.hands[j] & lane_of(bit >> 4))
-                        score[i] -= 150 * (k if k else R.n_tricks - st.tricks_done + 1)
+                    score[i] = -rank + p * 64 + low_w[s]
+                score[i] += suit_w[s]
             if bit == ttmove:
                 score[i] = 1 << 27
             if bit == c.killer[4 * st.tricks_done + st.to_move]:
