@@ -1,0 +1,110 @@
+"""Search-core node counts on fixed sets of doubles deals: how changes to the search
+are judged here, since this machine's timings vary by up to 1.7x between runs.
+
+Each deal is ``Deal.random(seed)`` with ``Seat(seed % 4)`` leading, Italian doubles,
+the leader's side value, one 32 MiB core reused across the set (as a thread of
+``kingsolve.solve`` reuses it). Prints the nodes summed, their geometric mean, the
+trick-start nodes (the count DDS reports) and the search time, then each deal's
+nodes in thousands. ``ext/README.md`` lists the sets used so far: seeds 0-3 and
+5-40 are the deals the lead weights were tuned on, 100-140 unseen ones.
+
+    python benchmarks/doubles_nodes.py [--contract no-trumps|trumps] [--seeds 0-3,5-40]
+
+With ``--against-dds TRICKS`` it instead runs one zero-window test per seed (can
+the leader's side make TRICKS tricks?) in ``Core.probe`` and in DDS ``solve_board``
+(TargetOne), and prints both trick-start node counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kingsolve import Deal, Position, Seat  # noqa: E402
+from kingsolve.deal import hand_text  # noqa: E402
+from kingsolve.solver import _core, _first_guess, _load, _side_mask  # noqa: E402
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"0-3,5,7-9"`` as a list of seeds."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        seeds.extend(range(int(lo), int(hi or lo) + 1))
+    return seeds
+
+
+def position(seed: int, contract: str) -> Position:
+    return Position("italian", contract, Deal.random(seed), leader=Seat(seed % 4),
+                    doubles=True, trump="S" if contract == "trumps" else None)
+
+
+def count_nodes(seeds: list[int], contract: str, node_budget: int) -> None:
+    core = _core.Core(32)
+    nodes, trick_nodes, secs, log_sum, each = 0, 0, 0.0, 0.0, []
+    for seed in seeds:
+        pos = position(seed, contract)
+        _load(core, pos)
+        core.set_budget(node_budget, 600_000)
+        t = time.perf_counter()
+        try:
+            core.value(_side_mask(pos, pos.leader), _first_guess(*core.bounds()))
+            mark = ""
+        except _core.BudgetExceeded:
+            mark = "+"                      # stopped at the node budget
+        secs += time.perf_counter() - t
+        nodes += core.nodes
+        trick_nodes += core.trick_nodes
+        log_sum += math.log(max(core.nodes, 1))
+        each.append(f"{core.nodes // 1000}{mark}")
+    print(f"{contract}, {len(seeds)} deals: {nodes / 1e6:.2f} M nodes (geometric mean "
+          f"{math.exp(log_sum / len(seeds)) / 1e3:.0f} K), {trick_nodes / 1e6:.2f} M at trick "
+          f"starts, {secs:.2f} s")
+    print("per deal (K nodes):", " ".join(each))
+
+
+def against_dds(seeds: list[int], contract: str, tricks: int) -> None:
+    try:
+        from endplay.dds import solve_board
+        from endplay.dds.solve import SolveMode
+        from endplay.types import Deal as DDSDeal, Denom, Player
+    except ImportError:
+        sys.exit("endplay is not installed (pip install -e '.[dds]')")
+    per_trick = 2 if contract == "no-trumps" else 1
+    for seed in seeds:
+        pos = position(seed, contract)
+        core = _core.Core(32)              # a fresh table, as DDS starts
+        _load(core, pos)
+        core.set_budget(2_000_000_000, 600_000)
+        beta = per_trick * tricks
+        v = core.probe(_side_mask(pos, pos.leader), beta - 1, beta)
+        board = DDSDeal("N:" + " ".join(hand_text(h) for h in pos.deal.hands),
+                        first=Player(int(pos.leader)),
+                        trump=Denom.spades if contract == "trumps" else Denom.nt)
+        solved = solve_board(board, SolveMode.TargetOne, target=tricks)
+        print(f"seed {seed}, {tricks} tricks: kingsolve {'makes' if v >= beta else 'fails'}, "
+              f"{core.trick_nodes / 1e3:.1f} K trick-start nodes; DDS "
+              f"{'makes' if len(list(solved)) else 'fails'}, {solved._data.nodes / 1e3:.1f} K")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--contract", choices=("no-trumps", "trumps"), default="no-trumps")
+    ap.add_argument("--seeds", default="0-3,5-40")
+    ap.add_argument("--node-budget", type=int, default=300_000_000)
+    ap.add_argument("--against-dds", type=int, metavar="TRICKS")
+    args = ap.parse_args()
+    seeds = parse_seeds(args.seeds)
+    if args.against_dds is not None:
+        against_dds(seeds, args.contract, args.against_dds)
+    else:
+        count_nodes(seeds, args.contract, args.node_budget)
+
+
+if __name__ == "__main__":
+    main()
