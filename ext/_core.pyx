@@ -546,6 +546,18 @@ cdef inline int lone_beaten(Search* c) noexcept nogil:
     return 0
 
 
+cdef inline int decides(int lo, int hi, int alpha, int beta, int* value) noexcept nogil:
+    # Whether the range [lo, hi] decides the window (alpha, beta): then *value is the
+    # fail-soft result (lo when it reaches beta or the range is one value, else hi).
+    if lo >= beta or lo == hi:
+        value[0] = lo
+        return 1
+    if hi <= alpha:
+        value[0] = hi
+        return 1
+    return 0
+
+
 cdef inline void sure_gain(int for_max, int gain, int top, int* lo, int* hi) noexcept nogil:
     # A side surely takes `gain` more points: a lower bound when it is the
     # maximiser set (`for_max`), else an upper bound below `top` (all points left).
@@ -641,12 +653,9 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             q = later_tricks(c, &out, &tmp)
             if q:
                 sure_gain((c.maxmask >> out) & 1, q * R.min_suffix[st.tricks_done], top, &lo, &hi)
-            if lo >= beta or lo == hi:
+            if decides(lo, hi, alpha, beta, &v):
                 rel[0] = acc | tmp
-                return lo
-            if hi <= alpha:
-                rel[0] = acc | tmp
-                return hi
+                return v
             if c.track:
                 # without a cutoff the bounds are not kept: their cards would narrow
                 # every entry stored above (DDS uses quick tricks only to cut)
@@ -660,12 +669,9 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             top = hi
             tmp = 0
             q = wide_probe(c, wlen, ps, alpha, beta, &lo, &hi, &tmp)
-            if lo >= beta or lo == hi:
+            if decides(lo, hi, alpha, beta, &v):
                 rel[0] = acc | tmp
-                return lo
-            if hi <= alpha:
-                rel[0] = acc | tmp
-                return hi
+                return v
             lo = lo0
             hi = top
             ttmove = decode_move(st, q)
@@ -677,11 +683,11 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 lo = e.lo
             if e.hi < hi:
                 hi = e.hi
-            if lo >= beta or lo == hi or hi <= alpha:
+            if decides(lo, hi, alpha, beta, &v):
                 if c.track:
                     acc |= entry_cards(st, e)
                 rel[0] = acc
-                return lo if lo >= beta or lo == hi else hi
+                return v
             if c.track:
                 lo = lo0
                 hi = top
@@ -693,12 +699,9 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
         if q:
             sure_gain((c.maxmask >> st.to_move) & 1, R.pos_suffix[st.tricks_done]
                       - R.pos_suffix[st.tricks_done + q], top, &lo, &hi)
-            if lo >= beta or lo == hi:
+            if decides(lo, hi, alpha, beta, &v):
                 rel[0] = acc | tmp
-                return lo
-            if hi <= alpha:
-                rel[0] = acc | tmp
-                return hi
+                return v
             if c.track:
                 lo = bound_lo(c)
                 hi = top
