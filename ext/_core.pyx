@@ -330,14 +330,17 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     return k
 
 
-cdef int follow_quick(Search* c, uint64_t* rel) noexcept nogil:
+cdef int follow_quick(Search* c, int lo, int hi, int alpha, int beta, uint64_t* rel) noexcept nogil:
     # Mid-trick, no negative points: tricks the mover's side surely takes from here.
     # When the highest card of the suit led among the cards played and the hands
     # still to play is the side's, and no opponent still to play can ruff, the
     # side wins this trick (DDS's quick tricks of the second hand). Without a
     # trump, the hand that wins it then cashes its cards above every other hand's
-    # card of their suits (a whole suit when the others run out first). Returns
-    # the tricks counted and adds the cards they rest on to *rel.
+    # card of their suits (a whole suit when the others run out first), unless
+    # this trick alone decides the window (alpha, beta) for the range [lo, hi]:
+    # as DDS stops counting at its target, the cashing's cards would only make
+    # the table entries above narrower. Returns the tricks counted and adds the
+    # cards they rest on to *rel.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef Trick* t = st.cur
@@ -373,7 +376,7 @@ cdef int follow_quick(Search* c, uint64_t* rel) noexcept nogil:
         return 0
     r = (<uint64_t>1) << team_best
     q = 1
-    if R.trump < 0:
+    if R.trump < 0 and quick_need(c, lo, hi, alpha, beta) != 1:
         q += cash_count(c, hh, st.hands[hh] & ~r, &r)
     if q > R.n_tricks - st.tricks_done:
         q = R.n_tricks - st.tricks_done
@@ -558,6 +561,20 @@ cdef inline int decides(int lo, int hi, int alpha, int beta, int* value) noexcep
     return 0
 
 
+cdef inline int quick_need(Search* c, int lo, int hi, int alpha, int beta) noexcept nogil:
+    # The fewest tricks the side on move must surely take (from this trick on) for
+    # the range [lo, hi] to decide the window (alpha, beta); 0 when no count does.
+    cdef int t = c.st.tricks_done, q, v, l, h
+    cdef int for_max = (c.maxmask >> c.st.to_move) & 1
+    for q in range(1, c.R.n_tricks - t + 1):
+        l = lo
+        h = hi
+        sure_gain(for_max, c.R.pos_suffix[t] - c.R.pos_suffix[t + q], hi, &l, &h)
+        if decides(l, h, alpha, beta, &v):
+            return q
+    return 0
+
+
 cdef inline void sure_gain(int for_max, int gain, int top, int* lo, int* hi) noexcept nogil:
     # A side surely takes `gain` more points: a lower bound when it is the
     # maximiser set (`for_max`), else an upper bound below `top` (all points left).
@@ -695,7 +712,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     elif lo >= 0:
         top = hi
         tmp = 0
-        q = follow_quick(c, &tmp)
+        q = follow_quick(c, lo, hi, alpha, beta, &tmp)
         if q:
             sure_gain((c.maxmask >> st.to_move) & 1, R.pos_suffix[st.tricks_done]
                       - R.pos_suffix[st.tricks_done + q], top, &lo, &hi)
