@@ -285,6 +285,117 @@ cdef void lead_suit_weights(Search* c, int s, int mover_max, uint64_t team, uint
                 low_w[0] = 1000
 
 
+
+cdef inline int nth_holder(State* st, uint64_t lane, int n) noexcept nogil:
+    # The seat holding the n-th highest card (1-based) of `lane` (cards in hands),
+    # -1 when there is none.
+    cdef int j, b
+    while n > 1 and lane:
+        lane &= ~((<uint64_t>1) << high_bit(lane))
+        n -= 1
+    if not lane:
+        return -1
+    b = high_bit(lane)
+    for j in range(4):
+        if (st.hands[j] >> b) & 1:
+            return j
+    return -1
+
+
+cdef int nt_lead_weight(Search* c, uint64_t legal, int bit, int* wins) noexcept nogil:
+    # DDS's weight of a lead without a trump (WeightAllocNT0), in its own units:
+    # where the trick can be won (the card is the suit's best, or the partner's
+    # best card beats both opponents'), by where the second best card lies; else
+    # by the holders of the best, second and third best cards, the card's relative
+    # rank and whether it heads a sequence. The suit's length weight is added by
+    # the caller.
+    cdef State* st = &c.st
+    cdef Rules* R = &c.R
+    cdef int L = st.to_move, s = bit >> 4
+    cdef int lho = R.next_seat[L]
+    cdef int pd = R.next_seat[lho]
+    cdef int rho = R.next_seat[pd]
+    cdef uint64_t lane = in_hands(st) & lane_of(s)
+    cdef uint64_t mine = st.hands[pd] & lane_of(s), opp
+    cdef int top = bit, w, d = 0, h1, h2, h3, seq, n_l, n_r, n_p
+    cdef uint64_t run = run_above(R, st, legal, bit)
+    if run:
+        top = high_bit(run)
+    seq = run != 0
+    n_l = popcount(st.hands[lho] & lane_of(s))
+    n_r = popcount(st.hands[rho] & lane_of(s))
+    n_p = popcount(mine)
+    h1 = nth_holder(st, lane, 1)
+    h2 = nth_holder(st, lane, 2)
+    h3 = nth_holder(st, lane, 3)
+    w = 1 + popcount(lane & above(top))     # DDS's relative rank: 1 for the best card
+    if n_p == 0:
+        d -= 9
+    wins[0] = 1
+    opp = (st.hands[lho] | st.hands[rho]) & lane_of(s)
+    if top == high_bit(lane) or (mine and (not opp or high_bit(mine) > high_bit(opp))):
+        if h2 == rho:
+            if n_r != 1:
+                d -= 1
+        elif h2 == lho:
+            d += 22 if n_l != 1 else 16
+        if (h2 != lho or n_l == 1) and (h2 != rho or n_r == 1):
+            return d + 45 + w
+        return d + 18 + w
+    wins[0] = 0
+    if h1 == rho or h2 == rho:
+        if n_r != 1:
+            d -= 10
+    elif h1 == lho and h2 == pd:
+        if n_p != 1:
+            d += 31
+    if h2 == pd and h3 == pd:
+        d += 35
+    elif (h2 == L and h3 == pd and n_p > 1) or (h2 == pd and h3 == L and n_p > 1):
+        d += 25
+    if (n_l == 1 and h1 == lho) or (n_r == 1 and h1 == rho):
+        return d + 28 + w
+    if h1 == L:
+        return d - 17 + w
+    if not seq:
+        return d + 12 + w
+    if top == high_bit(lane & ~((<uint64_t>1) << high_bit(lane))):
+        return d + 48
+    return d + 29 - w
+
+
+
+cdef int second_hand_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
+    # DDS's weight of a second hand's card following suit without a trump
+    # (WeightAllocNTNotvoid1), in its own units: low when the partner (fourth hand)
+    # beats the lead and the third hand; else winning over both opponents first
+    # (cheapest), then cards that cannot matter, covering with a sequence, the
+    # rest by relative rank (1 for the best card in hands).
+    cdef State* st = &c.st
+    cdef Rules* R = &c.R
+    cdef Trick* t = st.cur
+    cdef int led = t.card[0] >> 4
+    cdef int third = R.next_seat[st.to_move]
+    cdef int fourth = R.next_seat[third]
+    cdef uint64_t run = run_above(R, st, legal, bit)
+    cdef uint64_t h3 = st.hands[third] & lane_of(led)
+    cdef uint64_t h4 = st.hands[fourth] & lane_of(led)
+    cdef int top = high_bit(run) if run else bit
+    cdef int rank = top & 15
+    cdef int rrank = 1 + popcount(in_hands(st) & lane_of(led) & above(top))
+    if h4 and high_bit(h4) > t.card[0] and (not h3 or high_bit(h4) > high_bit(h3)):
+        return -rank
+    if top > t.card[0] and (not h3 or top > high_bit(h3)):
+        return 81 - rank
+    if (h3 and low_bit(h3) > top) or (h4 and low_bit(h4) > top):
+        return -3 + rrank
+    if top < t.card[0]:
+        return -11 + rrank
+    if run:
+        return 10 + rrank
+    return 13 - rank
+
+
 cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     # Heuristic order, best first (see ext/README.md): the value to the maximiser of
     # the trick's tentative winner, counted for the mover's side.
@@ -303,8 +414,10 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int sure_w[4]
     cdef int low_w[4]
     cdef int mate_win[4]
+    cdef uint64_t legal_l = 0
     cdef int sure, later_ruff = 0, ruffable = 0, team_ruff = 0, partner_sure, wb, opp_top, mate_top, mate_covers = 0
     if st.count == 0:
+        legal_l = legal_moves(R, st)
         for i in range(4):
             if (c.maxmask >> i) & 1:
                 maxcards |= st.hands[i]
@@ -348,6 +461,16 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                     score[i] = -popcount(others & above(low_bit(mx)) & ~maxcards) * 16 - rank * 4
                 else:
                     score[i] = -4096 - rank * 4
+            elif R.trump < 0 and R.nseats == 4 and not c.lone:
+                # a side's lead without a trump: DDS's weights in its units (one is
+                # 22 here, as a card of the opponents' length weighs 150), the
+                # killer and table leads as its bonuses rather than first
+                score[i] = 22 * nt_lead_weight(c, legal_l, bit, &j) + p * 64 + suit_w[s]
+                if bit == c.killer[4 * st.tricks_done + st.to_move]:
+                    score[i] += 22 * (126 if j else 47)
+                elif bit == ttmove:
+                    score[i] += 22 * (32 if j else 19)
+                continue
             else:
                 # positive: a sure winner, else a low lead to a partner's winner, else
                 # one a void partner ruffs
@@ -405,7 +528,14 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
         unsafe = 0
         if c.lone and mover_max and tendency < 0 and R.trump < 0:
             unsafe = unsafe_suits(st, st.to_move)
+        if R.trump < 0 and R.nseats == 4 and tendency > 0 and not c.lone and st.count == 1 \
+                and st.hands[st.to_move] & lane_of(st.cur.card[0] >> 4):
+            # a side's second hand following suit without a trump: DDS's weights
+            legal_l = legal_moves(R, st)
         for i in range(n):
+            if legal_l:
+                score[i] = second_hand_weight(c, legal_l, mv[i])
+                continue
             bit = mv[i]
             p = R.card_points[bit]
             v = trick_v + p
