@@ -396,6 +396,174 @@ cdef int second_hand_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
     return 13 - rank
 
 
+cdef inline int max_rank(uint64_t cards, int s) noexcept nogil:
+    # the rank of the highest card of suit s in `cards`, 0 for none
+    cdef uint64_t lane = cards & lane_of(s)
+    return (high_bit(lane) & 15) if lane else 0
+
+
+cdef inline int min_rank(uint64_t cards, int s) noexcept nogil:
+    cdef uint64_t lane = cards & lane_of(s)
+    return (low_bit(lane) & 15) if lane else 0
+
+
+cdef int trump_lead_weight(Search* c, uint64_t legal, int bit, int* wins) noexcept nogil:
+    # DDS's weight of a lead with a trump (WeightAllocTrump0), in its own units,
+    # its suit length weight included.
+    cdef State* st = &c.st
+    cdef Rules* R = &c.R
+    cdef int L = st.to_move, s = bit >> 4, tr = R.trump
+    cdef int lho = R.next_seat[L]
+    cdef int pd = R.next_seat[lho]
+    cdef int rho = R.next_seat[pd]
+    cdef uint64_t lane = in_hands(st) & lane_of(s)
+    cdef uint64_t run = run_above(R, st, legal, bit)
+    cdef int top = high_bit(run) if run else bit
+    cdef int rank = top & 15, seq = run != 0
+    cdef int rr = 1 + popcount(lane & above(top))
+    cdef int n_me = popcount(st.hands[L] & lane_of(s))
+    cdef int n_l = popcount(st.hands[lho] & lane_of(s))
+    cdef int n_r = popcount(st.hands[rho] & lane_of(s))
+    cdef int n_p = popcount(st.hands[pd] & lane_of(s))
+    cdef int t_l = popcount(st.hands[lho] & lane_of(tr))
+    cdef int t_r = popcount(st.hands[rho] & lane_of(tr))
+    cdef int t_p = popcount(st.hands[pd] & lane_of(tr))
+    cdef int t_me = popcount(st.hands[L] & lane_of(tr))
+    cdef int tl = R.n_tricks - st.tricks_done
+    cdef int h1 = nth_holder(st, lane, 1)
+    cdef int h2 = nth_holder(st, lane, 2)
+    cdef int h3, bonus = 0, d, win = 0, w
+    cdef int cl = (n_l if n_l else tl + 1) << 2
+    cdef int cr = (n_r if n_r else tl + 1) << 2
+    cdef int mp_t = max_rank(st.hands[pd], tr)
+    if s != tr and ((n_l == 0 and t_l) or (n_r == 0 and t_r)):
+        bonus = -12
+    if s != tr and n_p == 0 and t_p and n_r > 0:
+        bonus += 17
+    if h1 == rho or h2 == rho:
+        if n_r != 1:
+            bonus -= 12
+    elif h1 == lho and h2 == pd:
+        if n_p != 1:
+            bonus += 27
+    if s != tr and n_me == 1 and t_me and n_p > 1 and h1 == pd:
+        bonus += 19
+    d = bonus - (((cl + cr) << 5) // 13)
+    if top == high_bit(lane):
+        if s != tr:
+            if n_p or not t_p:
+                win = (n_l or not t_l) and (n_r or not t_r)
+            else:
+                win = (n_l or mp_t > max_rank(st.hands[lho], tr)) and \
+                    (n_r or mp_t > max_rank(st.hands[rho], tr))
+        else:
+            win = 1
+    elif max_rank(st.hands[pd], s) > max_rank(st.hands[lho] | st.hands[rho], s):
+        win = s == tr or ((n_l or not t_l) and (n_r or not t_r))
+    elif s != tr and n_p == 0 and t_p:
+        if n_l == 0 and t_l and n_r == 0 and t_r:
+            win = mp_t > max_rank(st.hands[lho] | st.hands[rho], tr)
+        elif n_l == 0 and t_l:
+            win = mp_t > max_rank(st.hands[lho], tr)
+        elif n_r == 0 and t_r:
+            win = mp_t > max_rank(st.hands[rho], tr)
+        else:
+            win = 1
+    wins[0] = win
+    if win:
+        if (n_l == 1 and h1 == lho) or (n_r == 1 and h1 == rho):
+            return d + 35 + rr
+        if h1 == L:
+            if h2 == pd:
+                return d + 48 + rr
+            if top == high_bit(lane):
+                return d + 31
+            return d - 3 + rr
+        if h1 == pd:
+            return d + (42 if h2 == L else 28) + rr
+        if seq and top == high_bit(lane & ~((<uint64_t>1) << high_bit(lane))):
+            return d + 40
+        if seq:
+            return d + 22 + rr
+        return d + 11 + rr
+    h3 = nth_holder(st, lane, 3)
+    if h2 == pd and h3 == pd:
+        d += 20
+    elif (h2 == L and h3 == pd and n_p > 1) or (h2 == pd and h3 == L and n_p > 1):
+        d += 13
+    if (n_l == 1 and h1 == lho) or (n_r == 1 and h1 == rho):
+        return d + rr + 2
+    if h1 == L:
+        if h2 == pd:
+            return d + 33 + rr
+        if top == high_bit(lane):
+            return d + 38
+        return d - 14 + rr
+    if h1 == pd:
+        return d + 34 + rr
+    if seq and top == high_bit(lane & ~((<uint64_t>1) << high_bit(lane))):
+        return d + 35
+    return d + 17 - rank
+
+
+cdef int trump_second_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
+    # DDS's weight of a second hand's card following suit with a trump
+    # (WeightAllocTrumpNotvoid1), in its own units.
+    cdef State* st = &c.st
+    cdef Rules* R = &c.R
+    cdef Trick* t = st.cur
+    cdef int tr = R.trump, led = t.card[0] >> 4, lead_seat = t.seat[0]
+    cdef int third = R.next_seat[st.to_move]
+    cdef int fourth = R.next_seat[third]
+    cdef uint64_t run = run_above(R, st, legal, bit)
+    cdef int top = high_bit(run) if run else bit
+    cdef int rank = top & 15, seq = run != 0
+    cdef int rr = 1 + popcount(in_hands(st) & lane_of(led) & above(top))
+    cdef int led_r = t.card[0] & 15
+    cdef int max3 = max_rank(st.hands[third], led), min3 = min_rank(st.hands[third], led)
+    cdef int maxp = max_rank(st.hands[fourth], led), minp = min_rank(st.hands[fourth], led)
+    cdef int t3 = popcount(st.hands[third] & lane_of(tr))
+    cdef int t4 = popcount(st.hands[fourth] & lane_of(tr))
+    cdef int win = 0
+    if led == tr:
+        win = (maxp > led_r and maxp > max3) or (rank > led_r and rank > max3)
+    elif rank > led_r and rank > max3:
+        win = max3 != 0 or t3 == 0 or (maxp == 0 and t4 and
+                                        max_rank(st.hands[fourth], tr) > max_rank(st.hands[third], tr))
+    elif maxp > led_r and maxp > max3:
+        win = max3 != 0 or t3 == 0
+    elif led_r > maxp and led_r > max3 and led_r > rank:
+        if maxp == 0 and t4:
+            win = max3 != 0 or t3 == 0 or \
+                max_rank(st.hands[fourth], tr) > max_rank(st.hands[third], tr)
+    elif maxp == 0 and t4:
+        win = 1
+    if win:
+        if min3 > rank:
+            return 40 + rr
+        if maxp > led_r and max_rank(st.hands[lead_seat], led) > maxp:
+            return 41 + rr
+        if rank > led_r:
+            if rank < maxp:
+                return 78 - rank
+            if rank > max3:
+                return 73 - rank
+            if seq:
+                return 62 - rank
+            return 49 - rank
+        if maxp > 0:
+            return 47 - rank
+        return 40 - rank
+    if rank < min3 or rank < minp:
+        return -9 + rr
+    if rank < led_r:
+        return -16 + rr
+    if seq:
+        return 22 - rank
+    return 10 - rank
+
+
+
 cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     # Heuristic order, best first (see ext/README.md): the value to the maximiser of
     # the trick's tentative winner, counted for the mover's side.
@@ -461,6 +629,15 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                     score[i] = -popcount(others & above(low_bit(mx)) & ~maxcards) * 16 - rank * 4
                 else:
                     score[i] = -4096 - rank * 4
+            elif R.trump >= 0 and R.nseats == 4 and not c.lone:
+                # a side's lead with a trump: DDS's weights in its units times 15 (a card
+                # of the opponents' length then weighs about 150, as without a trump)
+                score[i] = 15 * trump_lead_weight(c, legal_l, bit, &j) + p * 64
+                if bit == c.killer[4 * st.tricks_done + st.to_move]:
+                    score[i] += 15 * (55 if j else 18)
+                elif j and bit == ttmove:
+                    score[i] += 15 * 18
+                continue
             elif R.trump < 0 and R.nseats == 4 and not c.lone:
                 # a side's lead without a trump: DDS's weights in its units (one is
                 # 22 here, as a card of the opponents' length weighs 150), the
@@ -528,13 +705,14 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
         unsafe = 0
         if c.lone and mover_max and tendency < 0 and R.trump < 0:
             unsafe = unsafe_suits(st, st.to_move)
-        if R.trump < 0 and R.nseats == 4 and tendency > 0 and not c.lone and st.count == 1 \
+        if R.nseats == 4 and tendency > 0 and not c.lone and st.count == 1 \
                 and st.hands[st.to_move] & lane_of(st.cur.card[0] >> 4):
-            # a side's second hand following suit without a trump: DDS's weights
+            # a side's second hand following suit: DDS's weights
             legal_l = legal_moves(R, st)
         for i in range(n):
             if legal_l:
-                score[i] = second_hand_weight(c, legal_l, mv[i])
+                score[i] = second_hand_weight(c, legal_l, mv[i]) if R.trump < 0 else \
+                    trump_second_weight(c, legal_l, mv[i])
                 continue
             bit = mv[i]
             p = R.card_points[bit]
