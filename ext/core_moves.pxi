@@ -564,6 +564,129 @@ cdef int trump_second_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
 
 
 
+cdef int trump_second_void_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
+    # DDS's weight of a second hand's card when void in the suit led, with a trump
+    # (WeightAllocTrumpVoid1), in its own units: a discard from a long suit (most
+    # when the partner wins), not from Kx; a ruff, cheapest first.
+    cdef State* st = &c.st
+    cdef Rules* R = &c.R
+    cdef Trick* t = st.cur
+    cdef int tr = R.trump, led = t.card[0] >> 4, s = bit >> 4, me = st.to_move
+    cdef int third = R.next_seat[me]
+    cdef int fourth = R.next_seat[third]
+    cdef uint64_t run = run_above(R, st, legal, bit)
+    cdef int rank = (high_bit(run) if run else bit) & 15
+    cdef int n = popcount(st.hands[me] & lane_of(s))
+    cdef uint64_t lane = in_hands(st) & lane_of(s)
+    cdef int kx = n == 2 and (st.hands[me] >> high_bit(lane & ~((<uint64_t>1) << high_bit(lane)))) & 1
+    cdef int led_r = t.card[0] & 15
+    cdef int max3 = max_rank(st.hands[third], led), max4 = max_rank(st.hands[fourth], led)
+    cdef int n3 = popcount(st.hands[third] & lane_of(led))
+    cdef int n4 = popcount(st.hands[fourth] & lane_of(led))
+    cdef int t3 = max_rank(st.hands[third], tr), t4 = max_rank(st.hands[fourth], tr)
+    cdef int add
+    if led == tr:
+        if max4 > max3 and max4 > led_r:
+            add = (n << 6) // 44
+        else:
+            add = (n << 6) // 36 - (4 if kx else 0)
+        return add - rank
+    if s != tr:
+        if n3:
+            if (max4 > max3 and max4 > led_r) or (n4 == 0 and t4):
+                add = 60 + (n << 6) // 44
+            else:
+                add = -2 + (n << 6) // 36 - (4 if kx else 0)
+        elif n4 == 0 and t4 > t3:
+            add = 60 + (n << 6) // 44
+        elif t3 == 0 and max4 > led_r:
+            add = 60 + (n << 6) // 44
+        else:
+            add = -2 + (n << 6) // 36 - (4 if kx else 0)
+        return add - rank
+    if n3 or (n4 == 0 and t4 and t4 > t3) or rank > t3:
+        return 24 - rank + (n << 6) // 44
+    return 15 - rank + (n << 6) // 36 - (4 if kx else 0)
+
+
+cdef int trump_late_void_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
+    # DDS's weight of a third or fourth hand's card when void in the suit led,
+    # with a trump (WeightAllocTrumpVoid2 and 3), in its own units.
+    cdef State* st = &c.st
+    cdef Rules* R = &c.R
+    cdef Trick* t = st.cur
+    cdef int tr = R.trump, led = t.card[0] >> 4, s = bit >> 4, me = st.to_move
+    cdef int lead_seat = t.seat[0]
+    cdef int fourth = R.next_seat[me]
+    cdef uint64_t run = run_above(R, st, legal, bit)
+    cdef int rank = (high_bit(run) if run else bit) & 15
+    cdef int n = popcount(st.hands[me] & lane_of(s))
+    cdef uint64_t lane = in_hands(st) & lane_of(s)
+    cdef int kx = n == 2 and (st.hands[me] >> high_bit(lane & ~((<uint64_t>1) << high_bit(lane)))) & 1
+    cdef int rr = 1 + popcount(lane & above(bit))
+    cdef int wi = t.win[st.count - 1]
+    cdef int wcard = t.card[wi]
+    cdef int max4, val, sec
+    if st.count == 2:
+        max4 = max_rank(st.hands[fourth], led)
+        if led == tr or s != tr:
+            return -rank + (n << 6) // 40
+        if wi == 0 and (t.card[0] & 15) > max4 and (max4 or not (st.hands[fourth] & lane_of(tr))):
+            return -rank - 50
+        if (wcard >> 4) == tr and rank < (wcard & 15):
+            return -32 + rr + (n << 6) // 40
+        if wi == 0:
+            if max4:
+                lane = in_hands(st) & lane_of(led)
+                sec = high_bit(lane & ~((<uint64_t>1) << high_bit(lane))) if popcount(lane) > 1 else -1
+                if sec >= 0 and (st.hands[lead_seat] >> sec) & 1:
+                    return 36 - rank + (n << 6) // 50
+                return 48 - rank + (n << 6) // 50
+            if rank > max_rank(st.hands[fourth], tr):
+                return 48 - rank + (n << 6) // 50
+            return -12 - rank + (n << 6) // 50
+        if max4:
+            return 72 - rank + (n << 6) // 50
+        if rank > max_rank(st.hands[fourth], tr):
+            return 48 - rank + (n << 6) // 50
+        return 36 - rank + (n << 6) // 50
+    val = (n << 6) // 24 - (2 if kx else 0)
+    if led == tr:
+        return -rank + val
+    if wi == 1:
+        return (2 if s == tr else 25) - rank + val
+    if (wcard >> 4) == tr:
+        if s == tr:
+            return (33 if rank > (wcard & 15) else -13) + rr
+        return 14 - rank + val
+    if s == tr:
+        return 33 + rr
+    return 14 - rank + val
+
+
+cdef inline int dds_follows(Rules* R, State* st) noexcept nogil:
+    # Whether DDS's weights order a side's card to a trick better than the value
+    # order (measured on the doubles node sets, ext/README.md): the second hand
+    # (without a trump, when it follows suit), and with a trump a hand void in the
+    # suit led.
+    cdef int follows = (st.hands[st.to_move] & lane_of(st.cur.card[0] >> 4)) != 0
+    if st.count == 1:
+        return follows or R.trump >= 0
+    return R.trump >= 0 and not follows
+
+
+cdef int dds_follow_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
+    # The DDS weight of a card to a trick where dds_follows() holds.
+    cdef State* st = &c.st
+    if not (st.hands[st.to_move] & lane_of(st.cur.card[0] >> 4)):
+        if st.count == 1:
+            return trump_second_void_weight(c, legal, bit)
+        return trump_late_void_weight(c, legal, bit)
+    if c.R.trump < 0:
+        return second_hand_weight(c, legal, bit)
+    return trump_second_weight(c, legal, bit)
+
+
 cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     # Heuristic order, best first (see ext/README.md): the value to the maximiser of
     # the trick's tentative winner, counted for the mover's side.
@@ -583,6 +706,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int low_w[4]
     cdef int mate_win[4]
     cdef uint64_t legal_l = 0
+    cdef int dds = 0
     cdef int sure, later_ruff = 0, ruffable = 0, team_ruff = 0, partner_sure, wb, opp_top, mate_top, mate_covers = 0
     if st.count == 0:
         legal_l = legal_moves(R, st)
@@ -705,14 +829,12 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
         unsafe = 0
         if c.lone and mover_max and tendency < 0 and R.trump < 0:
             unsafe = unsafe_suits(st, st.to_move)
-        if R.nseats == 4 and tendency > 0 and not c.lone and st.count == 1 \
-                and st.hands[st.to_move] & lane_of(st.cur.card[0] >> 4):
-            # a side's second hand following suit: DDS's weights
+        dds = R.nseats == 4 and tendency > 0 and not c.lone and dds_follows(R, st)
+        if dds:
             legal_l = legal_moves(R, st)
         for i in range(n):
-            if legal_l:
-                score[i] = second_hand_weight(c, legal_l, mv[i]) if R.trump < 0 else \
-                    trump_second_weight(c, legal_l, mv[i])
+            if dds:
+                score[i] = dds_follow_weight(c, legal_l, mv[i])
                 continue
             bit = mv[i]
             p = R.card_points[bit]
