@@ -664,14 +664,110 @@ cdef int trump_late_void_weight(Search* c, uint64_t legal, int bit) noexcept nog
     return 14 - rank + val
 
 
+
+cdef inline int forces_ace(State* st, uint64_t legal, int bit, int fourth, int w1, int second_wins) noexcept nogil:
+    # DDS's RankForcesAce: whether `bit` (a run's lowest card) is the third hand's
+    # cheapest card that makes the fourth hand spend its top group: above the
+    # fourth hand's next card below that group (or above the second hand's winning
+    # card `w1`, when that one is higher and the second hand is winning).
+    cdef int led = st.cur.card[0] >> 4
+    cdef uint64_t h4 = st.hands[fourth] & lane_of(led)
+    cdef uint64_t live = in_hands(st) | st.trick_mask
+    cdef uint64_t mine = legal & lane_of(led)
+    cdef int top, nxt, x
+    if not h4:
+        return 0
+    top = high_bit(h4)
+    h4 &= ~((<uint64_t>1) << top)
+    while h4:
+        nxt = high_bit(h4)
+        if live & above(nxt) & ~above(top - 1) & ~((<uint64_t>1) << top) & ~st.hands[fourth]:
+            break
+        top = nxt
+        h4 &= ~((<uint64_t>1) << nxt)
+    if not h4:
+        return 0
+    x = high_bit(h4)
+    if x < w1:
+        if not second_wins:
+            return 0
+        x = w1
+    return bit > x and not (mine & above(x) & ~above(bit - 1))
+
+
+cdef int third_hand_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
+    # DDS's weight of a third hand's card following suit without a trump
+    # (WeightAllocNTNotvoid2): low when the leader's card wins or ours cannot
+    # matter; else win over the fourth hand cheaply, and force out its top group.
+    cdef State* st = &c.st
+    cdef Rules* R = &c.R
+    cdef Trick* t = st.cur
+    cdef int led = t.card[0] >> 4, me = st.to_move
+    cdef int fourth = R.next_seat[me]
+    cdef uint64_t run = run_above(R, st, legal, bit)
+    cdef int top = high_bit(run) if run else bit
+    cdef int rank = top & 15
+    cdef uint64_t h4 = st.hands[fourth] & lane_of(led)
+    cdef uint64_t mine = st.hands[me] & lane_of(led)
+    cdef int w1 = t.card[t.win[1]], w
+    if t.win[1] == 0 and (not h4 or t.card[0] > high_bit(h4)):
+        return -rank
+    if (h4 and high_bit(mine) < low_bit(h4)) or high_bit(mine) < w1:
+        return -rank
+    w = (60 - rank) if top > w1 and (not h4 or top > high_bit(h4)) else -rank
+    if forces_ace(st, legal, bit, fourth, w1, t.win[1] == 1):
+        w += 20
+    return w
+
+
+cdef int trump_third_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
+    # DDS's weight of a third hand's card following suit with a trump
+    # (WeightAllocTrumpNotvoid2).
+    cdef State* st = &c.st
+    cdef Rules* R = &c.R
+    cdef Trick* t = st.cur
+    cdef int tr = R.trump, led = t.card[0] >> 4, me = st.to_move
+    cdef int fourth = R.next_seat[me]
+    cdef uint64_t run = run_above(R, st, legal, bit)
+    cdef int rank = (high_bit(run) if run else bit) & 15
+    cdef int max4 = max_rank(st.hands[fourth], led), min4 = min_rank(st.hands[fourth], led)
+    cdef int max3 = max_rank(st.hands[me], led)
+    cdef int wi = t.win[1], w1 = t.card[wi] & 15, w1_trump = (t.card[wi] >> 4) == tr and led != tr
+    cdef int led_r = t.card[0] & 15
+    cdef int force = forces_ace(st, legal, bit, fourth, t.card[wi], wi == 1) if not w1_trump else 0
+    if led == tr:
+        if (wi == 0 and led_r > max4) or max3 < min4 or max3 < w1:
+            return -rank
+        if max3 > max4:
+            return (58 - rank) if rank > max4 and rank > w1 else -rank
+        return -rank + (20 if force else 0)
+    if w1_trump:
+        return -rank
+    if wi == 0:
+        if max4 == 0 or led_r > max4 or max3 < min4 or max3 < w1:
+            return -rank
+        if max3 > max4:
+            return (58 - rank) if rank > max4 else -rank
+        return ((60 - rank) if rank > w1 and rank > max4 else -rank) + (20 if force else 0)
+    if max4 == 0:
+        return (20 - rank) if rank > w1 else -rank
+    if max3 < min4 or max3 < w1:
+        return -rank
+    if max3 > max4:
+        return (58 - rank) if rank > w1 and rank > max4 else -rank
+    return ((60 - rank) if rank > w1 and rank > max4 else -rank) + (20 if force else 0)
+
+
 cdef inline int dds_follows(Rules* R, State* st) noexcept nogil:
     # Whether DDS's weights order a side's card to a trick better than the value
     # order (measured on the doubles node sets, ext/README.md): the second hand
-    # (without a trump, when it follows suit), and with a trump a hand void in the
-    # suit led.
+    # (without a trump, when it follows suit), the third hand following suit, and
+    # with a trump a hand void in the suit led.
     cdef int follows = (st.hands[st.to_move] & lane_of(st.cur.card[0] >> 4)) != 0
     if st.count == 1:
         return follows or R.trump >= 0
+    if st.count == 2 and follows:
+        return 1
     return R.trump >= 0 and not follows
 
 
@@ -683,7 +779,11 @@ cdef int dds_follow_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
             return trump_second_void_weight(c, legal, bit)
         return trump_late_void_weight(c, legal, bit)
     if c.R.trump < 0:
+        if st.count == 2:
+            return third_hand_weight(c, legal, bit)
         return second_hand_weight(c, legal, bit)
+    if st.count == 2:
+        return trump_third_weight(c, legal, bit)
     return trump_second_weight(c, legal, bit)
 
 
