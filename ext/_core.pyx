@@ -733,7 +733,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             return lo
     legal = legal_moves(R, st)
     n = gen_moves(R, st, legal, mv, NULL)
-    order_moves(c, mv, n, ttmove)
+    order_moves(c, mv, n, ttmove, legal)
     maximizing = (c.maxmask >> st.to_move) & 1
     best = -INF if maximizing else INF
     live = in_hands(st) | st.trick_mask

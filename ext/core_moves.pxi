@@ -238,6 +238,17 @@ cdef int unsafe_suits(State* st, int P) noexcept nogil:
     return out
 
 
+cdef inline int lead_length_weight(Search* c, int s, int mover_max) noexcept nogil:
+    # A smaller tree where the opponents hold few cards of the suit led (a void one
+    # may shed anything): DDS's lead weights, 150 a card.
+    cdef int j, k, w = 0
+    for j in range(4):
+        if c.R.next_seat[j] >= 0 and ((c.maxmask >> j) & 1) != mover_max:
+            k = popcount(c.st.hands[j] & lane_of(s))
+            w -= 150 * (k if k else c.R.n_tricks - c.st.tricks_done + 1)
+    return w
+
+
 cdef void lead_suit_weights(Search* c, int s, int mover_max, uint64_t team, uint64_t opp,
                             int* suit_w, int* sure_w, int* low_w, int* mate_win) noexcept nogil:
     # A positive lead's weights that depend on its suit s alone (see order_moves);
@@ -246,13 +257,7 @@ cdef void lead_suit_weights(Search* c, int s, int mover_max, uint64_t team, uint
     cdef State* st = &c.st
     cdef uint64_t lane, others, mx
     cdef int j, k, t1, t2, lho, pd, rho
-    # a smaller tree where the opponents hold few cards of the suit (a void one may
-    # shed anything: DDS's lead weights)
-    suit_w[0] = 0
-    for j in range(4):
-        if R.next_seat[j] >= 0 and ((c.maxmask >> j) & 1) != mover_max:
-            k = popcount(st.hands[j] & lane_of(s))
-            suit_w[0] -= 150 * (k if k else R.n_tricks - st.tricks_done + 1)
+    suit_w[0] = lead_length_weight(c, s, mover_max)
     # a sure winner: after it, the next best card held by an opponent beside others
     # of the suit sets up a trick for them (DDS; no trump)
     sure_w[0] = 0
@@ -302,67 +307,174 @@ cdef inline int nth_holder(State* st, uint64_t lane, int n) noexcept nogil:
     return -1
 
 
-cdef int nt_lead_weight(Search* c, uint64_t legal, int bit, int* wins) noexcept nogil:
-    # DDS's weight of a lead without a trump (WeightAllocNT0), in its own units:
-    # where the trick can be won (the card is the suit's best, or the partner's
-    # best card beats both opponents'), by where the second best card lies; else
-    # by the holders of the best, second and third best cards, the card's relative
-    # rank and whether it heads a sequence. The suit's length weight is added by
-    # the caller.
+cdef struct LeadSuit:
+    # What DDS's lead weights need of one suit, computed once per node (see
+    # lead_suit() and dds_lead_weight())
+    int best, second        # the suit's best and second best cards in hands (-1: none)
+    int h1, h2              # their holders
+    int win_best, win_other # whether a lead of the best card / of another card wins
+    int d_win, d_lose       # the suit's part of the weight on either branch
+    int lose_kind           # trump: 0; no trump: the losing branch's case (below)
+
+
+cdef void lead_suit(Search* c, int s, LeadSuit* li) noexcept nogil:
+    # The suit's part of DDS's lead weights (WeightAllocNT0, WeightAllocTrump0) for
+    # the side on lead: the holders of the best, second and third best cards, the
+    # lengths, who can ruff, and (with a trump) the suit's length weight.
     cdef State* st = &c.st
     cdef Rules* R = &c.R
-    cdef int L = st.to_move, s = bit >> 4
+    cdef int L = st.to_move, tr = R.trump
     cdef int lho = R.next_seat[L]
     cdef int pd = R.next_seat[lho]
     cdef int rho = R.next_seat[pd]
     cdef uint64_t lane = in_hands(st) & lane_of(s)
-    cdef uint64_t mine = st.hands[pd] & lane_of(s), opp
-    cdef int top = bit, w, d = 0, h1, h2, h3, seq, n_l, n_r, n_p
-    cdef uint64_t run = run_above(R, st, legal, bit)
-    if run:
-        top = high_bit(run)
-    seq = run != 0
-    n_l = popcount(st.hands[lho] & lane_of(s))
-    n_r = popcount(st.hands[rho] & lane_of(s))
-    n_p = popcount(mine)
-    h1 = nth_holder(st, lane, 1)
-    h2 = nth_holder(st, lane, 2)
-    h3 = nth_holder(st, lane, 3)
-    w = 1 + popcount(lane & above(top))     # DDS's relative rank: 1 for the best card
-    if n_p == 0:
-        d -= 9
-    wins[0] = 1
-    opp = (st.hands[lho] | st.hands[rho]) & lane_of(s)
-    if top == high_bit(lane) or (mine and (not opp or high_bit(mine) > high_bit(opp))):
-        if h2 == rho:
+    cdef uint64_t part = st.hands[pd] & lane_of(s)
+    cdef uint64_t opp = (st.hands[lho] | st.hands[rho]) & lane_of(s)
+    cdef int n_me = popcount(st.hands[L] & lane_of(s))
+    cdef int n_l = popcount(st.hands[lho] & lane_of(s))
+    cdef int n_r = popcount(st.hands[rho] & lane_of(s))
+    cdef int n_p = popcount(part)
+    cdef int h3 = nth_holder(st, lane, 3), d = 0, bonus = 0, cl, cr, t_l, t_r, t_p, mp_t
+    cdef int part_best = part != 0 and (not opp or high_bit(part) > high_bit(opp))
+    li.best = high_bit(lane) if lane else -1
+    li.second = high_bit(lane & ~((<uint64_t>1) << li.best)) if popcount(lane) > 1 else -1
+    li.h1 = nth_holder(st, lane, 1)
+    li.h2 = nth_holder(st, lane, 2)
+    li.lose_kind = 0
+    if tr < 0:
+        if n_p == 0:
+            d = -9
+        # a winning lead: by where the second best card lies
+        li.d_win = d
+        if li.h2 == rho:
             if n_r != 1:
-                d -= 1
-        elif h2 == lho:
-            d += 22 if n_l != 1 else 16
-        if (h2 != lho or n_l == 1) and (h2 != rho or n_r == 1):
-            return d + 45 + w
-        return d + 18 + w
-    wins[0] = 0
-    if h1 == rho or h2 == rho:
+                li.d_win -= 1
+        elif li.h2 == lho:
+            li.d_win += 22 if n_l != 1 else 16
+        li.d_win += 45 if (li.h2 != lho or n_l == 1) and (li.h2 != rho or n_r == 1) else 18
+        li.win_best = 1
+        li.win_other = part_best
+        # a losing lead
+        if li.h1 == rho or li.h2 == rho:
+            if n_r != 1:
+                d -= 10
+        elif li.h1 == lho and li.h2 == pd:
+            if n_p != 1:
+                d += 31
+        if li.h2 == pd and h3 == pd:
+            d += 35
+        elif (li.h2 == L and h3 == pd and n_p > 1) or (li.h2 == pd and h3 == L and n_p > 1):
+            d += 25
+        li.d_lose = d
+        if (n_l == 1 and li.h1 == lho) or (n_r == 1 and li.h1 == rho):
+            li.lose_kind = 1        # an opponent's best card is bare
+        elif li.h1 == L:
+            li.lose_kind = 2        # the leader leads under its own best card
+        return
+    t_l = popcount(st.hands[lho] & lane_of(tr))
+    t_r = popcount(st.hands[rho] & lane_of(tr))
+    t_p = popcount(st.hands[pd] & lane_of(tr))
+    mp_t = max_rank(st.hands[pd], tr)
+    if s != tr and ((n_l == 0 and t_l) or (n_r == 0 and t_r)):
+        bonus = -12                 # an opponent ruffs
+    if s != tr and n_p == 0 and t_p and n_r > 0:
+        bonus += 17                 # the partner ruffs
+    if li.h1 == rho or li.h2 == rho:
         if n_r != 1:
-            d -= 10
-    elif h1 == lho and h2 == pd:
+            bonus -= 12
+    elif li.h1 == lho and li.h2 == pd:
         if n_p != 1:
-            d += 31
-    if h2 == pd and h3 == pd:
-        d += 35
-    elif (h2 == L and h3 == pd and n_p > 1) or (h2 == pd and h3 == L and n_p > 1):
-        d += 25
-    if (n_l == 1 and h1 == lho) or (n_r == 1 and h1 == rho):
-        return d + 28 + w
-    if h1 == L:
-        return d - 17 + w
-    if not seq:
-        return d + 12 + w
-    if top == high_bit(lane & ~((<uint64_t>1) << high_bit(lane))):
-        return d + 48
-    return d + 29 - w
+            bonus += 27
+    if s != tr and n_me == 1 and popcount(st.hands[L] & lane_of(tr)) and n_p > 1 and li.h1 == pd:
+        bonus += 19                 # the partner wins and returns the suit for a ruff
+    cl = (n_l if n_l else R.n_tricks - st.tricks_done + 1) << 2
+    cr = (n_r if n_r else R.n_tricks - st.tricks_done + 1) << 2
+    d = bonus - (((cl + cr) << 5) // 13)
+    li.d_win = d
+    if s == tr:
+        li.win_best = 1
+        li.win_other = part_best
+    else:
+        if n_p or not t_p:
+            li.win_best = (n_l or not t_l) and (n_r or not t_r)
+        else:
+            li.win_best = (n_l or mp_t > max_rank(st.hands[lho], tr)) and \
+                (n_r or mp_t > max_rank(st.hands[rho], tr))
+        if part_best:
+            li.win_other = (n_l or not t_l) and (n_r or not t_r)
+        elif n_p == 0 and t_p:
+            if n_l == 0 and t_l and n_r == 0 and t_r:
+                li.win_other = mp_t > max_rank(st.hands[lho] | st.hands[rho], tr)
+            elif n_l == 0 and t_l:
+                li.win_other = mp_t > max_rank(st.hands[lho], tr)
+            elif n_r == 0 and t_r:
+                li.win_other = mp_t > max_rank(st.hands[rho], tr)
+            else:
+                li.win_other = 1
+        else:
+            li.win_other = 0
+    if li.h2 == pd and h3 == pd:
+        d += 20
+    elif (li.h2 == L and h3 == pd and n_p > 1) or (li.h2 == pd and h3 == L and n_p > 1):
+        d += 13
+    li.d_lose = d
+    if (n_l == 1 and li.h1 == lho) or (n_r == 1 and li.h1 == rho):
+        li.lose_kind = 1
 
+
+cdef int dds_lead_weight(Search* c, uint64_t legal, int bit, LeadSuit* li, int* wins) noexcept nogil:
+    # DDS's weight of a side's lead (WeightAllocNT0, WeightAllocTrump0) in its own
+    # units: the suit's part (lead_suit()) and the card's, by its relative rank (1
+    # for the best card in hands) and whether it heads a sequence.
+    cdef State* st = &c.st
+    cdef int L = st.to_move
+    cdef int pd = c.R.next_seat[c.R.next_seat[L]]
+    cdef uint64_t run = run_above(&c.R, st, legal, bit)
+    cdef int top = high_bit(run) if run else bit
+    cdef int seq = run != 0
+    cdef int w = 1 + popcount(in_hands(st) & above(top))
+    wins[0] = li.win_best if top == li.best else li.win_other
+    if c.R.trump < 0:
+        if wins[0]:
+            return li.d_win + w
+        if li.lose_kind == 1:
+            return li.d_lose + 28 + w
+        if li.lose_kind == 2:
+            return li.d_lose - 17 + w
+        if not seq:
+            return li.d_lose + 12 + w
+        if top == li.second:
+            return li.d_lose + 48
+        return li.d_lose + 29 - w
+    if wins[0]:
+        if li.lose_kind == 1:
+            return li.d_win + 35 + w
+        if li.h1 == L:
+            if li.h2 == pd:
+                return li.d_win + 48 + w
+            if top == li.best:
+                return li.d_win + 31
+            return li.d_win - 3 + w
+        if li.h1 == pd:
+            return li.d_win + (42 if li.h2 == L else 28) + w
+        if seq and top == li.second:
+            return li.d_win + 40
+        if seq:
+            return li.d_win + 22 + w
+        return li.d_win + 11 + w
+    if li.lose_kind == 1:
+        return li.d_lose + w + 2
+    if li.h1 == L:
+        if li.h2 == pd:
+            return li.d_lose + 33 + w
+        if top == li.best:
+            return li.d_lose + 38
+        return li.d_lose - 14 + w
+    if li.h1 == pd:
+        return li.d_lose + 34 + w
+    if seq and top == li.second:
+        return li.d_lose + 35
+    return li.d_lose + 17 - (top & 15)
 
 
 cdef int second_hand_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
@@ -405,105 +517,6 @@ cdef inline int max_rank(uint64_t cards, int s) noexcept nogil:
 cdef inline int min_rank(uint64_t cards, int s) noexcept nogil:
     cdef uint64_t lane = cards & lane_of(s)
     return (low_bit(lane) & 15) if lane else 0
-
-
-cdef int trump_lead_weight(Search* c, uint64_t legal, int bit, int* wins) noexcept nogil:
-    # DDS's weight of a lead with a trump (WeightAllocTrump0), in its own units,
-    # its suit length weight included.
-    cdef State* st = &c.st
-    cdef Rules* R = &c.R
-    cdef int L = st.to_move, s = bit >> 4, tr = R.trump
-    cdef int lho = R.next_seat[L]
-    cdef int pd = R.next_seat[lho]
-    cdef int rho = R.next_seat[pd]
-    cdef uint64_t lane = in_hands(st) & lane_of(s)
-    cdef uint64_t run = run_above(R, st, legal, bit)
-    cdef int top = high_bit(run) if run else bit
-    cdef int rank = top & 15, seq = run != 0
-    cdef int rr = 1 + popcount(lane & above(top))
-    cdef int n_me = popcount(st.hands[L] & lane_of(s))
-    cdef int n_l = popcount(st.hands[lho] & lane_of(s))
-    cdef int n_r = popcount(st.hands[rho] & lane_of(s))
-    cdef int n_p = popcount(st.hands[pd] & lane_of(s))
-    cdef int t_l = popcount(st.hands[lho] & lane_of(tr))
-    cdef int t_r = popcount(st.hands[rho] & lane_of(tr))
-    cdef int t_p = popcount(st.hands[pd] & lane_of(tr))
-    cdef int t_me = popcount(st.hands[L] & lane_of(tr))
-    cdef int tl = R.n_tricks - st.tricks_done
-    cdef int h1 = nth_holder(st, lane, 1)
-    cdef int h2 = nth_holder(st, lane, 2)
-    cdef int h3, bonus = 0, d, win = 0, w
-    cdef int cl = (n_l if n_l else tl + 1) << 2
-    cdef int cr = (n_r if n_r else tl + 1) << 2
-    cdef int mp_t = max_rank(st.hands[pd], tr)
-    if s != tr and ((n_l == 0 and t_l) or (n_r == 0 and t_r)):
-        bonus = -12
-    if s != tr and n_p == 0 and t_p and n_r > 0:
-        bonus += 17
-    if h1 == rho or h2 == rho:
-        if n_r != 1:
-            bonus -= 12
-    elif h1 == lho and h2 == pd:
-        if n_p != 1:
-            bonus += 27
-    if s != tr and n_me == 1 and t_me and n_p > 1 and h1 == pd:
-        bonus += 19
-    d = bonus - (((cl + cr) << 5) // 13)
-    if top == high_bit(lane):
-        if s != tr:
-            if n_p or not t_p:
-                win = (n_l or not t_l) and (n_r or not t_r)
-            else:
-                win = (n_l or mp_t > max_rank(st.hands[lho], tr)) and \
-                    (n_r or mp_t > max_rank(st.hands[rho], tr))
-        else:
-            win = 1
-    elif max_rank(st.hands[pd], s) > max_rank(st.hands[lho] | st.hands[rho], s):
-        win = s == tr or ((n_l or not t_l) and (n_r or not t_r))
-    elif s != tr and n_p == 0 and t_p:
-        if n_l == 0 and t_l and n_r == 0 and t_r:
-            win = mp_t > max_rank(st.hands[lho] | st.hands[rho], tr)
-        elif n_l == 0 and t_l:
-            win = mp_t > max_rank(st.hands[lho], tr)
-        elif n_r == 0 and t_r:
-            win = mp_t > max_rank(st.hands[rho], tr)
-        else:
-            win = 1
-    wins[0] = win
-    if win:
-        if (n_l == 1 and h1 == lho) or (n_r == 1 and h1 == rho):
-            return d + 35 + rr
-        if h1 == L:
-            if h2 == pd:
-                return d + 48 + rr
-            if top == high_bit(lane):
-                return d + 31
-            return d - 3 + rr
-        if h1 == pd:
-            return d + (42 if h2 == L else 28) + rr
-        if seq and top == high_bit(lane & ~((<uint64_t>1) << high_bit(lane))):
-            return d + 40
-        if seq:
-            return d + 22 + rr
-        return d + 11 + rr
-    h3 = nth_holder(st, lane, 3)
-    if h2 == pd and h3 == pd:
-        d += 20
-    elif (h2 == L and h3 == pd and n_p > 1) or (h2 == pd and h3 == L and n_p > 1):
-        d += 13
-    if (n_l == 1 and h1 == lho) or (n_r == 1 and h1 == rho):
-        return d + rr + 2
-    if h1 == L:
-        if h2 == pd:
-            return d + 33 + rr
-        if top == high_bit(lane):
-            return d + 38
-        return d - 14 + rr
-    if h1 == pd:
-        return d + 34 + rr
-    if seq and top == high_bit(lane & ~((<uint64_t>1) << high_bit(lane))):
-        return d + 35
-    return d + 17 - rank
 
 
 cdef int trump_second_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
@@ -787,9 +800,10 @@ cdef int dds_follow_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
     return trump_second_weight(c, legal, bit)
 
 
-cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
+cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noexcept nogil:
     # Heuristic order, best first (see ext/README.md): the value to the maximiser of
-    # the trick's tentative winner, counted for the mover's side.
+    # the trick's tentative winner, counted for the mover's side. `legal` is
+    # legal_moves().
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int score[16]
@@ -805,11 +819,12 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
     cdef int sure_w[4]
     cdef int low_w[4]
     cdef int mate_win[4]
-    cdef uint64_t legal_l = 0
+    cdef LeadSuit ls[4]
     cdef int dds = 0
     cdef int sure, later_ruff = 0, ruffable = 0, team_ruff = 0, partner_sure, wb, opp_top, mate_top, mate_covers = 0
+    if n <= 1:
+        return
     if st.count == 0:
-        legal_l = legal_moves(R, st)
         for i in range(4):
             if (c.maxmask >> i) & 1:
                 maxcards |= st.hands[i]
@@ -834,10 +849,16 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
             # positive: the weights that depend on the suit only, once per suit led
             for i in range(n):
                 suits |= 1 << (mv[i] >> 4)
+            dds = R.nseats == 4 and not c.lone
             for s in range(4):
                 if (suits >> s) & 1:
-                    lead_suit_weights(c, s, mover_max, team, opp, &suit_w[s], &sure_w[s],
-                                      &low_w[s], &mate_win[s])
+                    if dds:
+                        lead_suit(c, s, &ls[s])
+                        if R.trump < 0:
+                            suit_w[s] = lead_length_weight(c, s, mover_max)
+                    else:
+                        lead_suit_weights(c, s, mover_max, team, opp, &suit_w[s], &sure_w[s],
+                                          &low_w[s], &mate_win[s])
         for i in range(n):
             bit = mv[i]
             rank = bit & 15
@@ -856,7 +877,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
             elif R.trump >= 0 and R.nseats == 4 and not c.lone:
                 # a side's lead with a trump: DDS's weights in its units times 15 (a card
                 # of the opponents' length then weighs about 150, as without a trump)
-                score[i] = 15 * trump_lead_weight(c, legal_l, bit, &j) + p * 64
+                score[i] = 15 * dds_lead_weight(c, legal, bit, &ls[s], &j) + p * 64
                 if bit == c.killer[4 * st.tricks_done + st.to_move]:
                     score[i] += 15 * (55 if j else 18)
                 elif j and bit == ttmove:
@@ -866,7 +887,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
                 # a side's lead without a trump: DDS's weights in its units (one is
                 # 22 here, as a card of the opponents' length weighs 150), the
                 # killer and table leads as its bonuses rather than first
-                score[i] = 22 * nt_lead_weight(c, legal_l, bit, &j) + p * 64 + suit_w[s]
+                score[i] = 22 * dds_lead_weight(c, legal, bit, &ls[s], &j) + p * 64 + suit_w[s]
                 if bit == c.killer[4 * st.tricks_done + st.to_move]:
                     score[i] += 22 * (126 if j else 47)
                 elif bit == ttmove:
@@ -930,11 +951,9 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove) noexcept nogil:
         if c.lone and mover_max and tendency < 0 and R.trump < 0:
             unsafe = unsafe_suits(st, st.to_move)
         dds = R.nseats == 4 and tendency > 0 and not c.lone and dds_follows(R, st)
-        if dds:
-            legal_l = legal_moves(R, st)
         for i in range(n):
             if dds:
-                score[i] = dds_follow_weight(c, legal_l, mv[i])
+                score[i] = dds_follow_weight(c, legal, mv[i])
                 continue
             bit = mv[i]
             p = R.card_points[bit]
