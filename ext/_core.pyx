@@ -436,6 +436,45 @@ cdef int later_tricks(Search* c, int* holder, uint64_t* rel) noexcept nogil:
     return k
 
 
+cdef int all_barred(Search* c, int side, uint64_t* rel) noexcept nogil:
+    # Without a trump in any hand: whether the side (1: the maximiser set, 0: the
+    # others) cannot take every trick left, by DDS's count (LaterTricksMIN/MAX):
+    # its tricks come from the suits whose best card it holds, at most the longest
+    # holding of its hands in each; a suit whose best card the other side holds
+    # gives it none while that card stays (to win every trick it would have to
+    # make the other side shed it). Adds the best card of each such suit (when
+    # another hand holds the suit) to *rel.
+    cdef State* st = &c.st
+    cdef uint64_t held = in_hands(st)
+    cdef uint64_t lane, r = 0
+    cdef int s, o, top, sum = 0, longest, n, owner
+    if c.R.trump >= 0 and (held & lane_of(c.R.trump)):
+        return 0
+    for s in range(4):
+        lane = held & lane_of(s)
+        if not lane:
+            continue
+        top = high_bit(lane)
+        owner = -1
+        for o in range(4):
+            if (st.hands[o] >> top) & 1:
+                owner = o
+        if ((c.maxmask >> owner) & 1) == side:
+            longest = 0
+            for o in range(4):
+                if c.R.next_seat[o] >= 0 and ((c.maxmask >> o) & 1) == side:
+                    n = popcount(st.hands[o] & lane)
+                    if n > longest:
+                        longest = n
+            sum += longest
+        elif lane & ~st.hands[owner]:
+            r |= (<uint64_t>1) << top
+    if sum >= c.R.n_tricks - st.tricks_done:
+        return 0
+    rel[0] |= r
+    return 1
+
+
 cdef int lone_endgame(Search* c, int* value) noexcept nogil:
     # For one maximising seat P at a trick start (no trump, or the others hold no
     # trump in case B and P none in case A), two endings whose value is exact:
@@ -670,6 +709,13 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             q = later_tricks(c, &out, &tmp)
             if q:
                 sure_gain((c.maxmask >> out) & 1, q * R.min_suffix[st.tricks_done], top, &lo, &hi)
+            q = R.min_suffix[st.tricks_done]
+            if q > 0 and top - q <= alpha and hi > alpha and all_barred(c, 1, &tmp):
+                # the maximisers need every trick left and cannot take them all
+                sure_gain(0, q, top, &lo, &hi)
+            elif q > 0 and q >= beta and lo < beta and all_barred(c, 0, &tmp):
+                # the others need every trick left and cannot take them all
+                sure_gain(1, q, top, &lo, &hi)
             if decides(lo, hi, alpha, beta, &v):
                 rel[0] = acc | tmp
                 return v
