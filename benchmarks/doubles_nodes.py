@@ -13,7 +13,14 @@ and 200-240 (``trumps``: 100-115, 200-215) unseen ones.
 
 With ``--against-dds TRICKS`` it instead runs one zero-window test per seed (can
 the leader's side make TRICKS tricks?) in ``Core.probe`` and in DDS ``solve_board``
-(TargetOne), and prints both trick-start node counts.
+(TargetOne), and prints both trick-start node counts; ``--prefix "CK C3"`` plays
+cards first (the test is then of the position reached, each solver with a fresh
+table), and ``--children`` repeats it after each legal card from there. Walking
+down the tree this way, card by card, finds the positions where one solver's
+subtree is much larger than the other's (ext/README.md, the third session of
+2026-12-01). DDS does not search a position with a single distinct card to play
+(0 nodes there); its root is not cut by its quick tricks, so compare children
+rather than roots at a trick start.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kingsolve import Deal, Position, Seat  # noqa: E402
+from kingsolve import Card, Deal, Position, Seat  # noqa: E402
 from kingsolve.deal import hand_text  # noqa: E402
 from kingsolve.solver import _core, _first_guess, _load, _side_mask  # noqa: E402
 
@@ -69,7 +76,8 @@ def count_nodes(seeds: list[int], contract: str, node_budget: int) -> None:
     print("per deal (K nodes):", " ".join(each))
 
 
-def against_dds(seeds: list[int], contract: str, tricks: int) -> None:
+def against_dds(seeds: list[int], contract: str, tricks: int, prefix: list[str],
+                children: bool) -> None:
     try:
         from endplay.dds import solve_board
         from endplay.dds.solve import SolveMode
@@ -77,20 +85,45 @@ def against_dds(seeds: list[int], contract: str, tricks: int) -> None:
     except ImportError:
         sys.exit("endplay is not installed (pip install -e '.[dds]')")
     per_trick = 2 if contract == "no-trumps" else 1
-    for seed in seeds:
-        pos = position(seed, contract)
+    unrelated = DDSDeal("N:" + " ".join(hand_text(h) for h in Deal.random(10**6).hands))
+
+    def compare(pos: Position, label: str) -> None:
+        side = pos.side_of(pos.leader)
+        need = tricks - sum(1 for t in pos.tricks if t.winner in side)
         core = _core.Core(32)              # a fresh table, as DDS starts
         _load(core, pos)
         core.set_budget(2_000_000_000, 600_000)
-        beta = per_trick * tricks
+        beta = per_trick * need
         v = core.probe(_side_mask(pos, pos.leader), beta - 1, beta)
-        board = DDSDeal("N:" + " ".join(hand_text(h) for h in pos.deal.hands),
-                        first=Player(int(pos.leader)),
+        hands = list(pos.hands)
+        for seat, bit in pos.trick:
+            hands[seat] |= 1 << bit
+        board = DDSDeal("N:" + " ".join(hand_text(h) for h in hands),
+                        first=Player(int(pos.trick_leader)),
                         trump=Denom.spades if contract == "trumps" else Denom.nt)
-        solved = solve_board(board, SolveMode.TargetOne, target=tricks)
-        print(f"seed {seed}, {tricks} tricks: kingsolve {'makes' if v >= beta else 'fails'}, "
+        for _, bit in pos.trick:
+            board.play(str(Card.from_bit(bit)))
+        # DDS's target is for the side on move; an unrelated deal solved first makes
+        # it start from an empty table (it keeps its table between similar deals)
+        target = need if pos.to_move in side else 13 - len(pos.tricks) - need + 1
+        solve_board(unrelated, SolveMode.TargetOne, target=1)
+        solved = solve_board(board, SolveMode.TargetOne, target=target)
+        dds_makes = bool(len(list(solved))) == (pos.to_move in side)
+        print(f"{label}: kingsolve {'makes' if v >= beta else 'fails'}, "
               f"{core.trick_nodes / 1e3:.1f} K trick-start nodes; DDS "
-              f"{'makes' if len(list(solved)) else 'fails'}, {solved._data.nodes / 1e3:.1f} K")
+              f"{'makes' if dds_makes else 'fails'}, {solved._data.nodes / 1e3:.1f} K")
+
+    for seed in seeds:
+        pos = position(seed, contract)
+        for card in prefix:
+            pos.play(card)
+        label = f"seed {seed}, {tricks} tricks" + (f", after {' '.join(prefix)}" if prefix else "")
+        compare(pos, label)
+        if children:
+            for card in pos.legal_cards():
+                pos.play(card)
+                compare(pos, f"  then {card}")
+                pos.undo()
 
 
 def main() -> None:
@@ -99,10 +132,13 @@ def main() -> None:
     ap.add_argument("--seeds", default="0-3,5-40")
     ap.add_argument("--node-budget", type=int, default=300_000_000)
     ap.add_argument("--against-dds", type=int, metavar="TRICKS")
+    ap.add_argument("--prefix", default="", help="cards played first (with --against-dds)")
+    ap.add_argument("--children", action="store_true",
+                    help="also each legal card after the prefix (with --against-dds)")
     args = ap.parse_args()
     seeds = parse_seeds(args.seeds)
     if args.against_dds is not None:
-        against_dds(seeds, args.contract, args.against_dds)
+        against_dds(seeds, args.contract, args.against_dds, args.prefix.split(), args.children)
     else:
         count_nodes(seeds, args.contract, args.node_budget)
 
