@@ -307,6 +307,27 @@ cdef inline int nth_holder(State* st, uint64_t lane, int n) noexcept nogil:
     return -1
 
 
+cdef inline int run_head(Rules* R, State* st, uint64_t legal, int bit, int* seq) noexcept nogil:
+    # The highest card of the run gen_moves folds into `bit` (DDS names a sequence by
+    # its top card); *seq says whether the run has more than one card.
+    cdef uint64_t run = run_above(R, st, legal, bit)
+    seq[0] = run != 0
+    return high_bit(run) if run else bit
+
+
+cdef inline int rel_rank(State* st, int bit) noexcept nogil:
+    # DDS's relative rank: 1 for the best card of the suit in hands, 2 for the next
+    return 1 + popcount(in_hands(st) & above(bit))
+
+
+cdef inline int holds_kx(State* st, int seat, int s) noexcept nogil:
+    # Whether `seat` holds two cards of suit s, one the suit's second best in hands
+    # (DDS: do not shed from Kx)
+    cdef uint64_t lane = in_hands(st) & lane_of(s)
+    return popcount(st.hands[seat] & lane_of(s)) == 2 and popcount(lane) > 1 and \
+        (st.hands[seat] >> high_bit(lane & ~((<uint64_t>1) << high_bit(lane)))) & 1
+
+
 cdef struct LeadSuit:
     # What DDS's lead weights need of one suit, computed once per node (see
     # lead_suit() and dds_lead_weight())
@@ -429,10 +450,9 @@ cdef int dds_lead_weight(Search* c, uint64_t legal, int bit, LeadSuit* li, int* 
     cdef State* st = &c.st
     cdef int L = st.to_move
     cdef int pd = c.R.next_seat[c.R.next_seat[L]]
-    cdef uint64_t run = run_above(&c.R, st, legal, bit)
-    cdef int top = high_bit(run) if run else bit
-    cdef int seq = run != 0
-    cdef int w = 1 + popcount(in_hands(st) & above(top))
+    cdef int seq
+    cdef int top = run_head(&c.R, st, legal, bit, &seq)
+    cdef int w = rel_rank(st, top)
     wins[0] = li.win_best if top == li.best else li.win_other
     if c.R.trump < 0:
         if wins[0]:
@@ -489,12 +509,12 @@ cdef int second_hand_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
     cdef int led = t.card[0] >> 4
     cdef int third = R.next_seat[st.to_move]
     cdef int fourth = R.next_seat[third]
-    cdef uint64_t run = run_above(R, st, legal, bit)
     cdef uint64_t h3 = st.hands[third] & lane_of(led)
     cdef uint64_t h4 = st.hands[fourth] & lane_of(led)
-    cdef int top = high_bit(run) if run else bit
+    cdef int seq
+    cdef int top = run_head(R, st, legal, bit, &seq)
     cdef int rank = top & 15
-    cdef int rrank = 1 + popcount(in_hands(st) & lane_of(led) & above(top))
+    cdef int rrank = rel_rank(st, top)
     if h4 and high_bit(h4) > t.card[0] and (not h3 or high_bit(h4) > high_bit(h3)):
         return -rank
     if top > t.card[0] and (not h3 or top > high_bit(h3)):
@@ -503,7 +523,7 @@ cdef int second_hand_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
         return -3 + rrank
     if top < t.card[0]:
         return -11 + rrank
-    if run:
+    if seq:
         return 10 + rrank
     return 13 - rank
 
@@ -528,10 +548,10 @@ cdef int trump_second_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
     cdef int tr = R.trump, led = t.card[0] >> 4, lead_seat = t.seat[0]
     cdef int third = R.next_seat[st.to_move]
     cdef int fourth = R.next_seat[third]
-    cdef uint64_t run = run_above(R, st, legal, bit)
-    cdef int top = high_bit(run) if run else bit
-    cdef int rank = top & 15, seq = run != 0
-    cdef int rr = 1 + popcount(in_hands(st) & lane_of(led) & above(top))
+    cdef int seq
+    cdef int top = run_head(R, st, legal, bit, &seq)
+    cdef int rank = top & 15
+    cdef int rr = rel_rank(st, top)
     cdef int led_r = t.card[0] & 15
     cdef int max3 = max_rank(st.hands[third], led), min3 = min_rank(st.hands[third], led)
     cdef int maxp = max_rank(st.hands[fourth], led), minp = min_rank(st.hands[fourth], led)
@@ -587,11 +607,10 @@ cdef int trump_second_void_weight(Search* c, uint64_t legal, int bit) noexcept n
     cdef int tr = R.trump, led = t.card[0] >> 4, s = bit >> 4, me = st.to_move
     cdef int third = R.next_seat[me]
     cdef int fourth = R.next_seat[third]
-    cdef uint64_t run = run_above(R, st, legal, bit)
-    cdef int rank = (high_bit(run) if run else bit) & 15
+    cdef int seq
+    cdef int rank = run_head(R, st, legal, bit, &seq) & 15
     cdef int n = popcount(st.hands[me] & lane_of(s))
-    cdef uint64_t lane = in_hands(st) & lane_of(s)
-    cdef int kx = n == 2 and (st.hands[me] >> high_bit(lane & ~((<uint64_t>1) << high_bit(lane)))) & 1
+    cdef int kx = holds_kx(st, me, s)
     cdef int led_r = t.card[0] & 15
     cdef int max3 = max_rank(st.hands[third], led), max4 = max_rank(st.hands[fourth], led)
     cdef int n3 = popcount(st.hands[third] & lane_of(led))
@@ -631,12 +650,13 @@ cdef int trump_late_void_weight(Search* c, uint64_t legal, int bit) noexcept nog
     cdef int tr = R.trump, led = t.card[0] >> 4, s = bit >> 4, me = st.to_move
     cdef int lead_seat = t.seat[0]
     cdef int fourth = R.next_seat[me]
-    cdef uint64_t run = run_above(R, st, legal, bit)
-    cdef int rank = (high_bit(run) if run else bit) & 15
+    cdef int seq
+    cdef int top = run_head(R, st, legal, bit, &seq)
+    cdef int rank = top & 15
     cdef int n = popcount(st.hands[me] & lane_of(s))
-    cdef uint64_t lane = in_hands(st) & lane_of(s)
-    cdef int kx = n == 2 and (st.hands[me] >> high_bit(lane & ~((<uint64_t>1) << high_bit(lane)))) & 1
-    cdef int rr = 1 + popcount(lane & above(bit))
+    cdef int kx = holds_kx(st, me, s)
+    cdef int rr = rel_rank(st, top)
+    cdef uint64_t lane
     cdef int wi = t.win[st.count - 1]
     cdef int wcard = t.card[wi]
     cdef int max4, val, sec
@@ -717,8 +737,8 @@ cdef int third_hand_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
     cdef Trick* t = st.cur
     cdef int led = t.card[0] >> 4, me = st.to_move
     cdef int fourth = R.next_seat[me]
-    cdef uint64_t run = run_above(R, st, legal, bit)
-    cdef int top = high_bit(run) if run else bit
+    cdef int seq
+    cdef int top = run_head(R, st, legal, bit, &seq)
     cdef int rank = top & 15
     cdef uint64_t h4 = st.hands[fourth] & lane_of(led)
     cdef uint64_t mine = st.hands[me] & lane_of(led)
@@ -741,8 +761,8 @@ cdef int trump_third_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
     cdef Trick* t = st.cur
     cdef int tr = R.trump, led = t.card[0] >> 4, me = st.to_move
     cdef int fourth = R.next_seat[me]
-    cdef uint64_t run = run_above(R, st, legal, bit)
-    cdef int rank = (high_bit(run) if run else bit) & 15
+    cdef int seq
+    cdef int rank = run_head(R, st, legal, bit, &seq) & 15
     cdef int max4 = max_rank(st.hands[fourth], led), min4 = min_rank(st.hands[fourth], led)
     cdef int max3 = max_rank(st.hands[me], led)
     cdef int wi = t.win[1], w1 = t.card[wi] & 15, w1_trump = (t.card[wi] >> 4) == tr and led != tr
