@@ -206,7 +206,7 @@ cdef inline int decode_move(State* st, int code) noexcept nogil:
 # lengths, leader and maximiser set whose top cards of each suit, down to the
 # lowest card its result depended on (the relevant cards, special classes
 # included), have the same owners and classes: DDS's entries with winning ranks.
-# A bucket of 8 holds the entries of one hash of (lengths, leader, maximiser set);
+# A bucket of WIDE_SLOTS holds the entries of one hash of (lengths, leader, maximiser set);
 # a probe compares each entry's sequences under its own mask of top cards.
 
 cdef inline uint64_t len_key(State* st) noexcept nogil:

@@ -6,7 +6,7 @@ from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, int32_t,
 cdef enum:
     MAX_TRICKS = 32          # 2 players hold 26 cards each
     INF = 1000000            # beyond any King score
-    WIDE_SLOTS = 32          # wide entries per bucket
+    WIDE_SLOTS = 64          # wide entries per bucket
 
 
 cdef struct Rules:
