@@ -455,10 +455,7 @@ cdef int all_barred(Search* c, int side, uint64_t* rel) noexcept nogil:
         if not lane:
             continue
         top = high_bit(lane)
-        owner = -1
-        for o in range(4):
-            if (st.hands[o] >> top) & 1:
-                owner = o
+        owner = nth_holder(st, lane, 1)
         if ((c.maxmask >> owner) & 1) == side:
             longest = 0
             for o in range(4):

@@ -280,7 +280,7 @@ cdef void lead_suit_weights(Search* c, int s, int mover_max, uint64_t team, uint
         rho = R.next_seat[pd]
         lane = in_hands(st) & lane_of(s)
         t1 = high_bit(lane)
-        t2 = high_bit(lane & ~((<uint64_t>1) << t1)) if popcount(lane) > 1 else -1
+        t2 = second_card(lane)
         if ((c.maxmask >> pd) & 1) == mover_max:
             if (st.hands[rho] >> t1) & 1 or (t2 >= 0 and (st.hands[rho] >> t2) & 1):
                 if popcount(st.hands[rho] & lane_of(s)) != 1:
@@ -288,7 +288,6 @@ cdef void lead_suit_weights(Search* c, int s, int mover_max, uint64_t team, uint
             elif (st.hands[lho] >> t1) & 1 and t2 >= 0 and (st.hands[pd] >> t2) & 1 \
                     and popcount(st.hands[pd] & lane_of(s)) != 1:
                 low_w[0] = 1000
-
 
 
 cdef inline int nth_holder(State* st, uint64_t lane, int n) noexcept nogil:
@@ -305,6 +304,13 @@ cdef inline int nth_holder(State* st, uint64_t lane, int n) noexcept nogil:
         if (st.hands[j] >> b) & 1:
             return j
     return -1
+
+
+cdef inline int second_card(uint64_t lane) noexcept nogil:
+    # the second highest card of `lane`, -1 when it holds fewer than two
+    if popcount(lane) < 2:
+        return -1
+    return high_bit(lane & ~((<uint64_t>1) << high_bit(lane)))
 
 
 cdef inline int run_head(Rules* R, State* st, uint64_t legal, int bit, int* seq) noexcept nogil:
@@ -324,8 +330,8 @@ cdef inline int holds_kx(State* st, int seat, int s) noexcept nogil:
     # Whether `seat` holds two cards of suit s, one the suit's second best in hands
     # (DDS: do not shed from Kx)
     cdef uint64_t lane = in_hands(st) & lane_of(s)
-    return popcount(st.hands[seat] & lane_of(s)) == 2 and popcount(lane) > 1 and \
-        (st.hands[seat] >> high_bit(lane & ~((<uint64_t>1) << high_bit(lane)))) & 1
+    return popcount(st.hands[seat] & lane_of(s)) == 2 and second_card(lane) >= 0 and \
+        (st.hands[seat] >> second_card(lane)) & 1
 
 
 cdef struct LeadSuit:
@@ -358,7 +364,7 @@ cdef void lead_suit(Search* c, int s, LeadSuit* li) noexcept nogil:
     cdef int h3 = nth_holder(st, lane, 3), d = 0, bonus = 0, cl, cr, t_l, t_r, t_p, mp_t
     cdef int part_best = part != 0 and (not opp or high_bit(part) > high_bit(opp))
     li.best = high_bit(lane) if lane else -1
-    li.second = high_bit(lane & ~((<uint64_t>1) << li.best)) if popcount(lane) > 1 else -1
+    li.second = second_card(lane)
     li.h1 = nth_holder(st, lane, 1)
     li.h2 = nth_holder(st, lane, 2)
     li.lose_kind = 0
@@ -671,7 +677,7 @@ cdef int trump_late_void_weight(Search* c, uint64_t legal, int bit) noexcept nog
         if wi == 0:
             if max4:
                 lane = in_hands(st) & lane_of(led)
-                sec = high_bit(lane & ~((<uint64_t>1) << high_bit(lane))) if popcount(lane) > 1 else -1
+                sec = second_card(lane)
                 if sec >= 0 and (st.hands[lead_seat] >> sec) & 1:
                     return 36 - rank + (n << 6) // 50
                 return 48 - rank + (n << 6) // 50
