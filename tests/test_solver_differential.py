@@ -167,3 +167,22 @@ def test_equivalent_cards_are_searched_once_unless_a_card_out_separates_them():
     points = Position("italian", "no-kings-jacks", "N:QJ... - 32... -", leader="N")
     _load(core, points)
     assert len(set(core.moves().values())) == 2
+
+
+def test_a_side_that_needs_every_trick_is_refuted_without_search():
+    # ext/README.md (DDS's later tricks), values as RULES.md sections 4 and 11: N-S
+    # hold the best card of hearts only (at most two tricks: N's longest holding),
+    # E-W the best spade, diamond and club. N-S cannot take all three tricks and
+    # E-W surely take one; each zero-window test that asks it is decided at the root.
+    pos = Position("italian", "no-trumps", "N:K.AK.. A..32. ...432 ...AKQ", leader="N",
+                   doubles=True)
+    assert bruteforce.value(pos, Seat.N) == 4 and bruteforce.value(pos, Seat.E) == 2
+    for seat, alpha, beta in ((Seat.N, 5, 6), (Seat.E, 1, 2)):
+        core = _core.Core(1)
+        _load(core, pos)
+        core.set_budget(10**6, 10_000)
+        mask = sum(1 << int(s) for s in pos.side_of(seat))
+        value = core.probe(mask, alpha, beta)
+        assert (value <= alpha) if seat is Seat.N else (value >= beta)
+        assert core.nodes == 1
+    assert solve(pos).values[Seat.N] == 4
