@@ -984,7 +984,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noe
             bit = mv[i]
             p = R.card_points[bit]
             v = trick_v + p
-            if v == 0 and tendency < 0 and st.count + 1 < R.nseats:
+            if v == 0 and tendency < 0 and (st.count + 1 < R.nseats or (c.lone and mover_max)):
                 v = -1
             rank = bit & 15
             if beats(R, st, bit):
