@@ -871,6 +871,8 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noe
         tendency = tp
         if tendency == 0:
             tendency = st.card_pos_left + st.card_neg_left
+        if c.lone and mover_max and tendency < 0 and R.trump < 0:
+            unsafe = unsafe_suits(st, st.to_move)
         if tendency >= 0:
             # positive: the weights that depend on the suit only, once per suit led
             for i in range(n):
@@ -891,11 +893,14 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noe
             p = R.card_points[bit]
             s = bit >> 4
             if tendency < 0:
-                # penalty: the maximiser leads under many higher cards; the others
+                # penalty: the maximiser leads under many higher cards, first from a
+                # suit where it can be caught (the duck rule fails there); the others
                 # lead where the maximiser holds few cards that can duck
                 mx = maxcards & lane_of(s)
                 if mover_max:
                     score[i] = popcount(others & above(bit)) * 16 - rank * 4 + p * 64
+                    if (unsafe >> s) & 1:
+                        score[i] += 128
                 elif mx:
                     score[i] = -popcount(others & above(low_bit(mx)) & ~maxcards) * 16 - rank * 4
                 else:
