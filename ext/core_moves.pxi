@@ -238,6 +238,18 @@ cdef int unsafe_suits(State* st, int P) noexcept nogil:
     return out
 
 
+cdef inline int sure_exit(State* st, int bit) noexcept nogil:
+    # Whether a lead of `bit` loses the trick for sure: some other hand holds cards of
+    # the suit and all of them are higher (no trump).
+    cdef uint64_t lane
+    cdef int j
+    for j in range(4):
+        lane = st.hands[j] & lane_of(bit >> 4)
+        if j != st.to_move and lane and low_bit(lane) > bit:
+            return 1
+    return 0
+
+
 cdef inline int lead_length_weight(Search* c, int s, int mover_max) noexcept nogil:
     # A smaller tree where the opponents hold few cards of the suit led (a void one
     # may shed anything): DDS's lead weights, 150 a card.
@@ -898,9 +910,13 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noe
                 # lead where the maximiser holds few cards that can duck
                 mx = maxcards & lane_of(s)
                 if mover_max:
-                    score[i] = popcount(others & above(bit)) * 16 - rank * 4 + p * 64
+                    score[i] = popcount(others & above(bit)) * 16 - rank * 4
                     if (unsafe >> s) & 1:
                         score[i] += 128
+                    # a point card goes last, unless the lead is a sure exit (some
+                    # other hand holds only higher cards of the suit): then it goes
+                    # first, shed onto a trick the lone seat cannot win
+                    score[i] += -p * 64 if c.lone and sure_exit(st, bit) else p * 64
                 elif mx:
                     score[i] = -popcount(others & above(low_bit(mx)) & ~maxcards) * 16 - rank * 4
                 else:
