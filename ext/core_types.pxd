@@ -103,3 +103,5 @@ cdef struct Search:
     int abort                # 1 node budget, 2 time budget
     int proved_lo            # the bounds the last MTD run proved (all it knows on a stop)
     int proved_hi
+    uint8_t* safe_memo       # the lone seat's per-suit safety game: [seat][suit][cards left]
+    int safe_used            # 1 when safe_memo holds results of this load

@@ -186,3 +186,55 @@ def test_a_side_that_needs_every_trick_is_refuted_without_search():
         assert (value <= alpha) if seat is Seat.N else (value >= beta)
         assert core.nodes == 1
     assert solve(pos).values[Seat.N] == 4
+
+
+def _beaten(pos: Position, seat: Seat) -> bool:
+    """Whether ``seat`` has played to the current trick and a higher card of the suit
+    led is in it (no trump)."""
+    cards = dict((s, Card.from_bit(b)) for s, b in pos.trick)
+    if seat not in cards:
+        return False
+    led = Card.from_bit(pos.trick[0][1]).suit
+    mine = cards[seat]
+    return mine.suit != led or any(c.suit == led and c.rank > mine.rank for c in cards.values())
+
+
+def test_a_lone_seat_the_suit_games_find_safe_loses_no_more():
+    # ext/README.md ("a lone seat that can lose every trick"), RULES.md 4 and 11: where
+    # the rule holds, the seat's paranoid value in Italian no-tricks is what it has
+    # taken (it can lose every trick left), checked by the brute force at trick starts
+    # and mid-trick once its card is beaten; and the rule holds on positions the old
+    # duck condition missed (the 9-card ending of seed 0, safe only because the hands
+    # before the seat must follow suit).
+    core = _core.Core(1)
+    held = checked = 0
+    for seed in range(400):
+        rng = random.Random(f"lone-safe/{seed}")
+        deal = _short_deal(rng, 52, 4, rng.randint(3, 4))
+        pos = Position("italian", "no-tricks", deal, leader=rng.choice(list(Seat)))
+        for _ in range(rng.randrange(4 * 2)):
+            if pos.complete:
+                break
+            pos.play(rng.choice(pos.legal_cards()))
+        if pos.complete:
+            continue
+        _load(core, pos)
+        for seat in Seat:
+            if pos.trick and not _beaten(pos, seat):
+                continue
+            checked += 1
+            if core.lone_safe(1 << int(seat)):
+                held += 1
+                assert bruteforce.value(pos, seat) == pos.taken[seat], (pos, seat)
+    assert checked > 500 and held > 100, (checked, held)
+    pos = Position("italian", "no-tricks", Deal.random(0), leader=Seat.N)
+    rng = random.Random(0)
+    for _ in range(16):
+        pos.play(rng.choice(pos.legal_cards()))
+    assert pos.hands[Seat.N] == Card("SA").mask | Card("ST").mask | Card("S9").mask | \
+        Card("S7").mask | Card("S2").mask | Card("D7").mask | Card("D4").mask | \
+        Card("D2").mask | Card("C4").mask
+    _load(core, pos)
+    assert core.lone_safe(1 << int(Seat.N))
+    result = solve(pos, seats=[Seat.N])
+    assert result.values[Seat.N] == pos.taken[Seat.N]
