@@ -602,8 +602,9 @@ cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own) noex
             if run_top(S, own, b) and not trick_safe(
                     c, P, s, own, L, c.R.next_seat[L], b, 1, S & ~((<uint32_t>1) << b)):
                 return 0
-    # P's top card (P sheds it when void in the suit led) and any other hand's card
-    x = (S & ~mine) | ((<uint32_t>1) << high_bit(mine))
+    # P's top card (P sheds it when void in the suit led), each of its cards of the
+    # forced set (a forced discard may take any of them) and any other hand's card
+    x = (S & ~mine) | ((<uint32_t>1) << high_bit(mine)) | (mine & suit_ranks(c.R.forced, s))
     while x:
         b = low_bit(x)
         x &= x - 1
@@ -613,13 +614,14 @@ cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own) noex
 
 
 cdef int lone_safe(Search* c) noexcept nogil:
-    # For one maximising seat P (no trump, no forced set, no overtaking, past the
-    # first-trick protection), at a trick start or once P's card to the trick is
+    # For one maximising seat P (no trump, no overtaking, past the first-trick
+    # protection), at a trick start or once P's card to the trick is
     # beaten: whether P can lose every remaining trick (then its future value is at
     # least 0). Suit by suit P plays the game of suit_safe, which gives the others
     # more moves than they have (any of them may lead any suit at any time, shed any
     # card at any time); P never leads again once it never wins, and when void it
-    # sheds the top card of any suit (each game stays safe then). On lead, P also
+    # sheds the top card of any suit, or a card of the forced set when it must (each
+    # game stays safe then). On lead, P also
     # needs an exit: a legal card some other hand must beat (all its cards of the
     # suit are higher), the rest of that suit safe. It replaced the duck rule (P's
     # i-th lowest card of each suit below the others' i-th lowest, pooled), which
@@ -767,7 +769,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
         if c.lone and lone_endgame(c, &v):
             rel[0] = 0
             return v
-        if c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
+        if c.lone and lo < 0 and R.trump < 0 and \
                 (R.protected == 0 or st.tricks_done > 0) and not R.overtake and lone_safe(c):
             lo = 0
             if lo >= beta or lo == hi:
@@ -863,7 +865,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 hi = top
             else:
                 acc |= tmp
-    elif c.lone and lo < 0 and R.trump < 0 and R.forced == 0 and \
+    elif c.lone and lo < 0 and R.trump < 0 and \
             not R.overtake and lone_beaten(c) and lone_safe(c):
         # the lone seat has lost this trick and can duck every later one
         lo = 0
@@ -1325,7 +1327,7 @@ cdef class Core:
     def lone_safe(self, int maxmask):
         """Whether the lone seat ``maxmask`` can lose every remaining trick by the
         rule of lone_safe (a test hook: sound at a trick start, and mid-trick once
-        that seat's card is beaten; no trump, no forced set, no overtaking)."""
+        that seat's card is beaten; no trump, no overtaking)."""
         if not self.loaded:
             raise ValueError("no position loaded")
         self._set_max(maxmask)
