@@ -561,9 +561,6 @@ cdef int trick_safe(Search* c, int P, int s, uint32_t* own, int L, int j, int m,
     if j == L:
         return suit_safe(c, P, s, T, own)
     if j == P:
-        if not (T & own[P]):
-            # void in the suit (only from a trick under way): P sheds elsewhere
-            return trick_safe(c, P, s, own, L, nxt, m, 0, T)
         under = T & own[P] & (((<uint32_t>1) << m) - 1)
         if not under:
             return 0
@@ -672,43 +669,6 @@ cdef int lone_safe(Search* c) noexcept nogil:
                     return 1
                 break
     return 0
-
-
-cdef int lone_safe_now(Search* c) noexcept nogil:
-    # lone_safe in a trick under way: once P's card is beaten, every suit's game;
-    # before P plays (past the first-trick protection), the rest of this trick as
-    # the game of its suit plays it (the hands still to play follow with any card,
-    # P ducks under the highest card, or sheds when void) and every other suit's.
-    cdef State* st = &c.st
-    cdef int P = low_bit(<uint64_t>c.maxmask)
-    cdef int i, s, t
-    cdef uint64_t held = in_hands(st)
-    cdef uint8_t* memo = c.safe_memo + P * 4 * 8192
-    cdef uint32_t own[4]
-    cdef uint32_t S
-    for i in range(st.count):
-        if st.cur.seat[i] == P:
-            return lone_beaten(c) and lone_safe(c)
-    if c.R.protected and st.tricks_done == 0:
-        return 0
-    if not c.safe_used:
-        memset(c.safe_memo, 0, 4 * 4 * 8192)
-        c.safe_used = 1
-    s = st.cur.card[0] >> 4
-    for t in range(4):
-        if t == s:
-            continue
-        S = suit_ranks(held, t)
-        if memo[t * 8192 + S] == 0:
-            for i in range(4):
-                own[i] = suit_ranks(st.hands[i], t)
-            suit_safe(c, P, t, S, own)
-        if memo[t * 8192 + S] != 1:
-            return 0
-    for i in range(4):
-        own[i] = suit_ranks(st.hands[i], s)
-    return trick_safe(c, P, s, own, st.cur.seat[0], st.to_move,
-                      (st.cur.top_led[st.count - 1] & 15) - 2, 1, suit_ranks(held, s))
 
 
 cdef inline int lone_beaten(Search* c) noexcept nogil:
@@ -905,8 +865,9 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 hi = top
             else:
                 acc |= tmp
-    elif c.lone and lo < 0 and R.trump < 0 and not R.overtake and lone_safe_now(c):
-        # the lone seat loses this trick and can lose every later one
+    elif c.lone and lo < 0 and R.trump < 0 and \
+            not R.overtake and lone_beaten(c) and lone_safe(c):
+        # the lone seat has lost this trick and can duck every later one
         lo = 0
         if lo >= beta or lo == hi:
             rel[0] = 0
@@ -1365,12 +1326,12 @@ cdef class Core:
 
     def lone_safe(self, int maxmask):
         """Whether the lone seat ``maxmask`` can lose every remaining trick by the
-        rule of lone_safe (at a trick start) or lone_safe_now (in a trick under way);
-        a test hook: no trump, no overtaking, past the first-trick protection."""
+        rule of lone_safe (a test hook: sound at a trick start, and mid-trick once
+        that seat's card is beaten; no trump, no overtaking)."""
         if not self.loaded:
             raise ValueError("no position loaded")
         self._set_max(maxmask)
-        return bool(lone_safe_now(&self.c) if self.c.st.count else lone_safe(&self.c))
+        return bool(lone_safe(&self.c))
 
     def probe(self, int maxmask, int alpha, int beta):
         """One fail-soft alpha-beta search at the root in the window (alpha, beta):
