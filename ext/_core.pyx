@@ -615,18 +615,17 @@ cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own) noex
 
 cdef int lone_safe(Search* c) noexcept nogil:
     # For one maximising seat P (no trump, no overtaking, past the first-trick
-    # protection), at a trick start or once P's card to the trick is
-    # beaten: whether P can lose every remaining trick (then its future value is at
-    # least 0). Suit by suit P plays the game of suit_safe, which gives the others
-    # more moves than they have (any of them may lead any suit at any time, shed any
-    # card at any time); P never leads again once it never wins, and when void it
-    # sheds the top card of any suit, or a card of the forced set when it must (each
-    # game stays safe then). On lead, P also
-    # needs an exit: a legal card some other hand must beat (all its cards of the
-    # suit are higher), the rest of that suit safe. It replaced the duck rule (P's
-    # i-th lowest card of each suit below the others' i-th lowest, pooled), which
-    # ignores that every hand holding the suit must follow to its tricks: on 12 000
-    # positions the game found safe every one the duck rule did, and a third more.
+    # protection), at a trick start or once P's card to the trick is beaten: whether
+    # P can lose every remaining trick (then its future value is at least 0). Suit by
+    # suit P plays the game of suit_safe, which gives the others more moves than they
+    # have (any of them may lead any suit at any time, shed any card at any time); P
+    # never leads again once it never wins, and when void it sheds the top card of
+    # any suit, or a card of the forced set when it must (each game stays safe then).
+    # On lead, P also needs an exit: a legal card some other hand must beat (a sure
+    # exit), the rest of that suit safe. It replaced the duck rule (P's i-th lowest
+    # card of each suit below the others' i-th lowest, pooled), which ignores that
+    # every hand holding the suit must follow to its tricks: on 12 000 positions the
+    # game found safe every one the duck rule did, and a third more.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int P = low_bit(<uint64_t>c.maxmask)
@@ -659,15 +658,13 @@ cdef int lone_safe(Search* c) noexcept nogil:
     while legal:
         b = low_bit(legal)
         legal &= legal - 1
-        s = b >> 4
-        for j in range(4):
-            own[j] = suit_ranks(st.hands[j], s)
-        for j in range(4):
-            if j != P and own[j] and low_bit(own[j]) > (b & 15) - 2:
-                # some other hand must beat it: the rest of the suit must be safe
-                if suit_safe(c, P, s, suit_ranks(held, s) & ~((<uint32_t>1) << ((b & 15) - 2)), own):
-                    return 1
-                break
+        if sure_exit(st, b):
+            # the rest of the exit's suit must be safe
+            s = b >> 4
+            for j in range(4):
+                own[j] = suit_ranks(st.hands[j], s)
+            if suit_safe(c, P, s, suit_ranks(held, s) & ~((<uint32_t>1) << ((b & 15) - 2)), own):
+                return 1
     return 0
 
 
@@ -867,7 +864,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 acc |= tmp
     elif c.lone and lo < 0 and R.trump < 0 and \
             not R.overtake and lone_beaten(c) and lone_safe(c):
-        # the lone seat has lost this trick and can duck every later one
+        # the lone seat has lost this trick and can lose every later one
         lo = 0
         if lo >= beta or lo == hi:
             rel[0] = 0

@@ -906,7 +906,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noe
             s = bit >> 4
             if tendency < 0:
                 # penalty: the maximiser leads under many higher cards, first from a
-                # suit where it can be caught (the duck rule fails there); the others
+                # suit where it can be caught (unsafe_suits); the others
                 # lead where the maximiser holds few cards that can duck
                 mx = maxcards & lane_of(s)
                 if mover_max:
