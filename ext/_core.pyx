@@ -613,6 +613,29 @@ cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own) noex
     return 1
 
 
+cdef int lone_game_unsafe(Search* c) noexcept nogil:
+    # The suits (bits) whose game (suit_safe) the lone seat does not surely survive:
+    # the move order's "suits where it can be caught".
+    cdef State* st = &c.st
+    cdef int P = low_bit(<uint64_t>c.maxmask), s, j, out = 0
+    cdef uint64_t held = in_hands(st)
+    cdef uint8_t* memo = c.safe_memo + P * 4 * 8192
+    cdef uint32_t own[4]
+    cdef uint32_t S
+    if not c.safe_used:
+        memset(c.safe_memo, 0, 4 * 4 * 8192)
+        c.safe_used = 1
+    for s in range(4):
+        S = suit_ranks(held, s)
+        if memo[s * 8192 + S] == 0:
+            for j in range(4):
+                own[j] = suit_ranks(st.hands[j], s)
+            suit_safe(c, P, s, S, own)
+        if memo[s * 8192 + S] != 1:
+            out |= 1 << s
+    return out
+
+
 cdef int lone_safe(Search* c) noexcept nogil:
     # For one maximising seat P (no trump, no overtaking, past the first-trick
     # protection), at a trick start or once P's card to the trick is beaten: whether

@@ -219,25 +219,6 @@ cdef inline int beats(Rules* R, State* st, int bit) noexcept nogil:
     return suit == (wb >> 4) and bit > wb
 
 
-cdef int unsafe_suits(State* st, int P) noexcept nogil:
-    # Suits (bits) where the lone seat P cannot surely duck every lead of the
-    # others: some i-th lowest card of P is above the others' i-th lowest.
-    cdef uint64_t mine = st.hands[P]
-    cdef uint64_t others = in_hands(st) & ~mine
-    cdef uint64_t m, o
-    cdef int s, out = 0
-    for s in range(4):
-        m = mine & lane_of(s)
-        o = others & lane_of(s)
-        while m and o:
-            if low_bit(m) > low_bit(o):
-                out |= 1 << s
-                break
-            m &= m - 1
-            o &= o - 1
-    return out
-
-
 cdef inline int sure_exit(State* st, int bit) noexcept nogil:
     # Whether a lead of `bit` loses the trick for sure: some other hand holds cards of
     # the suit and all of them are higher (no trump).
@@ -884,7 +865,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noe
         if tendency == 0:
             tendency = st.card_pos_left + st.card_neg_left
         if c.lone and mover_max and tendency < 0 and R.trump < 0:
-            unsafe = unsafe_suits(st, st.to_move)
+            unsafe = lone_game_unsafe(c)
         if tendency >= 0:
             # positive: the weights that depend on the suit only, once per suit led
             for i in range(n):
@@ -906,8 +887,8 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noe
             s = bit >> 4
             if tendency < 0:
                 # penalty: the maximiser leads under many higher cards, first from a
-                # suit where it can be caught (unsafe_suits); the others
-                # lead where the maximiser holds few cards that can duck
+                # suit whose game it may lose (lone_game_unsafe); the others lead
+                # where the maximiser holds few cards that can duck
                 mx = maxcards & lane_of(s)
                 if mover_max:
                     score[i] = popcount(others & above(bit)) * 16 - rank * 4
@@ -996,7 +977,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noe
             tendency = st.card_pos_left + st.card_neg_left
         unsafe = 0
         if c.lone and mover_max and tendency < 0 and R.trump < 0:
-            unsafe = unsafe_suits(st, st.to_move)
+            unsafe = lone_game_unsafe(c)
         dds = R.nseats == 4 and tendency > 0 and not c.lone and dds_follows(R, st)
         for i in range(n):
             if dds:
@@ -1028,7 +1009,7 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noe
                     if not (in_hands(st) & above(bit) & lane_of(bit >> 4)):
                         score[i] -= 48
                 if (unsafe >> (bit >> 4)) & 1:
-                    # the lone seat sheds a card of a suit where it can be caught
+                    # the lone seat sheds a card of a suit whose game it may lose
                     score[i] += 128
     for i in range(1, n):
         key = score[i]
