@@ -561,6 +561,9 @@ cdef int trick_safe(Search* c, int P, int s, uint32_t* own, int L, int j, int m,
     if j == L:
         return suit_safe(c, P, s, T, own)
     if j == P:
+        if not (T & own[P]):
+            # void in the suit (only after a lead, from lone_safe_led): P sheds elsewhere
+            return trick_safe(c, P, s, own, L, nxt, m, 0, T)
         under = T & own[P] & (((<uint32_t>1) << m) - 1)
         if not under:
             return 0
@@ -613,6 +616,53 @@ cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own) noex
     return 1
 
 
+cdef inline void safe_clear(Search* c) noexcept nogil:
+    memset(c.safe_memo, 0, 4 * 4 * 8192)
+    memset(c.lead_memo, 0, 65536 * sizeof(uint32_t))
+    c.safe_used = 1
+
+
+cdef int lone_safe_led(Search* c) noexcept nogil:
+    # lone_safe right after a lead by another hand (past the first-trick
+    # protection): every other suit's game, and the rest of this trick as the game
+    # of its suit plays it (the hands still to play follow with any card, P ducks
+    # under the highest card or, void, sheds elsewhere), then that suit's game. The
+    # trick's result is cached by (seat, suit, leader, lead, the suit's cards left).
+    cdef State* st = &c.st
+    cdef int P = low_bit(<uint64_t>c.maxmask)
+    cdef int i, t, s = st.cur.card[0] >> 4, L = st.cur.seat[0]
+    cdef int lead = (st.cur.card[0] & 15) - 2
+    cdef uint64_t held = in_hands(st)
+    cdef uint8_t* memo = c.safe_memo + P * 4 * 8192
+    cdef uint32_t own[4]
+    cdef uint32_t S, key, h, r
+    if c.R.protected and st.tricks_done == 0:
+        return 0
+    if not c.safe_used:
+        safe_clear(c)
+    for t in range(4):
+        if t == s:
+            continue
+        S = suit_ranks(held, t)
+        if memo[t * 8192 + S] == 0:
+            for i in range(4):
+                own[i] = suit_ranks(st.hands[i], t)
+            suit_safe(c, P, t, S, own)
+        if memo[t * 8192 + S] != 1:
+            return 0
+    S = suit_ranks(held, s)
+    key = (<uint32_t>((((P * 4 + s) * 4 + L) * 16) + lead) << 13) | S
+    h = (key * <uint32_t>2654435761u) >> 16
+    r = c.lead_memo[h]
+    if (r & 0x7FFFFF) == key and r >> 30:
+        return (r >> 30) == 1
+    for i in range(4):
+        own[i] = suit_ranks(st.hands[i], s)
+    r = 1 if trick_safe(c, P, s, own, L, st.to_move, lead, 1, S) else 2
+    c.lead_memo[h] = key | (r << 30)
+    return r == 1
+
+
 cdef int lone_game_unsafe(Search* c) noexcept nogil:
     # The suits (bits) whose game (suit_safe) the lone seat does not surely survive:
     # the move order's "suits where it can be caught".
@@ -623,8 +673,7 @@ cdef int lone_game_unsafe(Search* c) noexcept nogil:
     cdef uint32_t own[4]
     cdef uint32_t S
     if not c.safe_used:
-        memset(c.safe_memo, 0, 4 * 4 * 8192)
-        c.safe_used = 1
+        safe_clear(c)
     for s in range(4):
         S = suit_ranks(held, s)
         if memo[s * 8192 + S] == 0:
@@ -659,8 +708,7 @@ cdef int lone_safe(Search* c) noexcept nogil:
     cdef int s, j, b, r, bad = -1, on_lead = st.to_move == P and st.count == 0
     cdef uint64_t legal
     if not c.safe_used:
-        memset(c.safe_memo, 0, 4 * 4 * 8192)
-        c.safe_used = 1
+        safe_clear(c)
     for s in range(4):
         S = suit_ranks(held, s)
         r = memo[s * 8192 + S]
@@ -885,9 +933,10 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 hi = top
             else:
                 acc |= tmp
-    elif c.lone and lo < 0 and R.trump < 0 and \
-            not R.overtake and lone_beaten(c) and lone_safe(c):
-        # the lone seat has lost this trick and can lose every later one
+    elif c.lone and lo < 0 and R.trump < 0 and not R.overtake and \
+            ((lone_beaten(c) and lone_safe(c)) or
+             (st.count == 1 and st.cur.seat[0] != low_bit(<uint64_t>c.maxmask) and lone_safe_led(c))):
+        # the lone seat loses this trick and can lose every later one
         lo = 0
         if lo >= beta or lo == hi:
             rel[0] = 0
@@ -1069,8 +1118,9 @@ cdef class Core:
         self.c.pid = <uint16_t*>malloc(4 * 32768 * sizeof(uint16_t))
         self.c.seqtab = <uint64_t*>malloc(4 * 8192 * sizeof(uint64_t))
         self.c.safe_memo = <uint8_t*>malloc(4 * 4 * 8192)
+        self.c.lead_memo = <uint32_t*>malloc(65536 * sizeof(uint32_t))
         if self.c.tt == NULL or self.c.pid == NULL or self.c.seqtab == NULL \
-                or self.c.safe_memo == NULL:
+                or self.c.safe_memo == NULL or self.c.lead_memo == NULL:
             raise MemoryError("cannot allocate the transposition table")
         self.c.tt_bytes = nbuckets * 4 * sizeof(TTEntry)
         self.c.bucket_mask = nbuckets - 1
@@ -1089,6 +1139,7 @@ cdef class Core:
         free(self.c.pid)
         free(self.c.seqtab)
         free(self.c.safe_memo)
+        free(self.c.lead_memo)
 
     @property
     def table_bytes(self):
@@ -1346,12 +1397,20 @@ cdef class Core:
 
     def lone_safe(self, int maxmask):
         """Whether the lone seat ``maxmask`` can lose every remaining trick by the
-        rule of lone_safe (a test hook: sound at a trick start, and mid-trick once
-        that seat's card is beaten; no trump, no overtaking)."""
+        rules the search uses (a test hook; no trump, no overtaking): lone_safe at a
+        trick start or once that seat's card is beaten, lone_safe_led right after
+        another hand's lead, else False."""
+        cdef State* st = &self.c.st
+        cdef int i
         if not self.loaded:
             raise ValueError("no position loaded")
         self._set_max(maxmask)
-        return bool(lone_safe(&self.c))
+        if st.count == 0:
+            return bool(lone_safe(&self.c))
+        for i in range(st.count):
+            if st.cur.seat[i] == low_bit(<uint64_t>maxmask):
+                return bool(lone_beaten(&self.c) and lone_safe(&self.c))
+        return st.count == 1 and bool(lone_safe_led(&self.c))
 
     def probe(self, int maxmask, int alpha, int beta):
         """One fail-soft alpha-beta search at the root in the window (alpha, beta):

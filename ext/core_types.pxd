@@ -104,4 +104,5 @@ cdef struct Search:
     int proved_lo            # the bounds the last MTD run proved (all it knows on a stop)
     int proved_hi
     uint8_t* safe_memo       # the lone seat's per-suit safety game: [seat][suit][cards left]
-    int safe_used            # 1 when safe_memo holds results of this load
+    uint32_t* lead_memo      # the same after a lead: a direct-mapped cache of 65536 results
+    int safe_used            # 1 when safe_memo and lead_memo hold results of this load

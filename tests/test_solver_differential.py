@@ -205,8 +205,9 @@ def _beaten(pos: Position, seat: Seat) -> bool:
 def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
     # ext/README.md ("a lone seat that can lose every trick"), RULES.md 2, 4-8 and 11:
     # where the rule holds, the seat's paranoid value is what it has taken (it can lose
-    # every trick left), checked by the brute force at trick starts and mid-trick once
-    # its card is beaten, under forced discards (Turkish and Russian sets) too; and
+    # every trick left), checked by the brute force at trick starts, right after
+    # another hand's lead and once its card is beaten, under forced discards (Turkish
+    # and Russian sets) too; and
     # it holds on positions the old duck condition missed (the 9-card ending of seed
     # 0, safe only because the hands holding the suit must follow).
     core = _core.Core(1)
@@ -224,7 +225,7 @@ def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
             continue
         _load(core, pos)
         for seat in Seat:
-            if pos.trick and not _beaten(pos, seat):
+            if any(s == seat for s, _ in pos.trick) and not _beaten(pos, seat):
                 continue
             checked += 1
             if core.lone_safe(1 << int(seat)):
