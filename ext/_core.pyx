@@ -539,14 +539,20 @@ cdef inline int run_top(uint32_t S, uint32_t* own, int b) noexcept nogil:
     return up == 0 or rank_owner(own, low_bit(up)) != rank_owner(own, b)
 
 
+cdef inline int memo_get(Search* c, uint8_t* memo, uint32_t i) noexcept nogil:
+    # a suit game's memoised result in this load: 0 unknown, 1 safe, 2 not
+    cdef uint8_t v = memo[i]
+    return v & 3 if (v >> 2) == c.safe_epoch else 0
+
+
 cdef int suit_safe(Search* c, int P, int s, uint32_t S, uint32_t* own) noexcept nogil:
     # The lone seat P's safety game in suit s (see lone_safe), memoised per load:
     # S holds the suit's cards still in hands, own[j] seat j's cards of the suit.
     cdef uint8_t* memo = c.safe_memo + (P * 4 + s) * 8192
-    cdef uint8_t r = memo[S]
+    cdef int r = memo_get(c, memo, S)
     if r == 0:
         r = 1 if suit_safe_calc(c, P, s, S, own) else 2
-        memo[S] = r
+        memo[S] = <uint8_t>((c.safe_epoch << 2) | r)
     return r == 1
 
 
@@ -616,12 +622,6 @@ cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own) noex
     return 1
 
 
-cdef inline void safe_clear(Search* c) noexcept nogil:
-    memset(c.safe_memo, 0, 4 * 4 * 8192)
-    memset(c.lead_memo, 0, 65536 * sizeof(uint32_t))
-    c.safe_used = 1
-
-
 cdef int lone_safe_led(Search* c) noexcept nogil:
     # lone_safe right after a lead by another hand (past the first-trick
     # protection): every other suit's game, and the rest of this trick as the game
@@ -638,23 +638,22 @@ cdef int lone_safe_led(Search* c) noexcept nogil:
     cdef uint32_t S, key, h, r
     if c.R.protected and st.tricks_done == 0:
         return 0
-    if not c.safe_used:
-        safe_clear(c)
     for t in range(4):
         if t == s:
             continue
         S = suit_ranks(held, t)
-        if memo[t * 8192 + S] == 0:
+        if memo_get(c, memo, t * 8192 + S) == 0:
             for i in range(4):
                 own[i] = suit_ranks(st.hands[i], t)
             suit_safe(c, P, t, S, own)
-        if memo[t * 8192 + S] != 1:
+        if memo_get(c, memo, t * 8192 + S) != 1:
             return 0
     S = suit_ranks(held, s)
     key = (<uint32_t>((((P * 4 + s) * 4 + L) * 16) + lead) << 13) | S
     h = (key * <uint32_t>2654435761u) >> 16
+    key |= c.safe_epoch << 23
     r = c.lead_memo[h]
-    if (r & 0x7FFFFF) == key and r >> 30:
+    if (r & 0x1FFFFFFF) == key:
         return (r >> 30) == 1
     for i in range(4):
         own[i] = suit_ranks(st.hands[i], s)
@@ -672,15 +671,13 @@ cdef int lone_game_unsafe(Search* c) noexcept nogil:
     cdef uint8_t* memo = c.safe_memo + P * 4 * 8192
     cdef uint32_t own[4]
     cdef uint32_t S
-    if not c.safe_used:
-        safe_clear(c)
     for s in range(4):
         S = suit_ranks(held, s)
-        if memo[s * 8192 + S] == 0:
+        if memo_get(c, memo, s * 8192 + S) == 0:
             for j in range(4):
                 own[j] = suit_ranks(st.hands[j], s)
             suit_safe(c, P, s, S, own)
-        if memo[s * 8192 + S] != 1:
+        if memo_get(c, memo, s * 8192 + S) != 1:
             out |= 1 << s
     return out
 
@@ -707,11 +704,9 @@ cdef int lone_safe(Search* c) noexcept nogil:
     cdef uint32_t S
     cdef int s, j, b, r, bad = -1, on_lead = st.to_move == P and st.count == 0
     cdef uint64_t legal
-    if not c.safe_used:
-        safe_clear(c)
     for s in range(4):
         S = suit_ranks(held, s)
-        r = memo[s * 8192 + S]
+        r = memo_get(c, memo, s * 8192 + S)
         if r == 0:
             for j in range(4):
                 own[j] = suit_ranks(st.hands[j], s)
@@ -1117,8 +1112,8 @@ cdef class Core:
         self.c.tt = <TTEntry*>calloc(nbuckets * 4, sizeof(TTEntry))
         self.c.pid = <uint16_t*>malloc(4 * 32768 * sizeof(uint16_t))
         self.c.seqtab = <uint64_t*>malloc(4 * 8192 * sizeof(uint64_t))
-        self.c.safe_memo = <uint8_t*>malloc(4 * 4 * 8192)
-        self.c.lead_memo = <uint32_t*>malloc(65536 * sizeof(uint32_t))
+        self.c.safe_memo = <uint8_t*>calloc(4 * 4 * 8192, 1)
+        self.c.lead_memo = <uint32_t*>calloc(65536, sizeof(uint32_t))
         if self.c.tt == NULL or self.c.pid == NULL or self.c.seqtab == NULL \
                 or self.c.safe_memo == NULL or self.c.lead_memo == NULL:
             raise MemoryError("cannot allocate the transposition table")
@@ -1241,7 +1236,12 @@ cdef class Core:
                 self.c.epoch = 1
                 self.used = False
             self.dirty = False
-        self.c.safe_used = 0
+        # the suit games' memos: a new epoch per load, cleared when it wraps
+        self.c.safe_epoch += 1
+        if self.c.safe_epoch > 63:
+            memset(self.c.safe_memo, 0, 4 * 4 * 8192)
+            memset(self.c.lead_memo, 0, 65536 * sizeof(uint32_t))
+            self.c.safe_epoch = 1
         if build_patterns(&self.c, in_hands(st)) < 0:
             raise MemoryError("cannot allocate the pattern tables")
         self.loaded = True

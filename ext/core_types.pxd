@@ -103,6 +103,8 @@ cdef struct Search:
     int abort                # 1 node budget, 2 time budget
     int proved_lo            # the bounds the last MTD run proved (all it knows on a stop)
     int proved_hi
-    uint8_t* safe_memo       # the lone seat's per-suit safety game: [seat][suit][cards left]
+    uint8_t* safe_memo       # the lone seat's per-suit safety game: [seat][suit][cards left],
+                             # each byte the load's epoch << 2 | 1 (safe) or 2 (not)
     uint32_t* lead_memo      # the same after a lead: a direct-mapped cache of 65536 results
-    int safe_used            # 1 when safe_memo and lead_memo hold results of this load
+                             # (key: 23 bits, the epoch: 6, the result: 2)
+    uint32_t safe_epoch      # 1..63, the load the memos' entries belong to

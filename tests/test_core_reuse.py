@@ -84,3 +84,14 @@ def test_the_core_counts_its_trick_start_nodes_as_dds_does():
         assert 1 <= core.trick_nodes < core.nodes
         core.set_budget(budget.nodes, budget.ms)
         assert core.trick_nodes == 0 and core.nodes == 0
+
+
+def test_the_lone_seat_games_memos_stay_exact_through_their_epochs():
+    # ext/README.md ("a lone seat that can lose every trick"): the suit games'
+    # memos keep one epoch per load and are cleared every 63 loads; 130 singles
+    # loads in one thread (two wraps) must keep every value exact (RULES.md 11).
+    for i in range(130):
+        pos = random_position(("italian", "no-tricks", None, (), 4, False), 3000 + i)
+        result = solve(pos)
+        for seat in pos.seats:
+            assert result.values[seat] == bruteforce.value(pos, seat), (i, pos, seat)
