@@ -622,6 +622,19 @@ cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own) noex
     return 1
 
 
+cdef inline int suit_game(Search* c, int P, int s, uint64_t held) noexcept nogil:
+    # Whether P survives the game of suit s from the current hands, `held` the cards
+    # in them (memoised).
+    cdef uint32_t S = suit_ranks(held, s)
+    cdef uint32_t own[4]
+    cdef int r = memo_get(c, c.safe_memo + (P * 4 + s) * 8192, S), j
+    if r == 0:
+        for j in range(4):
+            own[j] = suit_ranks(c.st.hands[j], s)
+        return suit_safe(c, P, s, S, own)
+    return r == 1
+
+
 cdef int lone_safe_led(Search* c) noexcept nogil:
     # lone_safe right after a lead by another hand (past the first-trick
     # protection): every other suit's game, and the rest of this trick as the game
@@ -632,21 +645,13 @@ cdef int lone_safe_led(Search* c) noexcept nogil:
     cdef int P = low_bit(<uint64_t>c.maxmask)
     cdef int i, t, s = st.cur.card[0] >> 4, L = st.cur.seat[0]
     cdef int lead = (st.cur.card[0] & 15) - 2
-    cdef uint64_t held = in_hands(st)
-    cdef uint8_t* memo = c.safe_memo + P * 4 * 8192
     cdef uint32_t own[4]
     cdef uint32_t S, key, h, r
     if c.R.protected and st.tricks_done == 0:
         return 0
+    cdef uint64_t held = in_hands(st)
     for t in range(4):
-        if t == s:
-            continue
-        S = suit_ranks(held, t)
-        if memo_get(c, memo, t * 8192 + S) == 0:
-            for i in range(4):
-                own[i] = suit_ranks(st.hands[i], t)
-            suit_safe(c, P, t, S, own)
-        if memo_get(c, memo, t * 8192 + S) != 1:
+        if t != s and not suit_game(c, P, t, held):
             return 0
     S = suit_ranks(held, s)
     key = (<uint32_t>((((P * 4 + s) * 4 + L) * 16) + lead) << 13) | S
@@ -665,19 +670,10 @@ cdef int lone_safe_led(Search* c) noexcept nogil:
 cdef int lone_game_unsafe(Search* c) noexcept nogil:
     # The suits (bits) whose game (suit_safe) the lone seat does not surely survive:
     # the move order's "suits where it can be caught".
-    cdef State* st = &c.st
-    cdef int P = low_bit(<uint64_t>c.maxmask), s, j, out = 0
-    cdef uint64_t held = in_hands(st)
-    cdef uint8_t* memo = c.safe_memo + P * 4 * 8192
-    cdef uint32_t own[4]
-    cdef uint32_t S
+    cdef int P = low_bit(<uint64_t>c.maxmask), s, out = 0
+    cdef uint64_t held = in_hands(&c.st)
     for s in range(4):
-        S = suit_ranks(held, s)
-        if memo_get(c, memo, s * 8192 + S) == 0:
-            for j in range(4):
-                own[j] = suit_ranks(st.hands[j], s)
-            suit_safe(c, P, s, S, own)
-        if memo_get(c, memo, s * 8192 + S) != 1:
+        if not suit_game(c, P, s, held):
             out |= 1 << s
     return out
 
@@ -699,19 +695,11 @@ cdef int lone_safe(Search* c) noexcept nogil:
     cdef State* st = &c.st
     cdef int P = low_bit(<uint64_t>c.maxmask)
     cdef uint64_t held = in_hands(st)
-    cdef uint8_t* memo = c.safe_memo + P * 4 * 8192
     cdef uint32_t own[4]
-    cdef uint32_t S
-    cdef int s, j, b, r, bad = -1, on_lead = st.to_move == P and st.count == 0
+    cdef int s, j, b, bad = -1, on_lead = st.to_move == P and st.count == 0
     cdef uint64_t legal
     for s in range(4):
-        S = suit_ranks(held, s)
-        r = memo_get(c, memo, s * 8192 + S)
-        if r == 0:
-            for j in range(4):
-                own[j] = suit_ranks(st.hands[j], s)
-            r = 1 if suit_safe(c, P, s, S, own) else 2
-        if r == 2:
+        if not suit_game(c, P, s, held):
             # off lead every suit must be safe; on lead, an exit can mend one suit
             if not on_lead or bad >= 0:
                 return 0
