@@ -645,11 +645,11 @@ cdef int lone_safe_led(Search* c) noexcept nogil:
     cdef int P = low_bit(<uint64_t>c.maxmask)
     cdef int i, t, s = st.cur.card[0] >> 4, L = st.cur.seat[0]
     cdef int lead = (st.cur.card[0] & 15) - 2
+    cdef uint64_t held = in_hands(st)
     cdef uint32_t own[4]
     cdef uint32_t S, key, h, r
     if c.R.protected and st.tricks_done == 0:
         return 0
-    cdef uint64_t held = in_hands(st)
     for t in range(4):
         if t != s and not suit_game(c, P, t, held):
             return 0
@@ -732,6 +732,17 @@ cdef inline int lone_beaten(Search* c) noexcept nogil:
         if st.cur.seat[i] == P:
             return st.cur.seat[st.cur.win[st.count - 1]] != P
     return 0
+
+
+cdef int lone_safe_mid(Search* c) noexcept nogil:
+    # The lone-seat rules in a trick under way: lone_safe once P's card is beaten,
+    # lone_safe_led right after another hand's lead, else nothing proved.
+    cdef State* st = &c.st
+    cdef int P = low_bit(<uint64_t>c.maxmask), i
+    for i in range(st.count):
+        if st.cur.seat[i] == P:
+            return lone_beaten(c) and lone_safe(c)
+    return st.count == 1 and lone_safe_led(c)
 
 
 cdef inline int decides(int lo, int hi, int alpha, int beta, int* value) noexcept nogil:
@@ -916,9 +927,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 hi = top
             else:
                 acc |= tmp
-    elif c.lone and lo < 0 and R.trump < 0 and not R.overtake and \
-            ((lone_beaten(c) and lone_safe(c)) or
-             (st.count == 1 and st.cur.seat[0] != low_bit(<uint64_t>c.maxmask) and lone_safe_led(c))):
+    elif c.lone and lo < 0 and R.trump < 0 and not R.overtake and lone_safe_mid(c):
         # the lone seat loses this trick and can lose every later one
         lo = 0
         if lo >= beta or lo == hi:
@@ -1388,17 +1397,10 @@ cdef class Core:
         rules the search uses (a test hook; no trump, no overtaking): lone_safe at a
         trick start or once that seat's card is beaten, lone_safe_led right after
         another hand's lead, else False."""
-        cdef State* st = &self.c.st
-        cdef int i
         if not self.loaded:
             raise ValueError("no position loaded")
         self._set_max(maxmask)
-        if st.count == 0:
-            return bool(lone_safe(&self.c))
-        for i in range(st.count):
-            if st.cur.seat[i] == low_bit(<uint64_t>maxmask):
-                return bool(lone_beaten(&self.c) and lone_safe(&self.c))
-        return st.count == 1 and bool(lone_safe_led(&self.c))
+        return bool(lone_safe_mid(&self.c) if self.c.st.count else lone_safe(&self.c))
 
     def probe(self, int maxmask, int alpha, int beta):
         """One fail-soft alpha-beta search at the root in the window (alpha, beta):
