@@ -31,7 +31,6 @@ extensions = [
 ]
 
 
-
 class ProfileGuidedBuildExt(build_ext):
     """``build_ext`` with gcc's profile-guided optimisation for the search core."""
 
@@ -39,7 +38,8 @@ class ProfileGuidedBuildExt(build_ext):
         if ext.name != "kingsolve._core" or os.environ.get("KINGSOLVE_PGO", "1") == "0" \
                 or not self._gcc():
             return super().build_extension(ext)
-        compile_args, link_args, force = list(ext.extra_compile_args), list(ext.extra_link_args), self.force
+        compile_args, link_args = list(ext.extra_compile_args), list(ext.extra_link_args)
+        force = self.force
         profile = Path(self.build_temp).resolve() / "pgo-profile"
         shutil.rmtree(profile, ignore_errors=True)
         self.force = True

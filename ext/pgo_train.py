@@ -66,10 +66,10 @@ def train(mod, seconds: float) -> int:
     end = time.monotonic() + seconds
     hearts = [0] * 64
     queens = [0] * 64
+    for r in range(2, 15):
+        hearts[16 + r] = -1
     for s in range(4):
         queens[16 * s + 12] = -2
-        for r in range(2, 15):
-            hearts[16 + r] = -1
     rounds = 0
     while time.monotonic() < end:
         rounds += 1
