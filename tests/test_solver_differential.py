@@ -2,10 +2,11 @@
 
 Positions with few cards left, reached by seeded random legal play from random
 deals (often mid-trick), and short deals whose first trick is still to play (so
-first-trick protection and unbroken suits are exercised). Every trick contract of
-every rule set (RULES.md sections 4-8) with each trump, 2 and 3 players, the
-32-card deck and Italian doubles: the value of every seat and of every legal card
-must agree exactly (RULES.md sections 2, 3 and 11).
+first-trick protection and unbroken suits are exercised); and, against an
+alpha-beta over the same rules, positions of full deals with four tricks left.
+Every trick contract of every rule set (RULES.md sections 4-8) with each trump, 2
+and 3 players, the 32-card deck and Italian doubles: the value of every seat and
+of every legal card must agree exactly (RULES.md sections 2, 3 and 11).
 """
 
 from __future__ import annotations
@@ -121,6 +122,47 @@ def test_values_and_cards_match_bruteforce(cfg):
         top = max(result.cards.values())
         assert result.best == [c for c, v in result.cards.items() if v == top]
         assert result.values[pos.to_move] == top
+
+
+def deeper_position(cfg, seed: int, keep: int = 4) -> Position:
+    """A seeded position of a full 4-player deal with ``keep`` tricks left after
+    random legal play, often mid-trick: where the core's rules that need several
+    tricks (the lone seat's suit games, cashing runs, later tricks) decide."""
+    vname, cname, trump, options, players, doubles = cfg
+    rs = VARIANTS[vname]
+    rng = random.Random(f"deeper/{_id(cfg)}/{seed}")
+    deal = Deal.random(rng.randrange(10**9), deck=rs.deck)
+    pos = Position(rs, cname, deal, leader=rng.choice(list(Seat)), trump=trump,
+                   doubles=doubles, options=options)
+    while not pos.complete and pos.n_tricks - len(pos.tricks) > keep:
+        pos.play(rng.choice(pos.legal_cards()))
+    for _ in range(rng.randrange(4)):
+        if not pos.complete:
+            pos.play(rng.choice(pos.legal_cards()))
+    return pos
+
+
+def test_the_pruned_reference_is_the_full_minimax():
+    # the alpha-beta reference the deeper positions use, against the full minimax
+    for i, cfg in enumerate(CONFIGS[::5]):
+        pos = random_position(cfg, i)
+        for seat in pos.seats:
+            assert bruteforce.value_pruned(pos, seat) == bruteforce.value(pos, seat), (pos, seat)
+        if not pos.complete:
+            assert bruteforce.card_values_pruned(pos) == bruteforce.card_values(pos), pos
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cfg", [c for c in CONFIGS if c[4] == 4], ids=_id)
+def test_four_tricks_left_match_alphabeta(cfg):
+    # RULES.md 11, deeper than the minimax above reaches: every seat's value and
+    # every card's value against a plain alpha-beta over Position.
+    pos = deeper_position(cfg, 0)
+    result = solve(pos)
+    for seat in pos.seats:
+        assert result.values[seat] == bruteforce.value_pruned(pos, seat), (pos, seat)
+    if not pos.complete:
+        assert result.cards == bruteforce.card_values_pruned(pos), pos
 
 
 def test_enough_positions_and_contracts():
