@@ -263,10 +263,28 @@ cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, 
     # lead of a matching entry (255 for none).
     cdef WideEntry* b = wide_bucket(c, len, ps[0] & 0xFFF)
     cdef WideEntry* e
-    cdef int i, move = 255, used
+    cdef int i, move = 255, used, s, need = -1
+    cdef uint64_t held, lane, sp
     for i in range(WIDE_SLOTS):
         e = &b[i]
         if not wide_match(e, len, ps):
+            continue
+        # The entry holds for the cards below its top ones only when they are all
+        # plain: a card of a special class there (a point card, say, where the
+        # position stored had none in the suit) can change the result. So each
+        # suit's top cards it keeps must reach down to this position's lowest
+        # special card (counted once per probe, on the first match).
+        if need < 0:
+            need = 0
+            held = in_hands(&c.st)
+            for s in range(4):
+                lane = held & lane_of(s)
+                sp = lane & c.special
+                if sp:
+                    need |= popcount(lane & ~((((<uint64_t>1) << low_bit(sp))) - 1)) << (4 * s)
+        if ((e.kpack & 15) < (need & 15) or ((e.kpack >> 4) & 15) < ((need >> 4) & 15)
+                or ((e.kpack >> 8) & 15) < ((need >> 8) & 15)
+                or ((e.kpack >> 12) & 15) < ((need >> 12) & 15)):
             continue
         c.tt_hits += 1
         used = 0

@@ -211,6 +211,24 @@ def test_equivalent_cards_are_searched_once_unless_a_card_out_separates_them():
     assert len(set(core.moves().values())) == 2
 
 
+def test_a_wide_entry_does_not_stand_for_a_point_card_below_its_top_cards():
+    # Found by a long run of the four-tricks comparison: N to discard from HK H6 H4
+    # onto W's D2. The table entry of the line where N kept H6 H4 (no point card in
+    # its hearts, so none of them counted) matched the line where N kept HK H6 by
+    # lengths and top cards, and said N-S lose no more than SJ; E-W can make S win
+    # the last two tricks (throwing CA), so N-S take HK too (RULES.md 4: each K and
+    # J -2; RULES.md 11: the side's exact value).
+    pos = Position("italian", "no-kings-jacks",
+                   "N:QT84.KT8643.Q.QJ AJ962.J7.T8.KT54 53.AQ5.A9654.986 K7.92.KJ732.A732",
+                   leader="W", doubles=True,
+                   play="C3 CQ C4 C8 H8 HJ HQ H9 D5 D7 DQ D8 H3 H7 HA H2 H5 SK HT S6 S4 S9 "
+                        "S5 S7 S2 S3 D3 ST CJ CK C6 C7 DT D6 DK SQ DJ S8 C5".split())
+    result = solve(pos)
+    assert result.values == {seat: -8 for seat in pos.seats}
+    assert result.cards == bruteforce.card_values(pos)
+    assert all(v == -8 for v in result.cards.values())
+
+
 def test_a_side_that_needs_every_trick_is_refuted_without_search():
     # ext/README.md (DDS's later tricks), values as RULES.md sections 4 and 11: N-S
     # hold the best card of hearts only (at most two tricks: N's longest holding),
