@@ -1190,6 +1190,8 @@ cdef class Core:
         # class ids: cards alike in points, first-trick protection and forced set
         R.ncls = 0
         for i in range(64):
+            R.cls_mask[i] = 0
+        for i in range(64):
             m = (<uint64_t>1) << i
             key[i] = (R.card_points[i] * 4 + (2 if protected & m else 0)
                       + (1 if forced & m else 0))
@@ -1202,6 +1204,7 @@ cdef class Core:
                 keys[R.ncls] = key[i]
                 R.cls[i] = R.ncls
                 R.ncls += 1
+            R.cls_mask[R.cls[i]] |= m
         # the state before the current trick, then the trick replayed
         for seat, bit in trick:
             trick_cards |= (<uint64_t>1) << bit

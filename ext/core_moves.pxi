@@ -162,35 +162,50 @@ cdef inline uint64_t in_hands(State* st) noexcept nogil:
     return st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3]
 
 
+cdef inline uint64_t next_live(uint64_t x, uint64_t live) noexcept nogil:
+    # For each card of x, the lowest card of `live` above it in its suit: one step
+    # up, then on through the ranks no live card holds (a parallel fill, no loop
+    # over cards; bit 15 of each suit's lane stops it at the suit's end).
+    cdef uint64_t gap = ~live & ~(<uint64_t>0x8000800080008000)
+    cdef uint64_t s0 = x << 1
+    cdef uint64_t gen = s0 & gap
+    cdef uint64_t pro = gap
+    gen |= pro & (gen << 1)
+    pro &= pro << 1
+    gen |= pro & (gen << 2)
+    pro &= pro << 2
+    gen |= pro & (gen << 4)
+    pro &= pro << 4
+    gen |= pro & (gen << 8)
+    return (s0 | (gen << 1)) & live
+
+
 cdef int gen_moves(Rules* R, State* st, uint64_t legal, int* out, int* rep) noexcept nogil:
     # The legal cards, one per class of equivalent cards: cards of the hand and suit
     # with no card still out (in a hand or the current trick) between them and the
-    # same class (points, protection, forced). `rep` (if given) maps each legal card
-    # to its representative, the lowest card of its class. `legal` is legal_moves().
+    # same class (points, protection, forced). A card is folded into the one below
+    # it when the next card still out below it is a legal card of its class; each
+    # class is done for all suits at once. `rep` (if given) maps each legal card to
+    # its representative, the lowest card of its class. `legal` is legal_moves().
     cdef uint64_t live = in_hands(st) | st.trick_mask
-    cdef uint64_t lane, between
-    cdef int n = 0
-    cdef int s, bit, prev, head
-    for s in range(4):
-        lane = legal & lane_of(s)
-        prev = -1
-        head = -1
-        while lane:
-            bit = low_bit(lane)
-            lane &= lane - 1
-            if prev >= 0 and R.cls[prev] == R.cls[bit]:
-                between = ((((<uint64_t>1) << bit) - 1) & ~(((<uint64_t>2) << prev) - 1))
-                if not (live & between):
-                    prev = bit
-                    if rep != NULL:
-                        rep[bit] = head
-                    continue
-            out[n] = bit
-            n += 1
-            prev = bit
-            head = bit
-            if rep != NULL:
-                rep[bit] = bit
+    cdef uint64_t folded = 0, lk, heads
+    cdef int n = 0, k, bit, head = -1
+    for k in range(R.ncls):
+        lk = legal & R.cls_mask[k]
+        if lk & (lk - 1):
+            folded |= next_live(lk, live) & lk
+    heads = legal & ~folded
+    while heads:
+        out[n] = low_bit(heads)
+        heads &= heads - 1
+        n += 1
+    if rep != NULL:
+        while legal:
+            bit = low_bit(legal)
+            legal &= legal - 1
+            if not (folded >> bit) & 1:
+                head = bit
+            rep[bit] = head
     return n
 
 

@@ -13,6 +13,7 @@ cdef struct Rules:
     int card_points[64]              # points of each card bit (0 for no card)
     int cls[64]                      # class id of each card: equal points, protected, forced
     int ncls                         # number of class ids in use
+    uint64_t cls_mask[64]            # the cards of each class id
     int trick_points[MAX_TRICKS]     # points of trick i (0-based)
     int pos_suffix[MAX_TRICKS + 1]   # sum of the positive trick points of tricks i..n-1
     int neg_suffix[MAX_TRICKS + 1]   # sum of the negative trick points of tricks i..n-1
