@@ -101,12 +101,10 @@ cdef inline uint64_t lead_tops(Search* c, int hand, uint64_t mine, int s) noexce
         return 0
     if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
         return 0
-    if not lane:
-        return 0
+    # the cards above the highest other card (no branch on whether there is one:
+    # bit 0 is never a card)
     o_lane = in_hands(st) & ~st.hands[hand] & lane_of(s)
-    if o_lane:
-        lane &= ~((((<uint64_t>2) << high_bit(o_lane))) - 1)
-    return lane
+    return lane & ~((((<uint64_t>2) << high_bit(o_lane | 1))) - 1)
 
 
 cdef inline int longest_other(State* st, int hand, int s) noexcept nogil:
@@ -800,7 +798,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     cdef int maximizing, q, top, at_start = 0, out, lo0
     cdef int mv[16]
     cdef int cut[4]
-    cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0, wlen = 0
+    cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0, wlen = 0, folded = 0
     cdef uint64_t ps[4]
     cdef TTEntry* e
     cdef WideEntry* wb
@@ -934,7 +932,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             rel[0] = 0
             return lo
     legal = legal_moves(R, st)
-    n = gen_moves(R, st, legal, mv, NULL)
+    n = gen_moves(R, st, legal, mv, NULL, &folded)
     order_moves(c, mv, n, ttmove, legal)
     maximizing = (c.maxmask >> st.to_move) & 1
     best = -INF if maximizing else INF
@@ -967,7 +965,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             if sub:
                 # the card stood for the equal cards folded into it: when the result
                 # depends on one of them, it depends on the whole run (rel is absolute)
-                if sub & run_above(R, st, legal, mv[i]):
+                if (sub & folded) and (sub & run_above(R, st, legal, mv[i])):
                     sub |= (<uint64_t>1) << mv[i]
                 acc |= sub
             tr = (sub | (c.special & live)) & lane_of(mv[i] >> 4)

@@ -180,13 +180,15 @@ cdef inline uint64_t next_live(uint64_t x, uint64_t live) noexcept nogil:
     return (s0 | (gen << 1)) & live
 
 
-cdef int gen_moves(Rules* R, State* st, uint64_t legal, int* out, int* rep) noexcept nogil:
+cdef int gen_moves(Rules* R, State* st, uint64_t legal, int* out, int* rep,
+                   uint64_t* folded_out=NULL) noexcept nogil:
     # The legal cards, one per class of equivalent cards: cards of the hand and suit
     # with no card still out (in a hand or the current trick) between them and the
     # same class (points, protection, forced). A card is folded into the one below
     # it when the next card still out below it is a legal card of its class; each
     # class is done for all suits at once. `rep` (if given) maps each legal card to
-    # its representative, the lowest card of its class. `legal` is legal_moves().
+    # its representative, the lowest card of its class; `folded_out` (if given) gets
+    # the legal cards folded into one below. `legal` is legal_moves().
     cdef uint64_t live = in_hands(st) | st.trick_mask
     cdef uint64_t folded = 0, lk, heads
     cdef int n = 0, k, bit, head = -1
@@ -195,6 +197,8 @@ cdef int gen_moves(Rules* R, State* st, uint64_t legal, int* out, int* rep) noex
         if lk & (lk - 1):
             folded |= next_live(lk, live) & lk
     heads = legal & ~folded
+    if folded_out != NULL:
+        folded_out[0] = folded
     while heads:
         out[n] = low_bit(heads)
         heads &= heads - 1
