@@ -20,7 +20,30 @@ cdef extern from *:
     #if defined(__GNUC__) && defined(__x86_64__)
     #pragma GCC target("popcnt")
     #endif
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
+    /* The slots of 64 one-byte fingerprints that equal b, as a bit mask. */
+    static inline unsigned long long ks_match64(const unsigned char* p, unsigned char b) {
+    #if defined(__SSE2__)
+        __m128i k = _mm_set1_epi8((char)b);
+        unsigned long long m = 0;
+        int i;
+        for (i = 0; i < 4; i++) {
+            __m128i v = _mm_loadu_si128((const __m128i*)(p + 16 * i));
+            m |= (unsigned long long)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, k)) << (16 * i);
+        }
+        return m;
+    #else
+        unsigned long long m = 0;
+        int i;
+        for (i = 0; i < 64; i++)
+            m |= (unsigned long long)(p[i] == b) << i;
+        return m;
+    #endif
+    }
     """
+    unsigned long long ks_match64(const unsigned char* p, unsigned char b) nogil
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
@@ -801,7 +824,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0, wlen = 0, folded = 0
     cdef uint64_t ps[4]
     cdef TTEntry* e
-    cdef WideEntry* wb
+    cdef WideBucket* wb
     cdef int64_t start_nodes = c.nodes
     c.nodes += 1
     if st.count == 0:
@@ -1316,8 +1339,8 @@ cdef class Core:
             self.c.wide = wide
             if wide:
                 self.c.bucket_mask = half // (4 * sizeof(TTEntry)) - 1
-                self.c.wt = <WideEntry*>(<char*>self.c.tt + half)
-                self.c.wide_buckets = half // (WIDE_SLOTS * sizeof(WideEntry))
+                self.c.wt = <WideBucket*>(<char*>self.c.tt + half)
+                self.c.wide_buckets = half // sizeof(WideBucket)
             else:
                 self.c.bucket_mask = self.c.tt_bytes // (4 * sizeof(TTEntry)) - 1
                 self.c.wt = NULL

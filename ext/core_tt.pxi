@@ -234,10 +234,19 @@ cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
     ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.maxmask << 2) | <uint64_t>c.st.to_move
 
 
-cdef inline WideEntry* wide_bucket(Search* c, uint64_t len, uint64_t tag) noexcept nogil:
+cdef inline uint64_t wide_hash(uint64_t len, uint64_t tag) noexcept nogil:
     cdef uint64_t h = (len ^ (tag * <uint64_t>0xC2B2AE3D27D4EB4F)) * <uint64_t>0x9E3779B97F4A7C15
-    h ^= h >> 31
-    return c.wt + WIDE_SLOTS * (h % c.wide_buckets)
+    return h ^ (h >> 31)
+
+
+cdef inline WideBucket* wide_bucket(Search* c, uint64_t len, uint64_t tag) noexcept nogil:
+    return c.wt + (wide_hash(len, tag) % c.wide_buckets)
+
+
+cdef inline uint8_t wide_fp(uint64_t len, uint64_t tag) noexcept nogil:
+    # the slot's fingerprint: other bits of the hash than the bucket's, never 0
+    cdef uint8_t f = <uint8_t>(wide_hash(len, tag) >> 56)
+    return f if f else 1
 
 
 cdef inline int wide_match(WideEntry* e, uint64_t len, uint64_t* ps) noexcept nogil:
@@ -261,12 +270,15 @@ cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, 
     # Narrow [*lo, *hi] by the entries that match, until the window (alpha, beta)
     # is decided; adds the cards of those that narrowed to *rel; returns the best
     # lead of a matching entry (255 for none).
-    cdef WideEntry* b = wide_bucket(c, len, ps[0] & 0xFFF)
+    cdef WideBucket* b = wide_bucket(c, len, ps[0] & 0xFFF)
     cdef WideEntry* e
     cdef int i, move = 255, used, s, need = -1
     cdef uint64_t held, lane, sp
-    for i in range(WIDE_SLOTS):
-        e = &b[i]
+    cdef uint64_t cand = ks_match64(b.fp, wide_fp(len, ps[0] & 0xFFF))
+    while cand:
+        i = low_bit(cand)
+        cand &= cand - 1
+        e = &b.e[i]
         if not wide_match(e, len, ps):
             continue
         # The entry holds for the cards below its top ones only when they are all
@@ -312,8 +324,10 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
     cdef uint64_t ms[4]
     cdef int s, i, kpack = 0, victim = 0
     cdef int n = high_bit(<uint64_t>work | 1)
-    cdef WideEntry* b = wide_bucket(c, len, ps[0] & 0xFFF)
+    cdef WideBucket* b = wide_bucket(c, len, ps[0] & 0xFFF)
     cdef WideEntry* e = NULL
+    cdef uint8_t fp = wide_fp(len, ps[0] & 0xFFF)
+    cdef uint64_t cand = ks_match64(b.fp, fp)
     rel = (rel | c.special) & held
     for s in range(4):
         lane = held & lane_of(s)
@@ -322,10 +336,12 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
             kpack |= popcount(lane & ~((((<uint64_t>1) << low_bit(r))) - 1)) << (4 * s)
         ms[s] = ps[s] & top_mask((kpack >> (4 * s)) & 15)
     ms[0] |= ps[0] & 0xFFF
-    for i in range(WIDE_SLOTS):
-        if b[i].len == len and b[i].kpack == kpack and b[i].seq[0] == ms[0] \
-                and b[i].seq[1] == ms[1] and b[i].seq[2] == ms[2] and b[i].seq[3] == ms[3]:
-            e = &b[i]
+    while cand:
+        i = low_bit(cand)
+        cand &= cand - 1
+        if b.e[i].len == len and b.e[i].kpack == kpack and b.e[i].seq[0] == ms[0] \
+                and b.e[i].seq[1] == ms[1] and b.e[i].seq[2] == ms[2] and b.e[i].seq[3] == ms[3]:
+            e = &b.e[i]
             if e.lo > lo:
                 lo = e.lo
             if e.hi < hi:
@@ -337,12 +353,13 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
             break
     if e == NULL:
         for i in range(WIDE_SLOTS):
-            if ((b[i].seq[0] >> 6) & 31) != c.epoch:
+            if ((b.e[i].seq[0] >> 6) & 31) != c.epoch:
                 victim = i
                 break
-            if b[i].depth < b[victim].depth:
+            if b.e[i].depth < b.e[victim].depth:
                 victim = i
-        e = &b[victim]
+        e = &b.e[victim]
+        b.fp[victim] = fp
         e.len = len
         for s in range(4):
             e.seq[s] = ms[s]

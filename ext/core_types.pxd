@@ -77,6 +77,13 @@ cdef struct WideEntry:
     uint16_t kpack           # per suit (4 bits each): how many top cards seq[suit] holds
 
 
+cdef struct WideBucket:
+    uint8_t fp[WIDE_SLOTS]   # per slot, a fingerprint of its lengths, leader, maximiser set and
+                             # epoch (never 0; 0 for a slot never written), so a probe reads the
+                             # entries of its own kind only
+    WideEntry e[WIDE_SLOTS]
+
+
 cdef struct Search:
     Rules R                  # the contract, compiled
     State st                 # the position being searched
@@ -91,7 +98,7 @@ cdef struct Search:
     uint64_t* seqtab         # owner-and-class sequence of each suit lane: seqtab[suit * 8192 + lane >> 2]
     int seq_ok               # 1 when every class id fits the sequences' 2 bits
     int wide                 # 1 when the table holds WideEntry buckets (the tracked searches)
-    WideEntry* wt            # the table's memory seen as buckets of 8 WideEntry
+    WideBucket* wt           # the table's wide half, as buckets
     uint64_t wide_buckets    # how many
     uint64_t special         # cards of a class other than plain (points, protected, forced)
     int strict               # 1 when legality compares ranks (overtake, overtrump, overruff)
