@@ -20,47 +20,25 @@ def _final(position: Position, side: tuple[Seat, ...]) -> int:
 
 def value(position: Position, seat: Seat) -> int:
     """The value of ``seat`` (its side in doubles) by full minimax."""
-    side = position.side_of(seat)
-    return _minimax(position, side)
-
-
-def _minimax(position: Position, side: tuple[Seat, ...]) -> int:
-    if position.complete:
-        return _final(position, side)
-    mover = position.to_move
-    maximizing = mover in side
-    best = None
-    legal = position.legal_mask()
-    while legal:
-        low = legal & -legal
-        legal ^= low
-        position._apply(mover, low.bit_length() - 1)
-        v = _minimax(position, side)
-        position.undo()
-        if best is None or (v > best if maximizing else v < best):
-            best = v
-    return best
+    return _search(position, position.side_of(seat), -10**9, 10**9, prune=False)
 
 
 def value_pruned(position: Position, seat: Seat) -> int:
     """The same value as ``value()`` by alpha-beta (still plain Python over
     ``Position``, no tables): exact at the root's full window, and fast enough for
     positions with four tricks left."""
-    return _alphabeta(position, position.side_of(seat), -10**9, 10**9)
+    return _search(position, position.side_of(seat), -10**9, 10**9, prune=True)
 
 
 def card_values_pruned(position: Position) -> dict[Card, int]:
     """``card_values()`` by alpha-beta."""
-    side = position.side_of(position.to_move)
-    out = {}
-    for card in position.legal_cards():
-        position.play(card)
-        out[card] = _alphabeta(position, side, -10**9, 10**9)
-        position.undo()
-    return out
+    return card_values(position, prune=True)
 
 
-def _alphabeta(position: Position, side: tuple[Seat, ...], alpha: int, beta: int) -> int:
+def _search(position: Position, side: tuple[Seat, ...], alpha: int, beta: int,
+            prune: bool) -> int:
+    # Every legal card of every seat; with `prune`, alpha-beta cutoffs in the window
+    # (alpha, beta), else every line to the end (the minimax that checks the pruning).
     if position.complete:
         return _final(position, side)
     mover = position.to_move
@@ -71,25 +49,27 @@ def _alphabeta(position: Position, side: tuple[Seat, ...], alpha: int, beta: int
         low = legal & -legal
         legal ^= low
         position._apply(mover, low.bit_length() - 1)
-        v = _alphabeta(position, side, alpha, beta)
+        v = _search(position, side, alpha, beta, prune)
         position.undo()
         if best is None or (v > best if maximizing else v < best):
             best = v
-        if maximizing:
-            alpha = max(alpha, best)
-        else:
-            beta = min(beta, best)
-        if alpha >= beta:
-            break
+        if prune:
+            if maximizing:
+                alpha = max(alpha, best)
+            else:
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
     return best
 
 
-def card_values(position: Position) -> dict[Card, int]:
-    """For each legal card of the seat on move: that seat's value after playing it."""
+def card_values(position: Position, prune: bool = False) -> dict[Card, int]:
+    """For each legal card of the seat on move: that seat's value after playing it
+    (by alpha-beta with ``prune``, else by full minimax)."""
     side = position.side_of(position.to_move)
     out = {}
     for card in position.legal_cards():
         position.play(card)
-        out[card] = _minimax(position, side)
+        out[card] = _search(position, side, -10**9, 10**9, prune)
         position.undo()
     return out
