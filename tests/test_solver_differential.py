@@ -125,18 +125,18 @@ def test_values_and_cards_match_bruteforce(cfg):
 
 
 def deeper_position(cfg, seed: int, keep: int = 4) -> Position:
-    """A seeded position of a full 4-player deal with ``keep`` tricks left after
+    """A seeded position of a full deal with ``keep`` tricks left after
     random legal play, often mid-trick: where the core's rules that need several
     tricks (the lone seat's suit games, cashing runs, later tricks) decide."""
     vname, cname, trump, options, players, doubles = cfg
     rs = VARIANTS[vname]
     rng = random.Random(f"deeper/{_id(cfg)}/{seed}")
-    deal = Deal.random(rng.randrange(10**9), deck=rs.deck)
-    pos = Position(rs, cname, deal, leader=rng.choice(list(Seat)), trump=trump,
-                   doubles=doubles, options=options)
+    deal = Deal.random(rng.randrange(10**9), deck=rs.deck, players=players)
+    pos = Position(rs, cname, deal, leader=rng.choice(seats_for_players(players)),
+                   trump=trump, doubles=doubles, options=options)
     while not pos.complete and pos.n_tricks - len(pos.tricks) > keep:
         pos.play(rng.choice(pos.legal_cards()))
-    for _ in range(rng.randrange(4)):
+    for _ in range(rng.randrange(players)):
         if not pos.complete:
             pos.play(rng.choice(pos.legal_cards()))
     return pos
