@@ -240,13 +240,26 @@ cdef inline uint64_t wide_hash(uint64_t len, uint64_t tag) noexcept nogil:
 
 
 cdef inline WideBucket* wide_bucket(Search* c, uint64_t len, uint64_t tag) noexcept nogil:
-    return c.wt + (wide_hash(len, tag) % c.wide_buckets)
+    return c.wt + wide_hash(len, tag) % c.wide_buckets
 
 
-cdef inline uint8_t wide_fp(uint64_t len, uint64_t tag) noexcept nogil:
-    # the slot's fingerprint: other bits of the hash than the bucket's, never 0
-    cdef uint8_t f = <uint8_t>(wide_hash(len, tag) >> 56)
+cdef inline uint8_t wide_fp(uint64_t h) noexcept nogil:
+    # the slot's fingerprint from wide_hash(): other bits than the bucket's, never 0
+    cdef uint8_t f = <uint8_t>(h >> 56)
     return f if f else 1
+
+
+cdef inline int reach_pack(uint64_t held, uint64_t cards) noexcept nogil:
+    # per suit (4 bits each): how many of the top cards in hands reach down to the
+    # lowest of `cards` in that suit (0 where `cards` has none)
+    cdef uint64_t lane, r
+    cdef int s, k = 0
+    for s in range(4):
+        lane = held & lane_of(s)
+        r = cards & lane
+        if r:
+            k |= popcount(lane & ~((((<uint64_t>1) << low_bit(r))) - 1)) << (4 * s)
+    return k
 
 
 cdef inline int wide_match(WideEntry* e, uint64_t len, uint64_t* ps) noexcept nogil:
@@ -270,11 +283,11 @@ cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, 
     # Narrow [*lo, *hi] by the entries that match, until the window (alpha, beta)
     # is decided; adds the cards of those that narrowed to *rel; returns the best
     # lead of a matching entry (255 for none).
-    cdef WideBucket* b = wide_bucket(c, len, ps[0] & 0xFFF)
+    cdef uint64_t h = wide_hash(len, ps[0] & 0xFFF)
+    cdef WideBucket* b = c.wt + h % c.wide_buckets
     cdef WideEntry* e
-    cdef int i, move = 255, used, s, need = -1
-    cdef uint64_t held, lane, sp
-    cdef uint64_t cand = ks_match64(b.fp, wide_fp(len, ps[0] & 0xFFF))
+    cdef int i, move = 255, used, need = -1
+    cdef uint64_t cand = ks_match64(b.fp, wide_fp(h))
     while cand:
         i = low_bit(cand)
         cand &= cand - 1
@@ -287,13 +300,7 @@ cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, 
         # suit's top cards it keeps must reach down to this position's lowest
         # special card (counted once per probe, on the first match).
         if need < 0:
-            need = 0
-            held = in_hands(&c.st)
-            for s in range(4):
-                lane = held & lane_of(s)
-                sp = lane & c.special
-                if sp:
-                    need |= popcount(lane & ~((((<uint64_t>1) << low_bit(sp))) - 1)) << (4 * s)
+            need = reach_pack(in_hands(&c.st), c.special)
         if ((e.kpack & 15) < (need & 15) or ((e.kpack >> 4) & 15) < ((need >> 4) & 15)
                 or ((e.kpack >> 8) & 15) < ((need >> 8) & 15)
                 or ((e.kpack >> 12) & 15) < ((need >> 12) & 15)):
@@ -320,20 +327,16 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
     # Store the bounds for the class of positions sharing the top cards `rel` needs:
     # merged into the entry of the same class, else over the slot of least work.
     cdef uint64_t held = in_hands(&c.st)
-    cdef uint64_t lane, r
     cdef uint64_t ms[4]
-    cdef int s, i, kpack = 0, victim = 0
+    cdef int s, i, kpack, victim = 0
     cdef int n = high_bit(<uint64_t>work | 1)
-    cdef WideBucket* b = wide_bucket(c, len, ps[0] & 0xFFF)
+    cdef uint64_t h = wide_hash(len, ps[0] & 0xFFF)
+    cdef WideBucket* b = c.wt + h % c.wide_buckets
     cdef WideEntry* e = NULL
-    cdef uint8_t fp = wide_fp(len, ps[0] & 0xFFF)
+    cdef uint8_t fp = wide_fp(h)
     cdef uint64_t cand = ks_match64(b.fp, fp)
-    rel = (rel | c.special) & held
+    kpack = reach_pack(held, rel | c.special)
     for s in range(4):
-        lane = held & lane_of(s)
-        r = rel & lane
-        if r:
-            kpack |= popcount(lane & ~((((<uint64_t>1) << low_bit(r))) - 1)) << (4 * s)
         ms[s] = ps[s] & top_mask((kpack >> (4 * s)) & 15)
     ms[0] |= ps[0] & 0xFFF
     while cand:
