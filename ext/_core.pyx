@@ -566,52 +566,75 @@ cdef inline int memo_get(Search* c, uint8_t* memo, uint32_t i) noexcept nogil:
     return v & 3 if (v >> 2) == c.safe_epoch else 0
 
 
-cdef int suit_safe(Search* c, int P, int s, uint32_t S, uint32_t* own) noexcept nogil:
+cdef inline uint8_t* safe_memo_of(Search* c, int P, int s, int cap) noexcept nogil:
+    # the memo of P's game in suit s when the seats of `cap` may lead: [seat][those
+    # seats][suit][cards left]
+    return c.safe_memo + ((P * 16 + cap) * 4 + s) * 8192
+
+
+cdef int suit_safe(Search* c, int P, int s, uint32_t S, uint32_t* own, int cap) noexcept nogil:
     # The lone seat P's safety game in suit s (see lone_safe), memoised per load:
-    # S holds the suit's cards still in hands, own[j] seat j's cards of the suit.
-    cdef uint8_t* memo = c.safe_memo + (P * 4 + s) * 8192
+    # S holds the suit's cards still in hands, own[j] seat j's cards of the suit,
+    # cap the seats that may lead (lead_reach).
+    cdef uint8_t* memo = safe_memo_of(c, P, s, cap)
     cdef int r = memo_get(c, memo, S)
     if r == 0:
-        r = 1 if suit_safe_calc(c, P, s, S, own) else 2
+        r = 1 if suit_safe_calc(c, P, s, S, own, cap) else 2
         memo[S] = <uint8_t>((c.safe_epoch << 2) | r)
     return r == 1
 
 
 cdef int trick_safe(Search* c, int P, int s, uint32_t* own, int L, int j, int m,
-                    int before, uint32_t T) noexcept nogil:
+                    int before, uint32_t T, int cap) noexcept nogil:
     # A trick of suit s led by L, seat j to play next: every card each other hand may
     # play (any of its cards of the suit: following is all that is asked), P its
-    # highest card under the highest card m played before it (none: not safe); then
-    # the position T left after the trick must be safe.
-    cdef uint32_t x, under
+    # highest card under the highest card m played before it; then the position T
+    # left after the trick must be safe. `before`: 1 while P has still to play (m the
+    # highest card so far), 0 once P has ducked, 2 while P's card m heads the trick.
+    # With no card under m, P may play any card above it that some hand after it is
+    # sure to beat: every card that hand may play (all its cards of the suit) is
+    # higher, whatever the hands between play (then not safe when the trick ends
+    # with P's card on top).
+    cdef uint32_t x, under, ahead
     cdef int b, nxt = c.R.next_seat[j]
     if j == L:
-        return suit_safe(c, P, s, T, own)
+        return before != 2 and suit_safe(c, P, s, T, own, cap)
     if j == P:
         if not (T & own[P]):
             # void in the suit (only after a lead, from lone_safe_led): P sheds elsewhere
-            return trick_safe(c, P, s, own, L, nxt, m, 0, T)
+            return trick_safe(c, P, s, own, L, nxt, m, 0, T, cap)
         under = T & own[P] & (((<uint32_t>1) << m) - 1)
-        if not under:
-            return 0
-        return trick_safe(c, P, s, own, L, nxt, m, 0, T & ~((<uint32_t>1) << high_bit(under)))
+        if under:
+            return trick_safe(c, P, s, own, L, nxt, m, 0,
+                              T & ~((<uint32_t>1) << high_bit(under)), cap)
+        x = T & own[P]
+        while x:
+            b = low_bit(x)
+            x &= x - 1
+            if run_top(T, own, b) and trick_safe(c, P, s, own, L, nxt, b, 2,
+                                                 T & ~((<uint32_t>1) << b), cap):
+                return 1
+        return 0
     x = T & own[j]
     if not x:
-        return trick_safe(c, P, s, own, L, nxt, m, before, T)
+        return trick_safe(c, P, s, own, L, nxt, m, before, T, cap)
+    # while P's card heads the trick, the cards of j on either side of it differ
+    ahead = T | ((<uint32_t>1) << m) if before == 2 else T
     while x:
         b = low_bit(x)
         x &= x - 1
-        if run_top(T, own, b) and not trick_safe(
-                c, P, s, own, L, nxt, b if before and b > m else m, before,
-                T & ~((<uint32_t>1) << b)):
+        if run_top(ahead, own, b) and not trick_safe(
+                c, P, s, own, L, nxt, b if before == 1 and b > m else m,
+                0 if before == 2 and b > m else before, T & ~((<uint32_t>1) << b), cap):
             return 0
     return 1
 
 
-cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own) noexcept nogil:
+cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own, int cap) noexcept nogil:
     # The others win the game when P must play over every card played before it to
     # a trick of the suit. Their moves, more than they have in play (so "safe" is
-    # sound): any of them leads any of its cards, every other hand holding the suit
+    # sound): any of them that may lead (the seats of cap, from lead_reach) leads
+    # any of its cards, every other hand holding the suit
     # plays any of its cards; and any of their cards may leave the suit at any time
     # (a discard on another suit's trick). P's moves are fixed: its highest card
     # under the highest card played before it, and its top card when it sheds from
@@ -623,14 +646,14 @@ cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own) noex
     if mine == 0 or (S & ~mine) == 0:
         return 1
     for L in range(4):
-        if L == P or c.R.next_seat[L] < 0:
+        if L == P or c.R.next_seat[L] < 0 or not (cap >> L) & 1:
             continue
         x = S & own[L]
         while x:
             b = low_bit(x)
             x &= x - 1
             if run_top(S, own, b) and not trick_safe(
-                    c, P, s, own, L, c.R.next_seat[L], b, 1, S & ~((<uint32_t>1) << b)):
+                    c, P, s, own, L, c.R.next_seat[L], b, 1, S & ~((<uint32_t>1) << b), cap):
                 return 0
     # P's top card (P sheds it when void in the suit led), each of its cards of the
     # forced set (a forced discard may take any of them) and any other hand's card
@@ -638,22 +661,43 @@ cdef int suit_safe_calc(Search* c, int P, int s, uint32_t S, uint32_t* own) noex
     while x:
         b = low_bit(x)
         x &= x - 1
-        if run_top(S, own, b) and not suit_safe(c, P, s, S & ~((<uint32_t>1) << b), own):
+        if run_top(S, own, b) and not suit_safe(c, P, s, S & ~((<uint32_t>1) << b), own, cap):
             return 0
     return 1
 
 
-cdef inline int suit_game(Search* c, int P, int s, uint64_t held) noexcept nogil:
+cdef inline int suit_game(Search* c, int P, int s, uint64_t held, int cap) noexcept nogil:
     # Whether P survives the game of suit s from the current hands, `held` the cards
-    # in them (memoised).
+    # in them, the seats of cap leading (memoised).
     cdef uint32_t S = suit_ranks(held, s)
     cdef uint32_t own[4]
-    cdef int r = memo_get(c, c.safe_memo + (P * 4 + s) * 8192, S), j
+    cdef int r = memo_get(c, safe_memo_of(c, P, s, cap), S), j
     if r == 0:
         for j in range(4):
             own[j] = suit_ranks(c.st.hands[j], s)
-        return suit_safe(c, P, s, S, own)
+        return suit_safe(c, P, s, S, own, cap)
     return r == 1
+
+
+cdef inline int others_in_play(Search* c, int P) noexcept nogil:
+    # the seats in play other than P, as a mask
+    return c.R.in_play & ~(1 << P)
+
+
+cdef int lead_reach(Search* c, int P, int seeds) noexcept nogil:
+    # The seats other than P that may lead a trick from here on while P wins none
+    # and no hand holds a trump: the seeds (who may lead the next trick), then every
+    # hand holding a card of a suit above the lowest card of that suit of a seat
+    # that may lead (it can win such a lead). Hands only lose cards, so what holds
+    # now bounds every later trick: a seat outside the set never leads, and the
+    # suit games need not let it.
+    cdef int k, done = 1 << P, every = others_in_play(c, P)
+    cdef int cap = seeds & every
+    while cap != every and (cap & ~done):
+        k = low_bit(<uint64_t>(cap & ~done))
+        done |= 1 << k
+        cap |= holders(c, every, above_lowest(c.st.hands[k]))
+    return cap
 
 
 cdef int lone_safe_led(Search* c) noexcept nogil:
@@ -661,30 +705,44 @@ cdef int lone_safe_led(Search* c) noexcept nogil:
     # protection): every other suit's game, and the rest of this trick as the game
     # of its suit plays it (the hands still to play follow with any card, P ducks
     # under the highest card or, void, sheds elsewhere), then that suit's game. The
-    # trick's result is cached by (seat, suit, leader, lead, the suit's cards left).
+    # trick's result is cached (lone_trick). Every other seat may lead in these
+    # games (lead_reach narrows them at trick starts only: mid-trick it cost more
+    # than it saved).
     cdef State* st = &c.st
     cdef int P = low_bit(<uint64_t>c.maxmask)
-    cdef int i, t, s = st.cur.card[0] >> 4, L = st.cur.seat[0]
-    cdef int lead = (st.cur.card[0] & 15) - 2
+    cdef int t, s = st.cur.card[0] >> 4
+    cdef int every = others_in_play(c, P)
     cdef uint64_t held = in_hands(st)
-    cdef uint32_t own[4]
-    cdef uint32_t S, key, h, r
     if c.R.protected and st.tricks_done == 0:
         return 0
     for t in range(4):
-        if t != s and not suit_game(c, P, t, held):
+        if t != s and not suit_game(c, P, t, held, every):
             return 0
-    S = suit_ranks(held, s)
-    key = (<uint32_t>((((P * 4 + s) * 4 + L) * 16) + lead) << 13) | S
-    h = (key * <uint32_t>2654435761u) >> 16
-    key |= c.safe_epoch << 23
+    return lone_trick(c, P, s, st.cur.seat[0], (st.cur.card[0] & 15) - 2,
+                      suit_ranks(held, s), every)
+
+
+cdef int lone_trick(Search* c, int P, int s, int L, int lead, uint32_t S,
+                    int cap) noexcept nogil:
+    # A trick of suit s led by L with its card of rank `lead` (S the suit's cards
+    # left in hands) as the game of the suit plays it, then the rest of that game:
+    # another hand's lead (lone_safe_led) or P's exit (lone_safe), cached
+    cdef State* st = &c.st
+    cdef uint32_t own[4]
+    cdef uint32_t h
+    cdef uint64_t key, r
+    cdef int i
+    key = (<uint64_t>(((((cap * 4 + P) * 4 + s) * 4 + L) * 16) + lead) << 13) | S
+    h = <uint32_t>(((key * <uint64_t>0x9E3779B97F4A7C15u) >> 48) & 0xFFFF)
+    key |= (<uint64_t>c.safe_epoch) << 30
     r = c.lead_memo[h]
-    if (r & 0x1FFFFFFF) == key:
-        return (r >> 30) == 1
+    if (r & 0xFFFFFFFFFu) == key:
+        return (r >> 36) == 1
     for i in range(4):
         own[i] = suit_ranks(st.hands[i], s)
-    r = 1 if trick_safe(c, P, s, own, L, st.to_move, lead, 1, S) else 2
-    c.lead_memo[h] = key | (r << 30)
+    r = 1 if trick_safe(c, P, s, own, L, c.R.next_seat[L], lead, 2 if L == P else 1, S,
+                        cap) else 2
+    c.lead_memo[h] = key | (r << 36)
     return r == 1
 
 
@@ -693,10 +751,39 @@ cdef int lone_game_unsafe(Search* c) noexcept nogil:
     # the move order's "suits where it can be caught".
     cdef int P = low_bit(<uint64_t>c.maxmask), s, out = 0
     cdef uint64_t held = in_hands(&c.st)
+    cdef int every = others_in_play(c, P)
     for s in range(4):
-        if not suit_game(c, P, s, held):
+        if not suit_game(c, P, s, held, every):
             out |= 1 << s
     return out
+
+
+cdef inline uint64_t above_lowest(uint64_t cards) noexcept nogil:
+    # per 16-bit suit lane (ranks in bits 2-14), the ranks above the lowest card of
+    # `cards` in that suit (none for a suit without one): bit 15 marks every lane so
+    # none is empty, a borrow from bit 2 stops at the lowest card, and the bits
+    # above it are the rest of the lane
+    cdef uint64_t lanes = 0x0001000100010001, low = cards | (lanes << 15)
+    low &= ~(low - (lanes << 2))
+    return ~((low - lanes) | low) & (lanes * 0x7FFC)
+
+
+cdef inline int holders(Search* c, int every, uint64_t cards) noexcept nogil:
+    # the seats of `every` holding one of `cards`
+    cdef int h, out = 0
+    for h in range(4):
+        if (every >> h) & 1 and (c.st.hands[h] & cards):
+            out |= 1 << h
+    return out
+
+
+cdef int lone_seeds(Search* c, int P, int every) noexcept nogil:
+    # At a trick start, the seats that may lead the next trick, for lead_reach: the
+    # leader, or when P is on lead those holding a card above P's lowest legal card
+    # of a suit (the winners of any exit).
+    if c.st.to_move != P:
+        return 1 << c.st.to_move
+    return holders(c, every, above_lowest(legal_moves(&c.R, &c.st)))
 
 
 cdef int lone_safe(Search* c) noexcept nogil:
@@ -711,16 +798,27 @@ cdef int lone_safe(Search* c) noexcept nogil:
     # exit), the rest of that suit safe. It replaced the duck rule (P's i-th lowest
     # card of each suit below the others' i-th lowest, pooled), which ignores that
     # every hand holding the suit must follow to its tricks: on 12 000 positions the
-    # game found safe every one the duck rule did, and a third more.
+    # game found safe every one the duck rule did, and a third more. At a trick
+    # start, once a suit's game fails with every other seat leading, the games are
+    # played again with only the seats that can come to lead (lead_reach); P's exit
+    # is played as a trick of its suit's game (lone_trick): the hand that must beat
+    # it spends a card of the suit there.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int P = low_bit(<uint64_t>c.maxmask)
     cdef uint64_t held = in_hands(st)
     cdef uint32_t own[4]
     cdef int s, j, b, bad = -1, on_lead = st.to_move == P and st.count == 0
+    cdef int every = others_in_play(c, P), cap = every
     cdef uint64_t legal
     for s in range(4):
-        if not suit_game(c, P, s, held):
+        if not suit_game(c, P, s, held, cap):
+            if cap == every:
+                # only now the seats that can come to lead (the suits passed so far
+                # are safe with fewer leaders too)
+                cap = every if st.count else lead_reach(c, P, lone_seeds(c, P, every))
+                if cap != every and suit_game(c, P, s, held, cap):
+                    continue
             # off lead every suit must be safe; on lead, an exit can mend one suit
             if not on_lead or bad >= 0:
                 return 0
@@ -734,11 +832,11 @@ cdef int lone_safe(Search* c) noexcept nogil:
         b = low_bit(legal)
         legal &= legal - 1
         if sure_exit(st, b):
-            # the rest of the exit's suit must be safe
+            # the exit's trick as the game of its suit plays it (P's card heads it
+            # until a card above it falls), then the rest of that suit must be safe
             s = b >> 4
-            for j in range(4):
-                own[j] = suit_ranks(st.hands[j], s)
-            if suit_safe(c, P, s, suit_ranks(held, s) & ~((<uint32_t>1) << ((b & 15) - 2)), own):
+            if lone_trick(c, P, s, P, (b & 15) - 2,
+                          suit_ranks(held, s) & ~((<uint32_t>1) << ((b & 15) - 2)), cap):
                 return 1
     return 0
 
@@ -1130,8 +1228,8 @@ cdef class Core:
         self.c.tt = <TTEntry*>calloc(nbuckets * 4, sizeof(TTEntry))
         self.c.pid = <uint16_t*>malloc(4 * 32768 * sizeof(uint16_t))
         self.c.seqtab = <uint64_t*>malloc(4 * 8192 * sizeof(uint64_t))
-        self.c.safe_memo = <uint8_t*>calloc(4 * 4 * 8192, 1)
-        self.c.lead_memo = <uint32_t*>calloc(65536, sizeof(uint32_t))
+        self.c.safe_memo = <uint8_t*>calloc(4 * 16 * 4 * 8192, 1)
+        self.c.lead_memo = <uint64_t*>calloc(65536, sizeof(uint64_t))
         if self.c.tt == NULL or self.c.pid == NULL or self.c.seqtab == NULL \
                 or self.c.safe_memo == NULL or self.c.lead_memo == NULL:
             raise MemoryError("cannot allocate the transposition table")
@@ -1204,10 +1302,12 @@ cdef class Core:
             if R.card_points[i] != 0:
                 self.c.special |= (<uint64_t>1) << i
         R.nseats = 0
+        R.in_play = 0
         for i in range(4):
             R.next_seat[i] = next_seat[i]
             if next_seat[i] >= 0:
                 R.nseats += 1
+                R.in_play |= 1 << i
         # class ids: cards alike in points, first-trick protection and forced set
         R.ncls = 0
         for i in range(64):
@@ -1260,8 +1360,8 @@ cdef class Core:
         # the suit games' memos: a new epoch per load, cleared when it wraps
         self.c.safe_epoch += 1
         if self.c.safe_epoch > 63:
-            memset(self.c.safe_memo, 0, 4 * 4 * 8192)
-            memset(self.c.lead_memo, 0, 65536 * sizeof(uint32_t))
+            memset(self.c.safe_memo, 0, 4 * 16 * 4 * 8192)
+            memset(self.c.lead_memo, 0, 65536 * sizeof(uint64_t))
             self.c.safe_epoch = 1
         if build_patterns(&self.c, in_hands(st)) < 0:
             raise MemoryError("cannot allocate the pattern tables")

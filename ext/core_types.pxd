@@ -20,6 +20,7 @@ cdef struct Rules:
     int min_suffix[MAX_TRICKS + 1]   # the least trick points among tricks i..n-1
     int n_tricks                     # tricks in the hand
     int nseats                       # seats in play (2, 3 or 4)
+    int in_play                      # those seats, as a mask
     int next_seat[4]                 # next seat in play direction (-1 for a seat not in play)
     int trump                        # trump suit index, -1 for no trump
     int lead_suit                    # suit under a lead restriction, -1 for none
@@ -111,8 +112,9 @@ cdef struct Search:
     int abort                # 1 node budget, 2 time budget
     int proved_lo            # the bounds the last MTD run proved (all it knows on a stop)
     int proved_hi
-    uint8_t* safe_memo       # the lone seat's per-suit safety game: [seat][suit][cards left],
+    uint8_t* safe_memo       # the lone seat's per-suit safety game: [seat][seats that may
+                             # lead][suit][cards left],
                              # each byte the load's epoch << 2 | 1 (safe) or 2 (not)
-    uint32_t* lead_memo      # the same after a lead: a direct-mapped cache of 65536 results
-                             # (key: 23 bits, the epoch: 6, the result: 2)
+    uint64_t* lead_memo      # the same for one trick: a direct-mapped cache of 65536 results
+                             # (key: 30 bits, the epoch: 6, the result: 2)
     uint32_t safe_epoch      # 1..63, the load the memos' entries belong to

@@ -305,3 +305,54 @@ def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
     assert core.lone_safe(1 << int(Seat.N))
     result = solve(pos, seats=[Seat.N])
     assert result.values[Seat.N] == pos.taken[Seat.N]
+
+
+@pytest.mark.parametrize("deal,leader", [
+    # W never comes to lead (its heart is below E's, its diamonds below N's DK DJ,
+    # which only N holds): N's spade ten is safe, E must overtake it
+    ("N:T..KJ. J.K7.. .J..T2 96.6..", "S"),
+    # N's exit D9 takes W's only diamond with it: N's DA DK are then alone
+    ("N:..AK9. .AQ8.. ...AJ6 JT..Q.", "N"),
+    ("N:T83... AQ...2 2.Q..K ..AK9.", "N"),
+])
+def test_the_suit_games_let_only_the_seats_that_can_come_to_lead_lead(deal, leader):
+    # ext/README.md ("a lone seat that can lose every trick"), RULES.md 2 and 11: at a
+    # trick start the games are played again with the seats that can come to lead
+    # (lead_reach) when a suit fails with every seat leading, and P's exit is played
+    # as a trick of its suit. Each of these the rule found unsafe before; N can lose
+    # every trick in each (the brute force).
+    pos = Position("italian", "no-tricks", deal, leader=leader)
+    core = _core.Core(1)
+    _load(core, pos)
+    assert core.lone_safe(1 << int(Seat.N))
+    assert bruteforce.value(pos, Seat.N) == 0
+
+
+@pytest.mark.parametrize("variant,contract", [
+    ("italian", "no-tricks"), ("italian", "no-queens"), ("turkish", "no-kings-jacks")])
+def test_a_lone_seat_the_suit_games_find_safe_loses_no_more_with_five_cards(variant, contract):
+    # The same check as above one trick deeper (five cards each, trick starts and
+    # mid-trick), by the pruned brute force: where the rule holds, the seat's value
+    # is what it has taken.
+    core = _core.Core(1)
+    rs = VARIANTS[variant]
+    held = checked = 0
+    for seed in range(300):
+        rng = random.Random(f"lone-safe-5/{variant}/{contract}/{seed}")
+        pos = Position(rs, contract, _short_deal(rng, rs.deck, 4, 5),
+                       leader=rng.choice(list(Seat)))
+        for _ in range(rng.randrange(1, 4 * 2)):
+            if pos.complete:
+                break
+            pos.play(rng.choice(pos.legal_cards()))
+        if pos.complete:
+            continue
+        _load(core, pos)
+        for seat in Seat:
+            if any(s == seat for s, _ in pos.trick) and not _beaten(pos, seat):
+                continue
+            checked += 1
+            if core.lone_safe(1 << int(seat)):
+                held += 1
+                assert bruteforce.value_pruned(pos, seat) == pos.taken[seat], (pos, seat)
+    assert checked > 600 and held > 40, (checked, held)
