@@ -220,10 +220,8 @@ cdef inline uint64_t len_key(State* st) noexcept nogil:
 
 
 cdef inline uint64_t top_mask(int k) noexcept nogil:
-    # the top k cards of a sequence
-    if k == 0:
-        return 0
-    return (~(<uint64_t>0)) << (64 - 4 * k)
+    # the top k cards of a sequence (k <= 13: no shift by 64, no branch)
+    return ~((~(<uint64_t>0)) >> (4 * k))
 
 
 cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
@@ -239,8 +237,14 @@ cdef inline uint64_t wide_hash(uint64_t len, uint64_t tag) noexcept nogil:
     return h ^ (h >> 31)
 
 
+cdef inline WideBucket* wide_bucket_of(Search* c, uint64_t h) noexcept nogil:
+    # the bucket of hash h: its low 32 bits scaled to the bucket count (a multiply,
+    # not a division; the fingerprint takes bits 56-63, apart from these)
+    return c.wt + (((<uint64_t><uint32_t>h) * c.wide_buckets) >> 32)
+
+
 cdef inline WideBucket* wide_bucket(Search* c, uint64_t len, uint64_t tag) noexcept nogil:
-    return c.wt + wide_hash(len, tag) % c.wide_buckets
+    return wide_bucket_of(c, wide_hash(len, tag))
 
 
 cdef inline uint8_t wide_fp(uint64_t h) noexcept nogil:
@@ -284,7 +288,7 @@ cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, 
     # is decided; adds the cards of those that narrowed to *rel; returns the best
     # lead of a matching entry (255 for none).
     cdef uint64_t h = wide_hash(len, ps[0] & 0xFFF)
-    cdef WideBucket* b = c.wt + h % c.wide_buckets
+    cdef WideBucket* b = wide_bucket_of(c, h)
     cdef WideEntry* e
     cdef int i, move = 255, used, need = -1
     cdef uint64_t cand = ks_match64(b.fp, wide_fp(h))
@@ -331,7 +335,7 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
     cdef int s, i, kpack, victim = 0
     cdef int n = high_bit(<uint64_t>work | 1)
     cdef uint64_t h = wide_hash(len, ps[0] & 0xFFF)
-    cdef WideBucket* b = c.wt + h % c.wide_buckets
+    cdef WideBucket* b = wide_bucket_of(c, h)
     cdef WideEntry* e = NULL
     cdef uint8_t fp = wide_fp(h)
     cdef uint64_t cand = ks_match64(b.fp, fp)
