@@ -921,7 +921,8 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     cdef int cut[4]
     cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0, wlen = 0, folded = 0
     cdef uint64_t ps[4]
-    cdef TTEntry* e
+    cdef TTEntry* e = NULL
+    cdef int probed = 0
     cdef WideBucket* wb
     cdef int64_t start_nodes = c.nodes
     c.nodes += 1
@@ -950,16 +951,29 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
         if c.lone and lone_endgame(c, &v):
             rel[0] = 0
             return v
-        if c.lone and lo < 0 and R.trump < 0 and \
-                (R.protected == 0 or st.tricks_done > 0) and not R.overtake and lone_safe(c):
-            lo = 0
-            if lo >= beta or lo == hi:
-                rel[0] = 0
-                return lo
         # the table's buckets for this position are fetched from memory while the
         # quick rules run (DDS prefetches too)
         key = tt_key(c)
         __builtin_prefetch(tt_bucket(c, key))
+        if c.lone and lo < 0 and R.trump < 0 and \
+                (R.protected == 0 or st.tricks_done > 0) and not R.overtake:
+            # the lone seat: the table first (an entry that decides spares the games
+            # of lone_safe), then whether it can lose every trick left
+            e = tt_probe(c, key)
+            probed = 1
+            if e != NULL:
+                if e.lo > lo:
+                    lo = e.lo
+                if e.hi < hi:
+                    hi = e.hi
+                if decides(lo, hi, alpha, beta, &v):
+                    rel[0] = 0
+                    return v
+            if lo < 0 and lone_safe(c):
+                lo = 0
+                if lo >= beta or lo == hi:
+                    rel[0] = 0
+                    return lo
         if c.wide:
             wlen = len_key(st)
             pos_seqs(c, ps)
@@ -1014,7 +1028,8 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             lo = lo0
             hi = top
             ttmove = decode_move(st, q)
-        e = tt_probe(c, key)
+        if not probed:
+            e = tt_probe(c, key)
         if e != NULL:
             lo0 = lo
             top = hi
