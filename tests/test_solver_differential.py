@@ -259,25 +259,21 @@ def _beaten(pos: Position, seat: Seat) -> bool:
     return mine.suit != led or any(c.suit == led and c.rank > mine.rank for c in cards.values())
 
 
-@pytest.mark.parametrize("variant,contract", [
-    ("italian", "no-tricks"), ("turkish", "no-hearts"), ("turkish", "no-kings-jacks"),
-    ("russian", "no-king")])
-def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
-    # ext/README.md ("a lone seat that can lose every trick"), RULES.md 2, 4-8 and 11:
-    # where the rule holds, the seat's paranoid value is what it has taken (it can lose
-    # every trick left), checked by the brute force at trick starts, right after
-    # another hand's lead and once its card is beaten, under forced discards (Turkish
-    # and Russian sets) too; and
-    # it holds on positions the old duck condition missed (the 9-card ending of seed
-    # 0, safe only because the hands holding the suit must follow).
+def _lone_safe_cases(variant: str, contract: str, tag: str, deals: int, cards, plays,
+                     value) -> tuple[int, int]:
+    """Random short deals of ``cards(rng)`` cards each after ``plays(rng)`` random
+    cards: wherever the core's lone-seat rule holds for a seat (at a trick start,
+    right after another hand's lead, or once its card is beaten), ``value`` (a
+    brute force) must give what the seat has taken. Returns how many seats were
+    checked and how many the rule held for."""
     core = _core.Core(1)
     rs = VARIANTS[variant]
     held = checked = 0
-    for seed in range(400):
-        rng = random.Random(f"lone-safe/{variant}/{contract}/{seed}")
-        deal = _short_deal(rng, rs.deck, 4, rng.randint(3, 4))
+    for seed in range(deals):
+        rng = random.Random(f"{tag}/{variant}/{contract}/{seed}")
+        deal = _short_deal(rng, rs.deck, 4, cards(rng))
         pos = Position(rs, contract, deal, leader=rng.choice(list(Seat)))
-        for _ in range(rng.randrange(4 * 2)):
+        for _ in range(plays(rng)):
             if pos.complete:
                 break
             pos.play(rng.choice(pos.legal_cards()))
@@ -290,10 +286,28 @@ def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
             checked += 1
             if core.lone_safe(1 << int(seat)):
                 held += 1
-                assert bruteforce.value(pos, seat) == pos.taken[seat], (pos, seat)
+                assert value(pos, seat) == pos.taken[seat], (pos, seat)
+    return checked, held
+
+
+@pytest.mark.parametrize("variant,contract", [
+    ("italian", "no-tricks"), ("turkish", "no-hearts"), ("turkish", "no-kings-jacks"),
+    ("russian", "no-king")])
+def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
+    # ext/README.md ("a lone seat that can lose every trick"), RULES.md 2, 4-8 and 11:
+    # where the rule holds, the seat's paranoid value is what it has taken (it can lose
+    # every trick left), checked by the brute force at trick starts, right after
+    # another hand's lead and once its card is beaten, under forced discards (Turkish
+    # and Russian sets) too; and
+    # it holds on positions the old duck condition missed (the 9-card ending of seed
+    # 0, safe only because the hands holding the suit must follow).
+    checked, held = _lone_safe_cases(variant, contract, "lone-safe", 400,
+                                     lambda rng: rng.randint(3, 4),
+                                     lambda rng: rng.randrange(4 * 2), bruteforce.value)
     assert checked > 300 and held > 50, (checked, held)
     if (variant, contract) != ("italian", "no-tricks"):
         return
+    core = _core.Core(1)
     pos = Position("italian", "no-tricks", Deal.random(0), leader=Seat.N)
     rng = random.Random(0)
     for _ in range(16):
@@ -334,25 +348,7 @@ def test_a_lone_seat_the_suit_games_find_safe_loses_no_more_with_five_cards(vari
     # The same check as above one trick deeper (five cards each, trick starts and
     # mid-trick), by the pruned brute force: where the rule holds, the seat's value
     # is what it has taken.
-    core = _core.Core(1)
-    rs = VARIANTS[variant]
-    held = checked = 0
-    for seed in range(300):
-        rng = random.Random(f"lone-safe-5/{variant}/{contract}/{seed}")
-        pos = Position(rs, contract, _short_deal(rng, rs.deck, 4, 5),
-                       leader=rng.choice(list(Seat)))
-        for _ in range(rng.randrange(1, 4 * 2)):
-            if pos.complete:
-                break
-            pos.play(rng.choice(pos.legal_cards()))
-        if pos.complete:
-            continue
-        _load(core, pos)
-        for seat in Seat:
-            if any(s == seat for s, _ in pos.trick) and not _beaten(pos, seat):
-                continue
-            checked += 1
-            if core.lone_safe(1 << int(seat)):
-                held += 1
-                assert bruteforce.value_pruned(pos, seat) == pos.taken[seat], (pos, seat)
+    checked, held = _lone_safe_cases(variant, contract, "lone-safe-5", 300, lambda rng: 5,
+                                     lambda rng: rng.randrange(1, 4 * 2),
+                                     bruteforce.value_pruned)
     assert checked > 600 and held > 40, (checked, held)
