@@ -807,8 +807,7 @@ cdef int lone_safe(Search* c) noexcept nogil:
     cdef State* st = &c.st
     cdef int P = low_bit(<uint64_t>c.maxmask)
     cdef uint64_t held = in_hands(st)
-    cdef uint32_t own[4]
-    cdef int s, j, b, bad = -1, on_lead = st.to_move == P and st.count == 0
+    cdef int s, b, bad = -1, on_lead = st.to_move == P and st.count == 0
     cdef int every = others_in_play(c, P), cap = every
     cdef uint64_t legal
     for s in range(4):
