@@ -808,14 +808,15 @@ cdef int lone_safe(Search* c) noexcept nogil:
     cdef int P = low_bit(<uint64_t>c.maxmask)
     cdef uint64_t held = in_hands(st)
     cdef int s, b, bad = -1, on_lead = st.to_move == P and st.count == 0
-    cdef int every = others_in_play(c, P), cap = every
+    cdef int every = others_in_play(c, P), cap = every, reached = 0
     cdef uint64_t legal
     for s in range(4):
         if not suit_game(c, P, s, held, cap):
-            if cap == every:
-                # only now the seats that can come to lead (the suits passed so far
-                # are safe with fewer leaders too)
-                cap = every if st.count else lead_reach(c, P, lone_seeds(c, P, every))
+            if not reached and st.count == 0:
+                # only now, and once, the seats that can come to lead (the suits
+                # passed so far are safe with fewer leaders too)
+                reached = 1
+                cap = lead_reach(c, P, lone_seeds(c, P, every))
                 if cap != every and suit_game(c, P, s, held, cap):
                     continue
             # off lead every suit must be safe; on lead, an exit can mend one suit
