@@ -152,9 +152,14 @@ cdef int suit_run(Search* c, int hand, uint64_t mine, int s, uint64_t top,
     cdef uint64_t lane = mine & lane_of(s)
     cdef uint64_t opp = 0, h, a, r = top
     cdef int o, m = 0, n, team = (c.maxmask >> hand) & 1
-    if longest_other(st, hand, s) <= popcount(top):
-        # every other hand is out after the top cards
-        rel[0] |= top
+    n = longest_other(st, hand, s)
+    if n <= popcount(top):
+        # every other hand is out after the top n cards: the run rests on those
+        # alone (the hands' lengths, which every entry keeps, say the rest)
+        while n > 0:
+            rel[0] |= (<uint64_t>1) << high_bit(top)
+            top &= ~((<uint64_t>1) << high_bit(top))
+            n -= 1
         return popcount(lane)
     for o in range(4):
         if o == hand:
@@ -278,10 +283,11 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
         k = popcount(top)
         if k == 0:
             continue
-        r |= top
         if s == R.trump:
+            r |= top
             trump_run = k
         elif others_trump:
+            r |= top
             for o in range(4):
                 if o != L and (st.hands[o] & lane_of(R.trump)):
                     n = popcount(st.hands[o] & lane_of(s))
