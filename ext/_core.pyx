@@ -150,7 +150,7 @@ cdef int suit_run(Search* c, int hand, uint64_t mine, int s, uint64_t top,
     # cards this rests on to *rel.
     cdef State* st = &c.st
     cdef uint64_t lane = mine & lane_of(s)
-    cdef uint64_t opp = 0, h, a, r = top
+    cdef uint64_t opp = 0, h, a, r = 0
     cdef int o, m = 0, n, team = (c.maxmask >> hand) & 1
     n = longest_other(st, hand, s)
     if n <= popcount(top):
@@ -271,7 +271,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     cdef int L = st.to_move
     cdef uint64_t mine = st.hands[L]
     cdef uint64_t held = in_hands(st)
-    cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0, r = 0, tmp
+    cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0, r = 0, tmp, plain_r = 0
     cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0
     cdef int others_trump = 0, team, ok, hp = 0
     if R.trump >= 0:
@@ -287,18 +287,24 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
             r |= top
             trump_run = k
         elif others_trump:
-            r |= top
             for o in range(4):
                 if o != L and (st.hands[o] & lane_of(R.trump)):
                     n = popcount(st.hands[o] & lane_of(s))
                     if n < k:
                         k = n
             if k > best_plain:
+                # only one plain suit counts: its top k cards
                 best_plain = k
+                plain_r = 0
+                while k > 0:
+                    plain_r |= (<uint64_t>1) << high_bit(top)
+                    top &= ~((<uint64_t>1) << high_bit(top))
+                    k -= 1
         else:
             plain += suit_run(c, L, mine, s, top, &r)
     if others_trump:
         k = trump_run + best_plain
+        r |= plain_r
     else:
         k = trump_run + plain
     if k and R.trump < 0:

@@ -326,6 +326,14 @@ cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, 
     return move
 
 
+cdef int64_t wstat[4]
+
+def width_stats():
+    out = [wstat[0], wstat[1], wstat[2]]
+    wstat[0] = wstat[1] = wstat[2] = 0
+    return out
+
+
 cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo, int hi,
                      int move, int64_t work) noexcept nogil:
     # Store the bounds for the class of positions sharing the top cards `rel` needs:
@@ -340,6 +348,10 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
     cdef uint8_t fp = wide_fp(h)
     cdef uint64_t cand = ks_match64(b.fp, fp)
     kpack = reach_pack(held, rel | c.special)
+    wstat[0] += 1
+    wstat[2] += popcount(held)
+    for s in range(4):
+        wstat[1] += (kpack >> (4 * s)) & 15
     for s in range(4):
         ms[s] = ps[s] & top_mask((kpack >> (4 * s)) & 15)
     ms[0] |= ps[0] & 0xFFF
