@@ -285,13 +285,15 @@ cdef inline uint64_t kpack_cards(State* st, int kpack) noexcept nogil:
 cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, int* lo,
                     int* hi, uint64_t* rel) noexcept nogil:
     # Narrow [*lo, *hi] by the entries that match, until the window (alpha, beta)
-    # is decided; adds the cards of those that narrowed to *rel; returns the best
-    # lead of a matching entry (255 for none).
+    # is decided; adds to *rel the cards of the entries whose bounds are kept (of
+    # the one whose bound decides, when one does); returns the best lead of a
+    # matching entry (255 for none).
     cdef uint64_t h = wide_hash(len, ps[0] & 0xFFF)
     cdef WideBucket* b = wide_bucket_of(c, h)
     cdef WideEntry* e
-    cdef int i, move = 255, used, need = -1
+    cdef int i, move = 255, need = -1
     cdef uint64_t cand = ks_match64(b.fp, wide_fp(h))
+    cdef uint64_t cards, r_lo = 0, r_hi = 0
     while cand:
         i = low_bit(cand)
         cand &= cand - 1
@@ -310,28 +312,26 @@ cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, 
                 or ((e.kpack >> 12) & 15) < ((need >> 12) & 15)):
             continue
         c.tt_hits += 1
-        used = 0
-        if e.lo > lo[0]:
-            lo[0] = e.lo
-            used = 1
-        if e.hi < hi[0]:
-            hi[0] = e.hi
-            used = 1
         if move == 255:
             move = e.move
-        if used:
-            rel[0] |= kpack_cards(&c.st, e.kpack)
+        if e.lo > lo[0] or e.hi < hi[0]:
+            cards = kpack_cards(&c.st, e.kpack)
+            if e.lo > lo[0]:
+                lo[0] = e.lo
+                r_lo = cards
+            if e.hi < hi[0]:
+                hi[0] = e.hi
+                r_hi = cards
             if lo[0] >= beta or hi[0] <= alpha or lo[0] == hi[0]:
                 break
+    # a decision rests on the entry that gave the deciding bound alone
+    if lo[0] >= beta:
+        rel[0] |= r_lo
+    elif hi[0] <= alpha:
+        rel[0] |= r_hi
+    else:
+        rel[0] |= r_lo | r_hi
     return move
-
-
-cdef int64_t wstat[4]
-
-def width_stats():
-    out = [wstat[0], wstat[1], wstat[2]]
-    wstat[0] = wstat[1] = wstat[2] = 0
-    return out
 
 
 cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo, int hi,
@@ -348,10 +348,6 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
     cdef uint8_t fp = wide_fp(h)
     cdef uint64_t cand = ks_match64(b.fp, fp)
     kpack = reach_pack(held, rel | c.special)
-    wstat[0] += 1
-    wstat[2] += popcount(held)
-    for s in range(4):
-        wstat[1] += (kpack >> (4 * s)) & 15
     for s in range(4):
         ms[s] = ps[s] & top_mask((kpack >> (4 * s)) & 15)
     ms[0] |= ps[0] & 0xFFF
