@@ -902,6 +902,18 @@ cdef inline int quick_need(Search* c, int lo, int hi, int alpha, int beta) noexc
     return 0
 
 
+cdef inline void gain_on(int for_max, int gain, int top, int* lo, int* hi, uint64_t cards,
+                         uint64_t* rlo, uint64_t* rhi) noexcept nogil:
+    # sure_gain(), keeping with each bound the cards of the rule that set it
+    if for_max:
+        if gain > lo[0]:
+            lo[0] = gain
+            rlo[0] = cards
+    elif top - gain < hi[0]:
+        hi[0] = top - gain
+        rhi[0] = cards
+
+
 cdef inline void sure_gain(int for_max, int gain, int top, int* lo, int* hi) noexcept nogil:
     # A side surely takes `gain` more points: a lower bound when it is the
     # maximiser set (`for_max`), else an upper bound below `top` (all points left).
@@ -932,6 +944,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     cdef int mv[16]
     cdef int cut[4]
     cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0, wlen = 0, folded = 0
+    cdef uint64_t rlo, rhi
     cdef uint64_t ps[4]
     cdef TTEntry* e = NULL
     cdef int probed = 0
@@ -999,27 +1012,33 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             # (subtracted from the quick upper bound, never from a table bound)
             top = hi
             lo0 = lo
+            rlo = 0
+            rhi = 0
             tmp = 0
             q = quick_tricks(c, &tmp)
             if q:
-                sure_gain((c.maxmask >> st.to_move) & 1, R.pos_suffix[st.tricks_done]
-                          - R.pos_suffix[st.tricks_done + q], top, &lo, &hi)
+                gain_on((c.maxmask >> st.to_move) & 1, R.pos_suffix[st.tricks_done]
+                        - R.pos_suffix[st.tricks_done + q], top, &lo, &hi, tmp, &rlo, &rhi)
             elif R.trick_points[st.tricks_done] > 0 and lead_lost(c, &tmp):
                 # the other side takes this trick at least
-                sure_gain(not (c.maxmask >> st.to_move) & 1, R.trick_points[st.tricks_done],
-                          top, &lo, &hi)
+                gain_on(not (c.maxmask >> st.to_move) & 1, R.trick_points[st.tricks_done],
+                        top, &lo, &hi, tmp, &rlo, &rhi)
+            tmp = 0
             q = later_tricks(c, &out, &tmp)
             if q:
-                sure_gain((c.maxmask >> out) & 1, q * R.min_suffix[st.tricks_done], top, &lo, &hi)
+                gain_on((c.maxmask >> out) & 1, q * R.min_suffix[st.tricks_done], top,
+                        &lo, &hi, tmp, &rlo, &rhi)
             q = R.min_suffix[st.tricks_done]
+            tmp = 0
             if q > 0 and top - q <= alpha and hi > alpha and all_barred(c, 1, &tmp):
                 # the maximisers need every trick left and cannot take them all
-                sure_gain(0, q, top, &lo, &hi)
+                gain_on(0, q, top, &lo, &hi, tmp, &rlo, &rhi)
             elif q > 0 and q >= beta and lo < beta and all_barred(c, 0, &tmp):
                 # the others need every trick left and cannot take them all
-                sure_gain(1, q, top, &lo, &hi)
+                gain_on(1, q, top, &lo, &hi, tmp, &rlo, &rhi)
             if decides(lo, hi, alpha, beta, &v):
-                rel[0] = acc | tmp
+                # the decision rests on the rule that set the deciding bound alone
+                rel[0] = acc | (rlo if lo >= beta else rhi if hi <= alpha else rlo | rhi)
                 return v
             if c.track:
                 # without a cutoff the bounds are not kept: their cards would narrow
@@ -1027,7 +1046,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                 lo = lo0
                 hi = top
             else:
-                acc |= tmp
+                acc |= rlo | rhi
         at_start = 1
         if c.wide:
             lo0 = lo
