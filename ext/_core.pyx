@@ -272,6 +272,10 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     cdef uint64_t mine = st.hands[L]
     cdef uint64_t held = in_hands(st)
     cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0, r = 0, tmp, plain_r = 0
+    cdef uint64_t split_r = 0
+    cdef uint64_t rs[4]
+    cdef int cnt[4]
+    cdef int best_s
     cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0
     cdef int others_trump = 0, team, ok, hp = 0
     if R.trump >= 0:
@@ -279,6 +283,8 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
             if o != L and (st.hands[o] & lane_of(R.trump)):
                 others_trump = 1
     for s in range(4):
+        cnt[s] = 0
+        rs[s] = 0
         top = lead_tops(c, L, mine, s)
         k = popcount(top)
         if k == 0:
@@ -301,7 +307,38 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
                     top &= ~((<uint64_t>1) << high_bit(top))
                     k -= 1
         else:
-            plain += suit_run(c, L, mine, s, top, &r)
+            tmp = 0
+            cnt[s] = suit_run(c, L, mine, s, top, &tmp)
+            rs[s] = tmp
+            plain += cnt[s]
+            r |= tmp
+    if R.trump < 0 and plain:
+        # a suit whose next best card, after the leader's top cards, is a partner's:
+        # cashed last, the leader's top cards and then a low lead to the partner's
+        # (the partner keeps it, following with its other cards of the suit, and
+        # plays its cards of other suits to the tricks cashed before)
+        best_s = -1
+        for s in range(4):
+            top = lead_tops(c, L, mine, s)
+            k = popcount(top)
+            if k == 0 or k + 1 <= cnt[s] or popcount(mine & lane_of(s)) < k + 1:
+                continue
+            lane = held & ~mine & lane_of(s)
+            for o in range(4):
+                if o != L and ((c.maxmask >> o) & 1) == ((c.maxmask >> L) & 1) \
+                        and (st.hands[o] >> high_bit(lane)) & 1 \
+                        and popcount(st.hands[o] & lane_of(s)) >= k + 1 \
+                        and popcount(st.hands[o] & ~lane_of(s)) >= plain - cnt[s] \
+                        and plain - cnt[s] + k + 1 > plain + best_s:
+                    best_s = k + 1 - cnt[s]
+                    tmp = top | ((<uint64_t>1) << high_bit(lane))
+                    for n in range(4):
+                        if n != s:
+                            tmp |= rs[n]
+                    split_r = tmp
+        if best_s > 0:
+            plain += best_s
+            r = split_r
     if others_trump:
         k = trump_run + best_plain
         r |= plain_r
