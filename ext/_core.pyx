@@ -257,6 +257,20 @@ cdef int partner_cash(Search* c, int k, uint64_t* rel) noexcept nogil:
     return best
 
 
+cdef inline int split_more(Search* c, int L, int Pt, int s, int k) noexcept nogil:
+    # After k top cards of L in suit s and Pt's next best card: when L then has no
+    # card of s left and the opponents none either, Pt, on lead, cashes the rest
+    cdef State* st = &c.st
+    cdef int o
+    if popcount(st.hands[L] & lane_of(s)) != k + 1:
+        return 0
+    for o in range(4):
+        if ((c.maxmask >> o) & 1) != ((c.maxmask >> L) & 1) \
+                and popcount(st.hands[o] & lane_of(s)) > k + 1:
+            return 0
+    return popcount(st.hands[Pt] & lane_of(s)) - k - 1
+
+
 cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     # Tricks the leader's side surely takes, from a trick start where no negative
     # points remain. The leader's own cards above every card of the suit in the
@@ -329,8 +343,8 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
                         and (st.hands[o] >> high_bit(lane)) & 1 \
                         and popcount(st.hands[o] & lane_of(s)) >= k + 1 \
                         and popcount(st.hands[o] & ~lane_of(s)) >= plain - cnt[s] \
-                        and plain - cnt[s] + k + 1 > plain + best_s:
-                    best_s = k + 1 - cnt[s]
+                        and plain - cnt[s] + k + 1 + split_more(c, L, o, s, k) > plain + best_s:
+                    best_s = k + 1 + split_more(c, L, o, s, k) - cnt[s]
                     tmp = top | ((<uint64_t>1) << high_bit(lane))
                     for n in range(4):
                         if n != s:
