@@ -4,8 +4,9 @@ are judged here, since this machine's timings vary by up to 1.7x between runs.
 Each deal is ``Deal.random(seed)`` with ``Seat(seed % 4)`` leading, Italian doubles,
 the leader's side value, one 32 MiB core reused across the set (as a thread of
 ``kingsolve.solve`` reuses it). Prints the nodes summed, their geometric mean, the
-trick-start nodes (the count DDS reports) and the search time, then each deal's
-nodes in thousands. ``ext/README.md`` lists the sets used so far: seeds 0-3 and
+trick-start nodes (the count DDS reports) and the search time, how many cards the
+wide table's entries keep on average (``Core.wide_width``), then each deal's nodes
+in thousands. ``ext/README.md`` lists the sets used so far: seeds 0-3 and
 5-40 (``trumps``: 0-15) are the deals the first lead weights were tuned on, 100-140
 and 200-240 (``trumps``: 100-115, 200-215) unseen ones.
 
@@ -55,6 +56,7 @@ def position(seed: int, contract: str) -> Position:
 def count_nodes(seeds: list[int], contract: str, node_budget: int) -> None:
     core = _core.Core(32)
     nodes, trick_nodes, secs, log_sum, each = 0, 0, 0.0, 0.0, []
+    stores, kept, held = 0, 0, 0
     for seed in seeds:
         pos = position(seed, contract)
         _load(core, pos)
@@ -68,11 +70,15 @@ def count_nodes(seeds: list[int], contract: str, node_budget: int) -> None:
         secs += time.perf_counter() - t
         nodes += core.nodes
         trick_nodes += core.trick_nodes
+        w = core.wide_width
+        stores, kept, held = stores + w[0], kept + w[1], held + w[2]
         log_sum += math.log(max(core.nodes, 1))
         each.append(f"{core.nodes // 1000}{mark}")
     print(f"{contract}, {len(seeds)} deals: {nodes / 1e6:.2f} M nodes (geometric mean "
           f"{math.exp(log_sum / len(seeds)) / 1e3:.0f} K), {trick_nodes / 1e6:.2f} M at trick "
           f"starts, {secs:.2f} s")
+    print(f"wide entries stored: {stores}, keeping {kept / max(stores, 1):.1f} of "
+          f"{held / max(stores, 1):.1f} cards in hands on average")
     print("per deal (K nodes):", " ".join(each))
 
 

@@ -1469,6 +1469,9 @@ cdef class Core:
         self.c.nodes = 0
         self.c.tt_hits = 0
         self.c.trick_nodes = 0
+        self.c.wide_stores = 0
+        self.c.wide_kept = 0
+        self.c.wide_held = 0
         self.c.node_limit = nodes
         self.c.deadline = now_s() + ms / 1000.0
         self.c.abort = 0
@@ -1482,6 +1485,13 @@ cdef class Core:
     def trick_nodes(self):
         """Nodes at a trick start since the budget was set (the nodes DDS counts)."""
         return self.c.trick_nodes
+
+    @property
+    def wide_width(self):
+        """Since the budget was set: wide entries stored, and the cards they kept and
+        the cards in hands, summed over the stores (how narrow the entries are; DDS's
+        are compared in ext/README.md)."""
+        return self.c.wide_stores, self.c.wide_kept, self.c.wide_held
 
     @property
     def tt_hits(self):

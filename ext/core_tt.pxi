@@ -348,6 +348,9 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
     cdef uint8_t fp = wide_fp(h)
     cdef uint64_t cand = ks_match64(b.fp, fp)
     kpack = reach_pack(held, rel | c.special)
+    c.wide_stores += 1
+    c.wide_held += popcount(held)
+    c.wide_kept += (kpack & 15) + ((kpack >> 4) & 15) + ((kpack >> 8) & 15) + (kpack >> 12)
     for s in range(4):
         ms[s] = ps[s] & top_mask((kpack >> (4 * s)) & 15)
     ms[0] |= ps[0] & 0xFFF

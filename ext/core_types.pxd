@@ -107,6 +107,9 @@ cdef struct Search:
     int64_t nodes            # nodes searched since the budget was set
     int64_t trick_nodes      # of them at a trick start (DDS's node count)
     int64_t tt_hits          # probes that found their key
+    int64_t wide_stores      # wide entries stored (a diagnostic: Core.wide_width)
+    int64_t wide_kept        # the top cards they kept, summed
+    int64_t wide_held        # the cards in hands where they were stored, summed
     int64_t node_limit       # the node budget
     double deadline          # monotonic seconds at which the search stops
     int abort                # 1 node budget, 2 time budget
