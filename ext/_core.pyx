@@ -259,16 +259,20 @@ cdef int partner_cash(Search* c, int k, uint64_t* rel) noexcept nogil:
 
 cdef inline int split_more(Search* c, int L, int Pt, int s, int k) noexcept nogil:
     # After k top cards of L in suit s and Pt's next best card: when L then has no
-    # card of s left and the opponents none either, Pt, on lead, cashes the rest
+    # card of s left and the opponents none either, Pt, on lead, cashes the rest;
+    # only its first lead when a third teammate (singles) still holds the suit, as
+    # that hand may win a trick of it and hold no card of the suit to lead on.
     cdef State* st = &c.st
-    cdef int o
+    cdef int o, n = popcount(st.hands[Pt] & lane_of(s)) - k - 1
     if popcount(st.hands[L] & lane_of(s)) != k + 1:
         return 0
     for o in range(4):
-        if ((c.maxmask >> o) & 1) != ((c.maxmask >> L) & 1) \
-                and popcount(st.hands[o] & lane_of(s)) > k + 1:
-            return 0
-    return popcount(st.hands[Pt] & lane_of(s)) - k - 1
+        if ((c.maxmask >> o) & 1) != ((c.maxmask >> L) & 1):
+            if popcount(st.hands[o] & lane_of(s)) > k + 1:
+                return 0
+        elif o != L and o != Pt and popcount(st.hands[o] & lane_of(s)) > k + 1 and n > 1:
+            n = 1
+    return n
 
 
 cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
@@ -277,9 +281,11 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     # other hands are cashed keeping the lead; when no other hand holds a trump, a
     # whole suit counts where suit_run() says it runs. With a trump, a plain
     # suit counts only while each other holder of trumps must follow, and only one
-    # plain suit after the trumps. With no top card at all, a low lead to a partner
-    # whose card beats every opponent's in the suit gives one trick. Restricted
-    # leads are left out. Adds the winning cards counted to *rel.
+    # plain suit after the trumps. Without a trump, one suit may instead be cashed
+    # last through a partner's next best card (the split suit below). With no top
+    # card at all, a low lead to a partner whose card beats every opponent's in the
+    # suit gives one trick. Restricted leads are left out. Adds the winning cards
+    # counted to *rel.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int L = st.to_move
@@ -289,7 +295,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     cdef uint64_t split_r = 0
     cdef uint64_t rs[4]
     cdef int cnt[4]
-    cdef int best_s
+    cdef int best_s, split_k = 0
     cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0
     cdef int others_trump = 0, team, ok, hp = 0
     if R.trump >= 0:
@@ -351,8 +357,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
                             tmp |= rs[n]
                     split_r = tmp
         if best_s > 0:
-            plain += best_s
-            r = split_r
+            split_k = plain + best_s
     if others_trump:
         k = trump_run + best_plain
         r |= plain_r
@@ -363,6 +368,11 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
         n = partner_cash(c, k, &r)
         if n > k:
             k = n
+    if split_k > k:
+        # the split suit cashed last instead (the lead ends with the partner, so
+        # not with partner_cash after it)
+        k = split_k
+        r = split_r
     if trump_run and trump_run >= longest_other(st, L, R.trump):
         # the top trumps draw every other hand's trumps: then every winner counts
         tmp = 0
