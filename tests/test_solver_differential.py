@@ -248,6 +248,24 @@ def test_a_side_that_needs_every_trick_is_refuted_without_search():
     assert solve(pos).values[Seat.N] == 4
 
 
+def test_quick_tricks_count_a_suit_cashed_last_through_a_partners_next_best_card():
+    # ext/README.md (quick tricks, the split suit), values as RULES.md sections 4 and
+    # 11: N cashes HA HK (S sheds its clubs), then SA (E's SQ and W's SJ fall) and S2
+    # to S's SK; S, on lead, cashes S4. N-S take all five tricks, and the zero-window
+    # test that asks it is decided at the root (the count before it stopped at
+    # three tricks: N's spade ace alone).
+    pos = Position("italian", "no-trumps", "N:A2.AK.2. Q.QJ.AK. K43...32 J.T9.QJ.",
+                   leader="N", doubles=True)
+    assert bruteforce.value(pos, Seat.N) == 10
+    core = _core.Core(1)
+    _load(core, pos)
+    core.set_budget(10**6, 10_000)
+    mask = sum(1 << int(s) for s in pos.side_of(Seat.N))
+    assert core.probe(mask, 9, 10) >= 10
+    assert core.nodes == 1
+    assert solve(pos).values[Seat.N] == 10
+
+
 def _beaten(pos: Position, seat: Seat) -> bool:
     """Whether ``seat`` has played to the current trick and a higher card of the suit
     led is in it (no trump)."""
