@@ -294,6 +294,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0, r = 0, tmp, plain_r = 0
     cdef uint64_t split_r = 0
     cdef uint64_t rs[4]
+    cdef uint64_t tops[4]
     cdef int cnt[4]
     cdef int best_s, split_k = 0
     cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0
@@ -306,6 +307,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
         cnt[s] = 0
         rs[s] = 0
         top = lead_tops(c, L, mine, s)
+        tops[s] = top
         k = popcount(top)
         if k == 0:
             continue
@@ -339,7 +341,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
         # plays its cards of other suits to the tricks cashed before)
         best_s = -1
         for s in range(4):
-            top = lead_tops(c, L, mine, s)
+            top = tops[s]
             k = popcount(top)
             if k == 0 or k + 1 <= cnt[s] or popcount(mine & lane_of(s)) < k + 1:
                 continue
