@@ -156,10 +156,7 @@ cdef int suit_run(Search* c, int hand, uint64_t mine, int s, uint64_t top,
     if n <= popcount(top):
         # every other hand is out after the top n cards: the run rests on those
         # alone (the hands' lengths, which every entry keeps, say the rest)
-        while n > 0:
-            rel[0] |= (<uint64_t>1) << high_bit(top)
-            top &= ~((<uint64_t>1) << high_bit(top))
-            n -= 1
+        rel[0] |= top_of(top, s, n)
         return popcount(lane)
     for o in range(4):
         if o == hand:
@@ -296,7 +293,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
     cdef uint64_t rs[4]
     cdef uint64_t tops[4]
     cdef int cnt[4]
-    cdef int best_s, split_k = 0
+    cdef int split_gain = 0, split_k = 0, j
     cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0
     cdef int others_trump = 0, team, ok, hp = 0
     if R.trump >= 0:
@@ -323,11 +320,7 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
             if k > best_plain:
                 # only one plain suit counts: its top k cards
                 best_plain = k
-                plain_r = 0
-                while k > 0:
-                    plain_r |= (<uint64_t>1) << high_bit(top)
-                    top &= ~((<uint64_t>1) << high_bit(top))
-                    k -= 1
+                plain_r = top_of(top, s, k)
         else:
             tmp = 0
             cnt[s] = suit_run(c, L, mine, s, top, &tmp)
@@ -339,7 +332,6 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
         # cashed last, the leader's top cards and then a low lead to the partner's
         # (the partner keeps it, following with its other cards of the suit, and
         # plays its cards of other suits to the tricks cashed before)
-        best_s = -1
         for s in range(4):
             top = tops[s]
             k = popcount(top)
@@ -350,16 +342,17 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
                 if o != L and ((c.maxmask >> o) & 1) == ((c.maxmask >> L) & 1) \
                         and (st.hands[o] >> high_bit(lane)) & 1 \
                         and popcount(st.hands[o] & lane_of(s)) >= k + 1 \
-                        and popcount(st.hands[o] & ~lane_of(s)) >= plain - cnt[s] \
-                        and plain - cnt[s] + k + 1 + split_more(c, L, o, s, k) > plain + best_s:
-                    best_s = k + 1 + split_more(c, L, o, s, k) - cnt[s]
-                    tmp = top | ((<uint64_t>1) << high_bit(lane))
-                    for n in range(4):
-                        if n != s:
-                            tmp |= rs[n]
-                    split_r = tmp
-        if best_s > 0:
-            split_k = plain + best_s
+                        and popcount(st.hands[o] & ~lane_of(s)) >= plain - cnt[s]:
+                    # the tricks it adds over the suit's own count
+                    n = k + 1 + split_more(c, L, o, s, k) - cnt[s]
+                    if n > split_gain:
+                        split_gain = n
+                        split_r = top | ((<uint64_t>1) << high_bit(lane))
+                        for j in range(4):
+                            if j != s:
+                                split_r |= rs[j]
+        if split_gain:
+            split_k = plain + split_gain
     if others_trump:
         k = trump_run + best_plain
         r |= plain_r
