@@ -958,18 +958,6 @@ cdef inline int quick_need(Search* c, int lo, int hi, int alpha, int beta) noexc
     return 0
 
 
-cdef inline void gain_on(int for_max, int gain, int top, int* lo, int* hi, uint64_t cards,
-                         uint64_t* rlo, uint64_t* rhi) noexcept nogil:
-    # sure_gain(), keeping with each bound the cards of the rule that set it
-    if for_max:
-        if gain > lo[0]:
-            lo[0] = gain
-            rlo[0] = cards
-    elif top - gain < hi[0]:
-        hi[0] = top - gain
-        rhi[0] = cards
-
-
 cdef inline void sure_gain(int for_max, int gain, int top, int* lo, int* hi) noexcept nogil:
     # A side surely takes `gain` more points: a lower bound when it is the
     # maximiser set (`for_max`), else an upper bound below `top` (all points left).
@@ -978,6 +966,17 @@ cdef inline void sure_gain(int for_max, int gain, int top, int* lo, int* hi) noe
             lo[0] = gain
     elif top - gain < hi[0]:
         hi[0] = top - gain
+
+
+cdef inline void gain_on(int for_max, int gain, int top, int* lo, int* hi, uint64_t cards,
+                         uint64_t* rlo, uint64_t* rhi) noexcept nogil:
+    # sure_gain(), keeping with each bound the cards of the rule that set it
+    cdef int l = lo[0], h = hi[0]
+    sure_gain(for_max, gain, top, lo, hi)
+    if lo[0] != l:
+        rlo[0] = cards
+    if hi[0] != h:
+        rhi[0] = cards
 
 
 # --- the alpha-beta driver --------------------------------------------------------------
