@@ -1239,14 +1239,40 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     return best
 
 
+cdef inline void sub_budget(Search* c, int64_t limit, double end, int part) noexcept nogil:
+    # the next search may use 1/part of what is left of the budget (limit, end)
+    cdef double t = now_s()
+    c.node_limit = c.nodes + (limit - c.nodes) // part
+    c.deadline = t + (end - t) / part
+
+
+cdef inline int spent(Search* c, int64_t limit, double end) noexcept nogil:
+    # after a stop: 1 or 2 (nodes, time) when the whole budget is used, else 0
+    if c.nodes >= limit:
+        return 1
+    if now_s() > end:
+        return 2
+    return 0
+
+
 cdef int mtd(Search* c, int guess) noexcept nogil:
-    # The exact future value by zero-window tests (MTD(f) on fail-soft bounds).
+    # The exact future value by zero-window tests (MTD(f) on fail-soft bounds), with
+    # half the budget. A search that has not finished then narrows its range from
+    # both ends with the rest (so a budget stop leaves the range as narrow as it
+    # can): "at least lo + 1" or "at least hi", each test with a share of what is
+    # left, the other end's test after a stop, the share doubled whenever a test at
+    # each end has stopped.
+    # The table keeps every finished subtree, so a stopped test's work serves the
+    # next; c.proved holds the range proved so far.
     cdef int lo = bound_lo(c)
     cdef int hi = bound_hi(c)
-    cdef int g = guess, beta, v
+    cdef int g = guess, beta, v, side = 0, stops = 0, part = 16
+    cdef int64_t limit = c.node_limit
+    cdef double end = c.deadline
     cdef uint64_t rel
     c.proved_lo = lo
     c.proved_hi = hi
+    sub_budget(c, limit, end, 2)
     while lo < hi:
         if g < lo:
             g = lo
@@ -1255,7 +1281,7 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
         beta = g if g > lo else lo + 1
         v = search(c, beta - 1, beta, &rel)
         if c.abort:
-            return 0
+            break
         if v >= beta:
             lo = v
         else:
@@ -1263,7 +1289,32 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
         c.proved_lo = lo
         c.proved_hi = hi
         g = v
-    return lo
+    while lo < hi:
+        if c.abort:
+            c.abort = spent(c, limit, end)
+            if c.abort:
+                break
+        sub_budget(c, limit, end, part)
+        beta = lo + 1 if side == 0 else hi
+        v = search(c, beta - 1, beta, &rel)
+        if c.abort:
+            # this side stopped: try the other; both stopped: a larger share
+            side ^= 1
+            stops += 1
+            if stops == 2:
+                stops = 0
+                part = part // 2 if part > 1 else 1
+            continue
+        stops = 0
+        if v >= beta:
+            lo = v
+        else:
+            hi = v
+        c.proved_lo = lo
+        c.proved_hi = hi
+    c.node_limit = limit
+    c.deadline = end
+    return 0 if c.abort else lo
 
 
 cdef int rollout(Search* c, int bit, int horizon, int guess) noexcept nogil:

@@ -123,6 +123,17 @@ def test_budget_stop_reports_the_range_proved_so_far(contract, seed, cards):
     assert stops  # the smallest budget always stops: the bounds above were checked
 
 
+def test_a_stopped_search_narrows_its_range_from_both_ends():
+    # RULES.md 11, no-tricks of a full deal: far too large to finish within 1 M nodes.
+    # The quick bounds are -13 to 0; the search proves from both ends what it can
+    # (N cannot be made to take every trick; N cannot keep clear of every one).
+    pos = Position("italian", "no-tricks", Deal.random(3), leader="W")
+    with pytest.raises(SolveTimeout) as info:
+        solve(pos, seats=["N"], budget=Budget(nodes=1_000_000), cards=False)
+    lo, hi = info.value.bounds[Seat.N]
+    assert -13 < lo <= hi < 0, (lo, hi)
+
+
 def test_tiny_time_budget_raises_solve_timeout():
     pos = Position("italian", "no-trumps", DEAL, leader="N", doubles=True)
     with pytest.raises(SolveTimeout, match="time budget"):
