@@ -1619,16 +1619,31 @@ cdef class Core:
         if self.c.abort:
             raise BudgetExceeded("nodes" if self.c.abort == 1 else "ms")
 
-    def value(self, int maxmask, int guess):
-        """The exact future value of the seats in ``maxmask`` (bits) at the root."""
+    def value(self, int maxmask, int guess, int part=1):
+        """The exact future value of the seats in ``maxmask`` (bits) at the root,
+        searched with 1/``part`` of what is left of the budget (``budget_left`` tells
+        after a stop whether any of the rest remains)."""
         cdef int v
+        cdef int64_t limit = self.c.node_limit
+        cdef double end = self.c.deadline
         if not self.loaded:
             raise ValueError("no position loaded")
+        if part < 1:
+            raise ValueError("part below 1")
         self._set_max(maxmask)
+        self.c.abort = 0
         with nogil:
+            sub_budget(&self.c, limit, end, part)
             v = mtd(&self.c, guess)
+            self.c.node_limit = limit
+            self.c.deadline = end
         self._check()
         return v
+
+    @property
+    def budget_left(self):
+        """Whether the budget set last has nodes and time left."""
+        return self.c.nodes < self.c.node_limit and now_s() <= self.c.deadline
 
     def child_value(self, int bit, int maxmask, int guess):
         """The exact future value (from the root) of ``maxmask`` after ``bit`` is played."""

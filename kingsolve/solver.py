@@ -214,10 +214,14 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
     children: dict[int, int] = {}          # representative card -> exact future value
     mover_mask = None if mover is None else _side_mask(position, mover)
 
+    ranges: dict[int, tuple[int, int]] = {}   # side mask -> range proved by a stopped search
+
     def proved(seat: Seat) -> tuple[int, int]:
         mask = _side_mask(position, seat)
         if mask in done:
             return done[mask], done[mask]
+        if mask in ranges:
+            return ranges[mask]
         if mask == mover_mask and with_cards and running[0] == "cards":
             lo, hi = core.proved
             best = max(children.values(), default=quick[0])
@@ -234,8 +238,39 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
             done[mask] = _run(lambda: core.value(mask, guess), budget)
         return done[mask]
 
+    def shared(masks: list[int]) -> None:
+        # Each side's value with an equal share of what is left of the budget (what
+        # one leaves goes to the next), then the stopped ones again with the rest:
+        # a stop leaves every side's range narrowed, not the first side's alone.
+        # The table keeps a stopped search's finished subtrees for its second try.
+        stop: SolveTimeout | None = None
+        for _ in range(2):
+            todo = [m for m in masks if m not in done]
+            for i, mask in enumerate(todo):
+                running[0] = mask
+                lo, hi = ranges.get(mask, quick)
+                try:
+                    done[mask] = _run(lambda: core.value(
+                        mask, min(max(_first_guess(*quick), lo), hi), len(todo) - i), budget)
+                except SolveTimeout as exc:
+                    plo, phi = core.proved
+                    ranges[mask] = (max(lo, plo), min(hi, phi))
+                    running[0] = None
+                    if not core.budget_left:
+                        raise
+                    stop = exc
+        running[0] = None
+        if stop is not None and any(m not in done for m in masks):
+            raise stop
+
     core.set_budget(budget.nodes, budget.ms)
     try:
+        if not with_cards:
+            masks: list[int] = []
+            for seat in seats:
+                if _side_mask(position, seat) not in masks:
+                    masks.append(_side_mask(position, seat))
+            shared(masks)
         card_values: dict[Card, int] = {}
         if with_cards:
             running[0] = "cards"

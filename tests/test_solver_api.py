@@ -194,17 +194,31 @@ def test_partial_table_keeps_the_rows_a_budget_stops():
     exact = dd_table("italian", deal, "N", threads=2)
     with pytest.raises(SolveTimeout):
         dd_table("italian", deal, "N", budget=Budget(nodes=4096), threads=2)
+    for nodes in (4096, 30_000, 120_000):
+        part = dd_table("italian", deal, "N", budget=Budget(nodes=nodes), threads=2, partial=True)
+        assert [r["label"] for r in part["rows"]] == [r["label"] for r in exact["rows"]]
+        if nodes == 4096:
+            assert not all(r["complete"] for r in part["rows"])
+        for p_row, e_row in zip(part["rows"], exact["rows"]):
+            for seat, (lo, hi) in p_row["bounds"].items():
+                assert lo <= e_row["values"][seat] <= hi, (nodes, p_row["label"], seat)
+                assert p_row["values"][seat] == (lo if lo == hi else None)
+                if p_row["complete"]:
+                    assert p_row["values"][seat] == e_row["values"][seat]
     part = dd_table("italian", deal, "N", budget=Budget(nodes=4096), threads=2, partial=True)
-    assert [r["label"] for r in part["rows"]] == [r["label"] for r in exact["rows"]]
-    assert not all(r["complete"] for r in part["rows"])
-    for p_row, e_row in zip(part["rows"], exact["rows"]):
-        for seat, (lo, hi) in p_row["bounds"].items():
-            assert lo <= e_row["values"][seat] <= hi
-            assert p_row["values"][seat] == (lo if lo == hi else None)
-            if p_row["complete"]:
-                assert p_row["values"][seat] == e_row["values"][seat]
     text = format_table(part)
     assert ".." in text and "the range proved" in text
+
+
+def test_a_stopped_table_row_narrows_every_seat():
+    # RULES.md 11, no-tricks of a full deal (quick bounds -13 to 0 for every seat): the
+    # row's budget is shared among the seats, so a stop leaves each of them narrowed
+    # at both ends, not the first seat alone.
+    row, = dd_table("italian", Deal.random(3), "W", contracts=["no-tricks"],
+                    budget=Budget(nodes=2_000_000), threads=1, partial=True)["rows"]
+    assert not row["complete"]
+    for seat, (lo, hi) in row["bounds"].items():
+        assert -13 < lo <= hi < 0, (seat, lo, hi)
 
 
 def test_cli_solve_prints_json(capsys):
