@@ -1255,6 +1255,22 @@ cdef inline int spent(Search* c, int64_t limit, double end) noexcept nogil:
     return 0
 
 
+cdef inline int narrow(Search* c, int beta, int* lo, int* hi) noexcept nogil:
+    # One zero-window test, "at least beta": its fail-soft result narrows [lo, hi]
+    # and c.proved, unless the budget stopped it (then nothing changes).
+    cdef uint64_t rel
+    cdef int v = search(c, beta - 1, beta, &rel)
+    if c.abort:
+        return 0
+    if v >= beta:
+        lo[0] = v
+    else:
+        hi[0] = v
+    c.proved_lo = lo[0]
+    c.proved_hi = hi[0]
+    return v
+
+
 cdef int mtd(Search* c, int guess) noexcept nogil:
     # The exact future value by zero-window tests (MTD(f) on fail-soft bounds), with
     # half the budget. A search that has not finished then narrows its range from
@@ -1266,10 +1282,9 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
     # next; c.proved holds the range proved so far.
     cdef int lo = bound_lo(c)
     cdef int hi = bound_hi(c)
-    cdef int g = guess, beta, v, side = 0, stops = 0, part = 16
+    cdef int g = guess, side = 0, stops = 0, part = 16
     cdef int64_t limit = c.node_limit
     cdef double end = c.deadline
-    cdef uint64_t rel
     c.proved_lo = lo
     c.proved_hi = hi
     sub_budget(c, limit, end, 2)
@@ -1278,40 +1293,25 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
             g = lo
         if g > hi:
             g = hi
-        beta = g if g > lo else lo + 1
-        v = search(c, beta - 1, beta, &rel)
+        g = narrow(c, g if g > lo else lo + 1, &lo, &hi)
         if c.abort:
             break
-        if v >= beta:
-            lo = v
-        else:
-            hi = v
-        c.proved_lo = lo
-        c.proved_hi = hi
-        g = v
     while lo < hi:
         if c.abort:
             c.abort = spent(c, limit, end)
             if c.abort:
                 break
         sub_budget(c, limit, end, part)
-        beta = lo + 1 if side == 0 else hi
-        v = search(c, beta - 1, beta, &rel)
+        narrow(c, lo + 1 if side == 0 else hi, &lo, &hi)
         if c.abort:
-            # this side stopped: try the other; both stopped: a larger share
+            # this end stopped: try the other; both stopped: a larger share
             side ^= 1
             stops += 1
             if stops == 2:
                 stops = 0
                 part = part // 2 if part > 1 else 1
-            continue
-        stops = 0
-        if v >= beta:
-            lo = v
         else:
-            hi = v
-        c.proved_lo = lo
-        c.proved_hi = hi
+            stops = 0
     c.node_limit = limit
     c.deadline = end
     return 0 if c.abort else lo
