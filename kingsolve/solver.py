@@ -255,22 +255,16 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
                 except SolveTimeout as exc:
                     plo, phi = core.proved
                     ranges[mask] = (max(lo, plo), min(hi, phi))
-                    running[0] = None
                     if not core.budget_left:
                         raise
                     stop = exc
-        running[0] = None
         if stop is not None and any(m not in done for m in masks):
             raise stop
 
     core.set_budget(budget.nodes, budget.ms)
     try:
         if not with_cards:
-            masks: list[int] = []
-            for seat in seats:
-                if _side_mask(position, seat) not in masks:
-                    masks.append(_side_mask(position, seat))
-            shared(masks)
+            shared(list(dict.fromkeys(_side_mask(position, seat) for seat in seats)))
         card_values: dict[Card, int] = {}
         if with_cards:
             running[0] = "cards"
