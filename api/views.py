@@ -42,7 +42,7 @@ def _budget(req: dict, ms_left: float | None = None) -> dict:
 
 def _solve_request():
     # Imported on first use: the search core is compiled and heavy, /legal does not need it.
-    from kingsolve.solver import solve_request
+    from kingsolve.request import solve_request
     return solve_request
 
 

@@ -39,7 +39,7 @@ def answer(request: Any, operation: str = "solve") -> dict:
             from .request import legal_request
             body = legal_request({k: v for k, v in request.items() if k != "id"})
         elif operation == "solve":
-            from .solver import solve_request
+            from .request import solve_request
             body = solve_request({k: v for k, v in request.items() if k != "id"}
                                  if isinstance(request, dict) else request)
         else:

@@ -130,7 +130,7 @@ def add_hint_flags(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .solver import solve_request
+    from .request import solve_request
     req = read_request(args)
     if args.seats:
         req["seats"] = [x for x in args.seats.replace(",", " ").split() if x]

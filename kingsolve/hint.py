@@ -715,7 +715,7 @@ def hint_request(request: Any) -> dict:
     ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
     (``trump``, ``sell``, ``contract``, ``festa`` with ``role``) instead of a card hint.
     Returns the JSON-ready result."""
-    from .solver import budget_from_request
+    from .request import budget_from_request
     if not isinstance(request, Mapping):
         raise InvalidRequestError(f"invalid request: expected a JSON object, "
                                   f"got {type(request).__name__}")

@@ -1,4 +1,5 @@
-"""The JSON request shape that the CLI, batch files and the API share.
+"""The JSON request shape that the CLI, batch files and the API share, and the
+answers to ``legal`` and ``solve`` requests.
 
 A request names the rule set, contract, trump, options, doubles flag, deal, first
 leader and the cards played so far::
@@ -20,13 +21,17 @@ from .deal import Deal
 from .errors import InvalidRequestError
 from .rules import get_variant
 
-__all__ = ["position_from_request", "legal_request", "REQUEST_FIELDS", "MAX_TEXT"]
+__all__ = ["position_from_request", "legal_request", "solve_request", "budget_from_request",
+           "REQUEST_FIELDS", "MAX_TEXT", "MAX_NODES", "MAX_MS"]
 
 #: Fields a request may carry (others are refused, to catch typos).
 REQUEST_FIELDS = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
-                  "seats", "id", "budget", "nodes", "ms", "samples", "seed"}
+                  "seats", "id", "budget", "nodes", "ms", "samples", "seed", "exact"}
 MAX_TEXT = 400          # longest deal text accepted
 MAX_PLAY = 52           # longest play record accepted
+#: The largest budgets a request may ask for.
+MAX_NODES = 2_000_000_000
+MAX_MS = 600_000.0
 
 
 def _field(req: Mapping[str, Any], name: str, kind: type | tuple, default: Any = None,
@@ -92,3 +97,59 @@ def position_from_request(req: Any):
 def legal_request(req: Any) -> dict:
     """Answer a ``legal`` request: seat on move, legal cards, trick, points taken."""
     return position_from_request(req).to_dict()
+
+
+def budget_from_request(req: Mapping[str, Any]):
+    """The budget a request asks for (``nodes``, ``ms``), checked and capped."""
+    from .result import Budget
+    default = Budget()
+    nodes, ms = default.nodes, default.ms
+    if req.get("nodes") is not None:
+        n = req["nodes"]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise InvalidRequestError(f"invalid field 'nodes': expected a positive integer, got {n!r}")
+        nodes = min(n, MAX_NODES)
+    if req.get("ms") is not None:
+        m = req["ms"]
+        if isinstance(m, bool) or not isinstance(m, (int, float)) or not m > 0:
+            raise InvalidRequestError(f"invalid field 'ms': expected a positive number, got {m!r}")
+        ms = min(float(m), MAX_MS)
+    return Budget(nodes=nodes, ms=ms, tt_mb=default.tt_mb)
+
+
+def _request_seats(req: Mapping[str, Any]) -> list[str] | None:
+    seats = req.get("seats")
+    if seats is None:
+        return None
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
+        raise InvalidRequestError(f"invalid field 'seats': expected a list of seats such as "
+                                  f"[\"N\", \"E\"], got {seats!r}")
+    return seats
+
+
+def solve_request(request: Any) -> dict:
+    """Answer a solve request (the shared request shape plus ``seats``, ``nodes``,
+    ``ms`` and ``exact``): the analysis of ``kingsolve.analysis`` within the budget,
+    exact values where proved, estimates and proved ranges elsewhere. With
+    ``"exact": true`` the values must all be exact within the budget, or the answer
+    is a ``SolveTimeout`` carrying the ranges proved.
+    """
+    from .analysis import analyse, exact_analysis
+    req = check_request(request)
+    seats = _request_seats(req)
+    budget = budget_from_request(req)
+    exact = _field(req, "exact", bool, default=False)
+    position = position_from_request(req)
+    from .position import Position
+    if not isinstance(position, Position):
+        from .domino import solve_domino
+        result = exact_analysis(position, solve_domino(position, seats=seats, budget=budget))
+    elif exact:
+        from .solver import solve
+        result = exact_analysis(position, solve(position, seats=seats, budget=budget))
+    else:
+        result = analyse(position, seats=seats, budget=budget)
+    out = result.to_dict()
+    if "id" in req:
+        out = {"id": req["id"], **out}
+    return out

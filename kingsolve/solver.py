@@ -1,4 +1,4 @@
-"""Double-dummy values of trick contracts: ``solve``, ``dd_table``, ``solve_request``.
+"""Double-dummy values of trick contracts: ``solve`` and ``dd_table``.
 
 RULES.md section 11: in singles the value of a seat is the score it can guarantee
 when the three others play together against it (the paranoid value); in Italian
@@ -23,12 +23,7 @@ from .position import Position
 from .result import Budget, SolveResult
 from .rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 
-__all__ = ["solve", "dd_table", "format_table", "solve_request", "budget_from_request",
-           "MAX_NODES", "MAX_MS"]
-
-#: The largest budgets a request may ask for.
-MAX_NODES = 2_000_000_000
-MAX_MS = 600_000.0
+__all__ = ["solve", "dd_table", "format_table"]
 
 
 def _table_mb(position: Position, budget: Budget) -> int:
@@ -425,50 +420,3 @@ def format_table(table: Mapping[str, Any]) -> str:
         lines.append("lo..hi: the range proved before the budget stopped that row")
     lines.append(f"{table['nodes']} nodes, {table['ms']:.0f} ms")
     return "\n".join(lines)
-
-
-# --- requests ----------------------------------------------------------------------------
-
-def budget_from_request(req: Mapping[str, Any]) -> Budget:
-    """The budget a request asks for (``nodes``, ``ms``), checked and capped."""
-    default = Budget()
-    nodes, ms = default.nodes, default.ms
-    if req.get("nodes") is not None:
-        n = req["nodes"]
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise InvalidRequestError(f"invalid field 'nodes': expected a positive integer, got {n!r}")
-        nodes = min(n, MAX_NODES)
-    if req.get("ms") is not None:
-        m = req["ms"]
-        if isinstance(m, bool) or not isinstance(m, (int, float)) or not m > 0:
-            raise InvalidRequestError(f"invalid field 'ms': expected a positive number, got {m!r}")
-        ms = min(float(m), MAX_MS)
-    return Budget(nodes=nodes, ms=ms, tt_mb=default.tt_mb)
-
-
-def _request_seats(req: Mapping[str, Any]) -> list[str] | None:
-    seats = req.get("seats")
-    if seats is None:
-        return None
-    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
-        raise InvalidRequestError(f"invalid field 'seats': expected a list of seats such as "
-                                  f"[\"N\", \"E\"], got {seats!r}")
-    return seats
-
-
-def solve_request(request: Any) -> dict:
-    """Answer a solve request (the shared request shape plus ``seats``, ``nodes``, ``ms``)."""
-    from .request import check_request, position_from_request
-    req = check_request(request)
-    seats = _request_seats(req)
-    budget = budget_from_request(req)
-    position = position_from_request(req)
-    if not isinstance(position, Position):
-        from .domino import solve_domino
-        result = solve_domino(position, seats=seats, budget=budget)
-    else:
-        result = solve(position, seats=seats, budget=budget)
-    out = result.to_dict()
-    if "id" in req:
-        out = {"id": req["id"], **out}
-    return out

@@ -327,7 +327,7 @@ def mid_hand_play(req: dict, cards: int) -> list[str]:
 
 
 def test_solve_answers_what_the_library_answers(client):
-    from kingsolve.solver import solve_request
+    from kingsolve.request import solve_request
     req = {**LEGAL, "play": mid_hand_play(LEGAL, 30)}
     body = client.post("/api/v1/solve", json=req).get_json()
     direct = solve_request(req)

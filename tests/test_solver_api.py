@@ -17,7 +17,8 @@ from kingsolve.cards import Card
 from kingsolve.cli import main
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
 from kingsolve.result import Budget
-from kingsolve.solver import dd_table, format_table, solve, solve_request
+from kingsolve.request import solve_request
+from kingsolve.solver import dd_table, format_table, solve
 
 DEAL = "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"
 def _play(n: int, seed: int = 3) -> list[str]:
@@ -93,10 +94,20 @@ def test_doubles_sides_in_extra():
     assert out["sides"]["NS"] + out["sides"]["EW"] == 26
 
 
-def test_tiny_node_budget_raises_solve_timeout():
+def test_tiny_node_budget_raises_solve_timeout_when_exact_is_asked():
     with pytest.raises(SolveTimeout, match="node budget"):
         solve_request({"variant": "italian", "contract": "no-trumps", "deal": DEAL,
-                       "leader": "N", "doubles": True, "nodes": 5000})
+                       "leader": "N", "doubles": True, "nodes": 5000, "exact": True})
+
+
+def test_tiny_node_budget_answers_estimates_and_ranges():
+    out = solve_request({"variant": "italian", "contract": "no-trumps", "deal": DEAL,
+                         "leader": "N", "doubles": True, "nodes": 5000})
+    assert out["solved"] is False and out["horizon"] is not None
+    assert set(out["estimates"]) == set(out["bounds"]) == {"N", "E", "S", "W"}
+    for seat, (lo, hi) in out["bounds"].items():
+        assert lo <= out["estimates"][seat] <= hi
+    assert set(out["card_estimates"]) == set(out["card_bounds"])
 
 
 @pytest.mark.parametrize("contract, seed", [("no-kings-jacks", 1), ("no-hearts", 2),

@@ -1,0 +1,410 @@
+"""Anytime analysis: an estimate of every value at once, proved ranges, exact values
+as they are proved.
+
+Exact paranoid values of whole singles deals are often out of reach in a user's time
+(docs/rules.md, "Values"), so ``analyse`` answers every question it is asked within its
+budget and says how sure each number is:
+
+* ``bounds`` and ``card_bounds``: ranges ``[lo, hi]`` proved by the exact search (the
+  quick bounds of the points left before any search; ``lo == hi`` once exact);
+* ``estimates`` and ``card_estimates``: a number for every value, always inside its
+  proved range, the exact value once proved;
+* ``best``: the best cards when every card is exact, else the cards of the best
+  estimate among those not proved worse than another card.
+
+**What an estimate is.** The estimate of a legal card ``c`` of the seat on move, at
+horizon ``h``, is the mover's value (its side's in doubles) when ``c`` is played, every
+seat then plays the simple player (``kingsolve.hint.play_preference``, compiled in the
+core) until a trick starts with at most ``h`` tricks left, and the rest is searched
+exactly, double dummy (the hint engine's play-out, on the known deal). The estimate of
+the mover's value is the best of its cards' estimates; of any other seat (side), the
+least over the mover's cards of that seat's play-out value after the card (the mover is
+one of its opponents). Every estimate is then held inside the range proved for it. The
+horizon deepens while time remains (3, 5, 6, 7, ... up to one trick fewer than are
+left); past the last step only the exact search improves the answer, and a value it
+proves replaces its estimate.
+
+**How the time is spent.** The work goes in rounds of doubling length: each round
+first deepens the estimates by one horizon step, then gives every value not yet exact
+an equal share of the round in the exact search (MTD(f), then tests at both ends of
+its range, which narrow the proved range even when it stops). One transposition table
+serves both, so each helps the other.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from . import _core
+from .cards import Card, Seat
+from .errors import InvalidRequestError
+from .position import Position
+from .result import Budget, Number, SolveResult, json_number
+from .solver import _check_seats, _first_guess, _leased_core, _side_mask, _total
+
+__all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "HORIZONS"]
+
+#: The horizons the estimates step through (tricks left where the exact search starts).
+HORIZONS = (3, 5, 6, 7, 8, 9, 10, 11, 12)
+
+#: The first round's length in seconds; each round doubles it, up to the longest.
+FIRST_ROUND = 0.02
+LONGEST_ROUND = 0.4     # a cancelled analysis stops within one search of at most this
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One state of an anytime analysis of a trick-contract position.
+
+    Values are scores for the whole hand (points taken so far included, the constant
+    per seat added), as ``solve`` gives them: in singles a seat's paranoid value, in
+    doubles its side's exact value. ``bounds[seat]`` and ``card_bounds[card]`` are
+    proved ranges; ``estimates`` and ``card_estimates`` lie inside them and equal the
+    value once it is exact. ``horizon``: the tricks left at which the estimates were
+    searched exactly (the tricks left in the hand once everything is exact; ``None``
+    before any estimate).
+    """
+
+    to_move: Seat | None
+    taken: dict[Seat, Number]
+    complete: bool
+    bounds: dict[Seat, tuple[Number, Number]]
+    estimates: dict[Seat, Number]
+    card_bounds: dict[Card, tuple[Number, Number]]
+    card_estimates: dict[Card, Number]
+    best: list[Card]
+    horizon: int | None
+    nodes: int = 0
+    ms: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def values(self) -> dict[Seat, Number]:
+        """The seats' values proved exact."""
+        return {s: lo for s, (lo, hi) in self.bounds.items() if lo == hi}
+
+    @property
+    def cards(self) -> dict[Card, Number]:
+        """The legal cards' values proved exact."""
+        return {c: lo for c, (lo, hi) in self.card_bounds.items() if lo == hi}
+
+    @property
+    def solved(self) -> bool:
+        """Whether every value asked and every card's value is exact."""
+        return all(lo == hi for lo, hi in self.bounds.values()) and \
+            all(lo == hi for lo, hi in self.card_bounds.values())
+
+    def worse(self, card: Card) -> bool:
+        """Whether ``card`` is proved worse than another legal card (its highest value
+        below another card's lowest)."""
+        top_lo = max(lo for lo, _ in self.card_bounds.values())
+        return self.card_bounds[card][1] < top_lo
+
+    def to_dict(self) -> dict:
+        """The shared JSON response shape: ``values`` and ``cards`` hold exact numbers
+        only; every seat asked has ``bounds`` and ``estimates``, every legal card
+        ``card_bounds`` and ``card_estimates``."""
+        def pair(r: tuple[Number, Number]) -> list:
+            return [json_number(r[0]), json_number(r[1])]
+
+        out = {
+            "to_move": None if self.to_move is None else self.to_move.name,
+            "taken": {s.name: json_number(v) for s, v in self.taken.items()},
+            "solved": self.solved,
+            "values": {s.name: json_number(v) for s, v in self.values.items()},
+            "cards": {str(c): json_number(v) for c, v in self.cards.items()},
+            "bounds": {s.name: pair(r) for s, r in self.bounds.items()},
+            "card_bounds": {str(c): pair(r) for c, r in self.card_bounds.items()},
+            "estimates": {s.name: json_number(v) for s, v in self.estimates.items()},
+            "card_estimates": {str(c): json_number(v) for c, v in self.card_estimates.items()},
+            "best": [str(c) for c in self.best],
+            "horizon": self.horizon,
+            "complete": self.complete,
+            "nodes": int(self.nodes),
+            "ms": round(float(self.ms), 3),
+        }
+        out.update(self.extra)
+        return out
+
+
+def _clamp(x: int, lo: int, hi: int) -> int:
+    return lo if x < lo else hi if x > hi else x
+
+
+def _meet(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return max(a[0], b[0]), min(a[1], b[1])
+
+
+class _Run:
+    """The state of one analysis: the loaded core, the ranges proved so far (future
+    values, without the points taken), the estimates of the deepest horizon done."""
+
+    def __init__(self, core: "_core.Core", position: Position, seats: list[Seat],
+                 budget: Budget, cancel: threading.Event | None) -> None:
+        self.core = core
+        self.position = position
+        self.seats = seats
+        self.cancel = cancel
+        self.start = time.perf_counter()
+        self.deadline = self.start + budget.ms / 1000.0
+        self.nodes_left = budget.nodes
+        self.nodes = 0
+        self.quick = core.bounds()
+        self.mover = position.to_move
+        self.mover_mask = _side_mask(position, self.mover)
+        self.moves = core.moves()                       # bit -> representative bit
+        self.reps = sorted(set(self.moves.values()))
+        masks = [_side_mask(position, s) for s in seats]
+        self.masks = list(dict.fromkeys([self.mover_mask] + masks))
+        self.card_range = {r: self.quick for r in self.reps}
+        self.seat_range = {m: self.quick for m in self.masks if m != self.mover_mask}
+        left = position.n_tricks - len(position.tricks)
+        self.tricks_left = left
+        last = max(left - 1, 0)
+        self.rungs = sorted({min(h, last) for h in HORIZONS})
+        self.rung = 0
+        self.horizon: int | None = None
+        self.estimate: dict[tuple[int, int], int] = {}     # (rep, mask) -> value, at horizon
+        self.pending: dict[tuple[int, int], int] = {}      # the next horizon's, so far
+
+    # --- time ------------------------------------------------------------------------
+    def stopped(self) -> bool:
+        return (self.cancel is not None and self.cancel.is_set()) or self.nodes_left <= 0 \
+            or time.perf_counter() >= self.deadline
+
+    def _call(self, seconds: float, call: Callable[[], int]) -> int | None:
+        """Run one core search within ``seconds`` (and what is left of the budget);
+        None when it stopped."""
+        seconds = min(seconds, self.deadline - time.perf_counter())
+        if seconds <= 0 or self.nodes_left <= 0:
+            return None
+        self.core.set_budget(self.nodes_left, seconds * 1000.0)
+        try:
+            return call()
+        except _core.BudgetExceeded:
+            return None
+        finally:
+            used = self.core.nodes
+            self.nodes += used
+            self.nodes_left -= used
+
+    # --- the two kinds of work --------------------------------------------------------
+    def exact_done(self) -> bool:
+        return all(lo == hi for lo, hi in self.card_range.values()) and \
+            all(lo == hi for lo, hi in self.seat_range.values())
+
+    def deepen(self, until: float) -> bool:
+        """Estimates one horizon deeper, searching until ``until`` at most; whether
+        that horizon is done (what a stop leaves done is kept for the next try)."""
+        if self.rung >= len(self.rungs):
+            return False
+        h = self.rungs[self.rung]
+        core = self.core
+        for mask in self.masks:
+            for rep in self.reps:
+                key = (rep, mask)
+                if key in self.pending:
+                    continue
+                guess = self.estimate.get(key, _first_guess(*self.quick))
+                v = self._call(until - time.perf_counter(),
+                               lambda: core.rollout_value(rep, mask, h, guess))
+                if v is None:
+                    return False
+                self.pending[key] = v
+        self.estimate, self.pending = self.pending, {}
+        self.horizon = h
+        self.rung += 1
+        return True
+
+    def prove(self, until: float) -> bool:
+        """Every open value searched exactly, each with an equal share of the time
+        until ``until``, the likeliest best cards first; whether any range narrowed."""
+        core = self.core
+        cards = [r for r in self.reps if self.card_range[r][0] < self.card_range[r][1]]
+        cards.sort(key=lambda r: -(self._card_estimate(r) or 0))
+        todo = [(self.card_range, r, self.mover_mask) for r in cards] + \
+            [(self.seat_range, m, m) for m, (lo, hi) in self.seat_range.items() if lo < hi]
+        changed = False
+        for i, (ranges, key, mask) in enumerate(todo):
+            share = (until - time.perf_counter()) / (len(todo) - i)
+            old = ranges[key]
+            guess = (self._card_estimate(key) if ranges is self.card_range
+                     else self._seat_estimate(key))
+            guess = _clamp(_first_guess(*old) if guess is None else guess, *old)
+            if ranges is self.card_range:
+                v = self._call(share, lambda: core.child_value(key, mask, guess))
+            else:
+                v = self._call(share, lambda: core.value(mask, guess))
+            ranges[key] = _meet(old, (v, v) if v is not None else core.proved)
+            changed |= ranges[key] != old
+            if self.stopped():
+                break
+        return changed
+
+    # --- the answer ------------------------------------------------------------------
+    def _mover_range(self) -> tuple[int, int]:
+        return (max(lo for lo, _ in self.card_range.values()),
+                max(hi for _, hi in self.card_range.values()))
+
+    def _card_estimate(self, rep: int) -> int | None:
+        """The card's estimate held in its proved range (None before any estimate)."""
+        lo, hi = self.card_range[rep]
+        if lo == hi:
+            return lo
+        est = self.estimate.get((rep, self.mover_mask))
+        return None if est is None else _clamp(est, lo, hi)
+
+    def _seat_estimate(self, mask: int) -> int | None:
+        """The side's estimate held in its proved range (None before any estimate)."""
+        if mask == self.mover_mask:
+            cards = [self._card_estimate(r) for r in self.reps]
+            lo, hi = self._mover_range()
+            return None if None in cards else _clamp(max(cards), lo, hi)
+        lo, hi = self.seat_range[mask]
+        if lo == hi:
+            return lo
+        ests = [self.estimate.get((r, mask)) for r in self.reps]
+        return None if None in ests else _clamp(min(ests), lo, hi)
+
+    def snapshot(self) -> Analysis:
+        p = self.position
+        mover = self.mover
+        card_bounds: dict[Card, tuple[int, int]] = {}
+        card_estimates: dict[Card, int] = {}
+        for bit, rep in sorted(self.moves.items()):
+            card = Card.from_bit(bit)
+            lo, hi = self.card_range[rep]
+            card_bounds[card] = (_total(p, mover, lo), _total(p, mover, hi))
+            est = self._card_estimate(rep)
+            if est is not None:
+                card_estimates[card] = _total(p, mover, est)
+        bounds, estimates = {}, {}
+        for seat in self.seats:
+            mask = _side_mask(p, seat)
+            lo, hi = self._mover_range() if mask == self.mover_mask else self.seat_range[mask]
+            bounds[seat] = (_total(p, seat, lo), _total(p, seat, hi))
+            est = self._seat_estimate(mask)
+            if est is not None:
+                estimates[seat] = _total(p, seat, est)
+        exact = all(lo == hi for lo, hi in card_bounds.values())
+        if exact:
+            top = max(lo for lo, _ in card_bounds.values())
+            best = [c for c, (lo, _) in card_bounds.items() if lo == top]
+        else:
+            top_lo = max(lo for lo, _ in card_bounds.values())
+            live = [c for c, (_, hi) in card_bounds.items() if hi >= top_lo]
+            rated = [c for c in live if c in card_estimates]
+            top = max((card_estimates[c] for c in rated), default=None)
+            best = [c for c in rated if card_estimates[c] == top] if len(rated) == len(live) \
+                else []
+        solved = exact and all(lo == hi for lo, hi in bounds.values())
+        horizon = self.tricks_left if solved else self.horizon
+        return Analysis(to_move=mover, taken=dict(p.taken), complete=False, bounds=bounds,
+                        estimates=estimates, card_bounds=card_bounds,
+                        card_estimates=card_estimates, best=best, horizon=horizon,
+                        nodes=self.nodes, ms=(time.perf_counter() - self.start) * 1000.0,
+                        extra=_sides(p, bounds))
+
+    def rounds(self) -> Iterator[Analysis]:
+        """Each improvement as it comes; the last state always ends the sequence (the
+        first comes with the first estimates, at once on any position)."""
+        length = FIRST_ROUND
+        shown = None
+        while not self.exact_done() and not self.stopped():
+            if self.deepen(time.perf_counter() + length) and not self.stopped():
+                shown = self.snapshot()
+                yield shown
+            if self.stopped():
+                break
+            if self.prove(time.perf_counter() + length) and not self.exact_done():
+                shown = self.snapshot()
+                yield shown
+            length = min(2 * length, LONGEST_ROUND)
+        yield self.snapshot()
+
+
+def _sides(position: Position, bounds: dict) -> dict:
+    """Doubles: each side's exact value, as ``solve`` reports it, once both are known."""
+    if not position.doubles:
+        return {}
+    sides = {}
+    for seat, (lo, hi) in bounds.items():
+        if lo == hi:
+            sides["NS" if seat in (Seat.N, Seat.S) else "EW"] = lo
+    return {"sides": sides} if len(sides) == 2 else {}
+
+
+def _finished(position: Position, seats: list[Seat], start: float) -> Analysis:
+    scores = position.scores()
+    values = {s: sum(scores[x] for x in position.side_of(s)) for s in seats}
+    bounds = {s: (v, v) for s, v in values.items()}
+    return Analysis(to_move=None, taken=dict(position.taken), complete=True, bounds=bounds,
+                    estimates=dict(values), card_bounds={}, card_estimates={}, best=[],
+                    horizon=0, nodes=0, ms=(time.perf_counter() - start) * 1000.0,
+                    extra=_sides(position, bounds))
+
+
+def exact_analysis(position, result: SolveResult) -> Analysis:
+    """An exact result (``solve``, ``solve_domino``) in the analysis's shape: every
+    range one value, every estimate that value."""
+    bounds = {s: (v, v) for s, v in result.values.items()}
+    horizon = None
+    if isinstance(position, Position) and not result.complete:
+        horizon = position.n_tricks - len(position.tricks)
+    return Analysis(to_move=result.to_move, taken=dict(result.taken), complete=result.complete,
+                    bounds=bounds, estimates=dict(result.values),
+                    card_bounds={c: (v, v) for c, v in result.cards.items()},
+                    card_estimates=dict(result.cards), best=list(result.best),
+                    horizon=horizon,
+                    nodes=result.nodes, ms=result.ms, extra=dict(result.extra))
+
+
+def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
+             budget: Budget | None = None,
+             cancel: threading.Event | None = None) -> Iterator[Analysis]:
+    """Successive analyses of a position, each at least as good as the one before,
+    until every value is exact, the budget is spent or ``cancel`` is set.
+
+    ``budget.ms`` and ``budget.nodes`` bound the whole analysis. The first result
+    comes at once (the quick bounds, no estimate yet); the last is the best.
+    """
+    if not isinstance(position, Position):
+        raise InvalidRequestError(f"analyses needs a trick-contract Position, "
+                                  f"got {type(position).__name__}")
+    budget = budget or Budget()
+    wanted = _check_seats(position, seats)
+    start = time.perf_counter()
+    if position.complete:
+        yield _finished(position, wanted, start)
+        return
+    with _leased_core(position, budget) as core:
+        run = _Run(core, position, wanted, budget, cancel)
+        run.start = start
+        yield from run.rounds()
+
+
+def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
+            budget: Budget | None = None, on_update: Callable[[Analysis], Any] | None = None,
+            cancel: threading.Event | None = None) -> Analysis:
+    """The best analysis of a position within ``budget``: exact where proved,
+    estimates and proved ranges elsewhere (see the module's text).
+
+    ``on_update`` is called with each improvement as it comes.
+
+    >>> from kingsolve import Deal, Position
+    >>> pos = Position("italian", "no-queens", Deal.random(seed=7), leader="N")
+    >>> a = analyse(pos, seats=["N"], budget=Budget(ms=300))
+    >>> lo, hi = a.bounds[Seat.N]
+    >>> lo <= a.estimates[Seat.N] <= hi
+    True
+    """
+    last = None
+    for result in analyses(position, seats, budget, cancel):
+        last = result
+        if on_update is not None:
+            on_update(result)
+    assert last is not None
+    return last
