@@ -175,17 +175,18 @@ class _Run:
         return (self.cancel is not None and self.cancel.is_set()) or self.nodes_left <= 0 \
             or time.perf_counter() >= self.deadline
 
-    def _call(self, seconds: float, call: Callable[[], int]) -> int | None:
-        """Run one core search within ``seconds`` (and what is left of the budget);
-        None when it stopped."""
+    def _call(self, seconds: float, call: Callable[[], int]) -> tuple[int, int] | None:
+        """Run one core search within ``seconds`` (and what is left of the budget):
+        the range it proved (one value when it finished), None when it did not run."""
         seconds = min(seconds, self.deadline - time.perf_counter())
         if seconds <= 0 or self.nodes_left <= 0:
             return None
         self.core.set_budget(self.nodes_left, seconds * 1000.0)
         try:
-            return call()
+            v = call()
+            return v, v
         except _core.BudgetExceeded:
-            return None
+            return self.core.proved
         finally:
             used = self.core.nodes
             self.nodes += used
@@ -209,11 +210,11 @@ class _Run:
                 if key in self.pending:
                     continue
                 guess = self.estimate.get(key, _first_guess(*self.quick))
-                v = self._call(until - time.perf_counter(),
-                               lambda: core.rollout_value(rep, mask, h, guess))
-                if v is None:
+                got = self._call(until - time.perf_counter(),
+                                 lambda: core.rollout_value(rep, mask, h, guess))
+                if got is None or got[0] != got[1]:
                     return False
-                self.pending[key] = v
+                self.pending[key] = got[0]
         self.estimate, self.pending = self.pending, {}
         self.horizon = h
         self.rung += 1
@@ -235,10 +236,11 @@ class _Run:
                      else self._seat_estimate(key))
             guess = _clamp(_first_guess(*old) if guess is None else guess, *old)
             if ranges is self.card_range:
-                v = self._call(share, lambda: core.child_value(key, mask, guess))
+                got = self._call(share, lambda: core.child_value(key, mask, guess))
             else:
-                v = self._call(share, lambda: core.value(mask, guess))
-            ranges[key] = _meet(old, (v, v) if v is not None else core.proved)
+                got = self._call(share, lambda: core.value(mask, guess))
+            if got is not None:
+                ranges[key] = _meet(old, got)
             changed |= ranges[key] != old
             if self.stopped():
                 break
