@@ -311,19 +311,18 @@ class _Run:
                         extra=_sides(p, bounds))
 
     def rounds(self) -> Iterator[Analysis]:
-        """Each improvement as it comes; the last state always ends the sequence (the
-        first comes with the first estimates, at once on any position)."""
+        """The state after each step that improved it and after every round (so a
+        consumer hears at least once a round, under a second, while nothing new is
+        proved); the last state always ends the sequence."""
         length = FIRST_ROUND
-        shown = None
         while not self.exact_done() and not self.stopped():
             if self.deepen(time.perf_counter() + length) and not self.stopped():
-                shown = self.snapshot()
-                yield shown
+                yield self.snapshot()
             if self.stopped():
                 break
-            if self.prove(time.perf_counter() + length) and not self.exact_done():
-                shown = self.snapshot()
-                yield shown
+            self.prove(time.perf_counter() + length)
+            if not self.exact_done() and not self.stopped():
+                yield self.snapshot()
             length = min(2 * length, LONGEST_ROUND)
         yield self.snapshot()
 
