@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
@@ -139,19 +140,22 @@ def _meet(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 
 
 class _Run:
-    """The state of one analysis: the loaded core, the ranges proved so far (future
-    values, without the points taken), the estimates of the deepest horizon done."""
+    """The shared state of one analysis: the ranges proved so far (future values,
+    without the points taken) and the estimates of each horizon done. Its parts
+    (``_Part``) search, each with a core of its own, on their share of the cards."""
 
     def __init__(self, core: "_core.Core", position: Position, seats: list[Seat],
-                 budget: Budget, cancel: threading.Event | None) -> None:
-        self.core = core
+                 budget: Budget, cancel: threading.Event | None, start: float) -> None:
         self.position = position
         self.seats = seats
+        self.budget = budget
         self.cancel = cancel
-        self.start = time.perf_counter()
-        self.deadline = self.start + budget.ms / 1000.0
+        self.start = start
+        self.deadline = start + budget.ms / 1000.0
         self.nodes_left = budget.nodes
         self.nodes = 0
+        self.lock = threading.Lock()
+        self.halted = threading.Event()       # the consumer has gone: start no search
         self.quick = core.bounds()
         self.mover = position.to_move
         self.mover_mask = _side_mask(position, self.mover)
@@ -161,117 +165,65 @@ class _Run:
         self.masks = list(dict.fromkeys([self.mover_mask] + masks))
         self.card_range = {r: self.quick for r in self.reps}
         self.seat_range = {m: self.quick for m in self.masks if m != self.mover_mask}
-        left = position.n_tricks - len(position.tricks)
-        self.tricks_left = left
-        last = max(left - 1, 0)
+        self.tricks_left = position.n_tricks - len(position.tricks)
+        last = max(self.tricks_left - 1, 0)
         self.rungs = sorted({min(h, last) for h in HORIZONS})
-        self.rung = 0
+        # horizon -> {(rep, mask): play-out value}, filled by the parts
+        self.estimates: dict[int, dict[tuple[int, int], int]] = {h: {} for h in self.rungs}
         self.horizon: int | None = None
-        self.estimate: dict[tuple[int, int], int] = {}     # (rep, mask) -> value, at horizon
-        self.pending: dict[tuple[int, int], int] = {}      # the next horizon's, so far
 
-    # --- time ------------------------------------------------------------------------
     def stopped(self) -> bool:
-        return (self.cancel is not None and self.cancel.is_set()) or self.nodes_left <= 0 \
-            or time.perf_counter() >= self.deadline
+        return (self.cancel is not None and self.cancel.is_set()) or self.halted.is_set() \
+            or self.nodes_left <= 0 or time.perf_counter() >= self.deadline
 
-    def _call(self, seconds: float, call: Callable[[], int]) -> tuple[int, int] | None:
-        """Run one core search within ``seconds`` (and what is left of the budget):
-        the range it proved (one value when it finished), None when it did not run."""
-        seconds = min(seconds, self.deadline - time.perf_counter())
-        if seconds <= 0 or self.nodes_left <= 0:
-            return None
-        self.core.set_budget(self.nodes_left, seconds * 1000.0)
-        try:
-            v = call()
-            return v, v
-        except _core.BudgetExceeded:
-            return self.core.proved
-        finally:
-            used = self.core.nodes
-            self.nodes += used
-            self.nodes_left -= used
-
-    # --- the two kinds of work --------------------------------------------------------
     def exact_done(self) -> bool:
         return all(lo == hi for lo, hi in self.card_range.values()) and \
             all(lo == hi for lo, hi in self.seat_range.values())
 
-    def deepen(self, until: float) -> bool:
-        """Estimates one horizon deeper, searching until ``until`` at most; whether
-        that horizon is done (what a stop leaves done is kept for the next try)."""
-        if self.rung >= len(self.rungs):
-            return False
-        h = self.rungs[self.rung]
-        core = self.core
-        for mask in self.masks:
-            for rep in self.reps:
-                key = (rep, mask)
-                if key in self.pending:
-                    continue
-                guess = self.estimate.get(key, _first_guess(*self.quick))
-                got = self._call(until - time.perf_counter(),
-                                 lambda: core.rollout_value(rep, mask, h, guess))
-                if got is None or got[0] != got[1]:
-                    return False
-                self.pending[key] = got[0]
-        self.estimate, self.pending = self.pending, {}
-        self.horizon = h
-        self.rung += 1
-        return True
+    def spent(self, nodes: int) -> None:
+        with self.lock:
+            self.nodes += nodes
+            self.nodes_left -= nodes
 
-    def prove(self, until: float) -> bool:
-        """Every open value searched exactly, each with an equal share of the time
-        until ``until``, the likeliest best cards first; whether any range narrowed."""
-        core = self.core
-        cards = [r for r in self.reps if self.card_range[r][0] < self.card_range[r][1]]
-        cards.sort(key=lambda r: -(self._card_estimate(r) or 0))
-        todo = [(self.card_range, r, self.mover_mask) for r in cards] + \
-            [(self.seat_range, m, m) for m, (lo, hi) in self.seat_range.items() if lo < hi]
-        changed = False
-        for i, (ranges, key, mask) in enumerate(todo):
-            share = (until - time.perf_counter()) / (len(todo) - i)
-            old = ranges[key]
-            guess = (self._card_estimate(key) if ranges is self.card_range
-                     else self._seat_estimate(key))
-            guess = _clamp(_first_guess(*old) if guess is None else guess, *old)
-            if ranges is self.card_range:
-                got = self._call(share, lambda: core.child_value(key, mask, guess))
-            else:
-                got = self._call(share, lambda: core.value(mask, guess))
-            if got is not None:
-                ranges[key] = _meet(old, got)
-            changed |= ranges[key] != old
-            if self.stopped():
-                break
-        return changed
+    def finish_rung(self, h: int) -> None:
+        """Publish horizon ``h`` once every play-out of it is in."""
+        with self.lock:
+            if len(self.estimates[h]) == len(self.reps) * len(self.masks) and \
+                    (self.horizon is None or h > self.horizon):
+                self.horizon = h
 
     # --- the answer ------------------------------------------------------------------
     def _mover_range(self) -> tuple[int, int]:
         return (max(lo for lo, _ in self.card_range.values()),
                 max(hi for _, hi in self.card_range.values()))
 
-    def _card_estimate(self, rep: int) -> int | None:
+    def card_estimate(self, rep: int) -> int | None:
         """The card's estimate held in its proved range (None before any estimate)."""
         lo, hi = self.card_range[rep]
         if lo == hi:
             return lo
-        est = self.estimate.get((rep, self.mover_mask))
-        return None if est is None else _clamp(est, lo, hi)
+        if self.horizon is None:
+            return None
+        return _clamp(self.estimates[self.horizon][(rep, self.mover_mask)], lo, hi)
 
-    def _seat_estimate(self, mask: int) -> int | None:
+    def seat_estimate(self, mask: int) -> int | None:
         """The side's estimate held in its proved range (None before any estimate)."""
         if mask == self.mover_mask:
-            cards = [self._card_estimate(r) for r in self.reps]
+            cards = [self.card_estimate(r) for r in self.reps]
             lo, hi = self._mover_range()
             return None if None in cards else _clamp(max(cards), lo, hi)
         lo, hi = self.seat_range[mask]
         if lo == hi:
             return lo
-        ests = [self.estimate.get((r, mask)) for r in self.reps]
-        return None if None in ests else _clamp(min(ests), lo, hi)
+        if self.horizon is None:
+            return None
+        return _clamp(min(self.estimates[self.horizon][(r, mask)] for r in self.reps), lo, hi)
 
     def snapshot(self) -> Analysis:
+        with self.lock:
+            return self._snapshot()
+
+    def _snapshot(self) -> Analysis:
         p = self.position
         mover = self.mover
         card_bounds: dict[Card, tuple[int, int]] = {}
@@ -280,7 +232,7 @@ class _Run:
             card = Card.from_bit(bit)
             lo, hi = self.card_range[rep]
             card_bounds[card] = (_total(p, mover, lo), _total(p, mover, hi))
-            est = self._card_estimate(rep)
+            est = self.card_estimate(rep)
             if est is not None:
                 card_estimates[card] = _total(p, mover, est)
         bounds, estimates = {}, {}
@@ -288,7 +240,7 @@ class _Run:
             mask = _side_mask(p, seat)
             lo, hi = self._mover_range() if mask == self.mover_mask else self.seat_range[mask]
             bounds[seat] = (_total(p, seat, lo), _total(p, seat, hi))
-            est = self._seat_estimate(mask)
+            est = self.seat_estimate(mask)
             if est is not None:
                 estimates[seat] = _total(p, seat, est)
         exact = all(lo == hi for lo, hi in card_bounds.values())
@@ -310,21 +262,99 @@ class _Run:
                         nodes=self.nodes, ms=(time.perf_counter() - self.start) * 1000.0,
                         extra=_sides(p, bounds))
 
-    def rounds(self) -> Iterator[Analysis]:
-        """The state after each step that improved it and after every round (so a
-        consumer hears at least once a round, under a second, while nothing new is
-        proved); the last state always ends the sequence."""
+
+class _Part:
+    """One searcher of an analysis: its own core, its share of the cards (every
+    ``step``-th from ``first``) for the play-outs and the exact searches, and its
+    share of the other seats' exact searches."""
+
+    def __init__(self, run: _Run, core: "_core.Core", first: int, step: int,
+                 rung: int = 0) -> None:
+        self.run = run
+        self.core = core
+        self.reps = run.reps[first::step]
+        others = [m for m in run.masks if m != run.mover_mask]
+        self.seat_masks = others[first::step]
+        self.rung = rung          # the index of the next horizon to play out
+
+    def _call(self, seconds: float, call: Callable[[], int]) -> tuple[int, int] | None:
+        """Run one core search within ``seconds`` (and what is left of the budget):
+        the range it proved (one value when it finished), None when it did not run."""
+        run = self.run
+        seconds = min(seconds, run.deadline - time.perf_counter())
+        if seconds <= 0 or run.nodes_left <= 0 or run.stopped():
+            return None
+        self.core.set_budget(run.nodes_left, seconds * 1000.0)
+        try:
+            v = call()
+            return v, v
+        except _core.BudgetExceeded:
+            return self.core.proved
+        finally:
+            run.spent(self.core.nodes)
+
+    def deepen(self, until: float) -> bool:
+        """This part's play-outs one horizon deeper, searching until ``until`` at
+        most; whether that horizon is done here (a stop keeps what is done)."""
+        run, core = self.run, self.core
+        if self.rung >= len(run.rungs):
+            return False
+        h = run.rungs[self.rung]
+        done = run.estimates[h]
+        earlier = run.estimates[run.rungs[self.rung - 1]] if self.rung else {}
+        for mask in run.masks:
+            for rep in self.reps:
+                key = (rep, mask)
+                if key in done:
+                    continue
+                guess = earlier.get(key, _first_guess(*run.quick))
+                got = self._call(until - time.perf_counter(),
+                                 lambda: core.rollout_value(rep, mask, h, guess))
+                if got is None or got[0] != got[1]:
+                    return False
+                with run.lock:
+                    done[key] = got[0]
+        self.rung += 1
+        run.finish_rung(h)
+        return True
+
+    def prove(self, until: float) -> None:
+        """This part's open values searched exactly, each with an equal share of the
+        time until ``until``, the likeliest best cards first."""
+        run, core = self.run, self.core
+        cards = [r for r in self.reps if run.card_range[r][0] < run.card_range[r][1]]
+        cards.sort(key=lambda r: -(run.card_estimate(r) or 0))
+        todo = [(run.card_range, r, run.mover_mask) for r in cards] + \
+            [(run.seat_range, m, m) for m in self.seat_masks
+             if run.seat_range[m][0] < run.seat_range[m][1]]
+        for i, (ranges, key, mask) in enumerate(todo):
+            share = (until - time.perf_counter()) / (len(todo) - i)
+            old = ranges[key]
+            guess = run.card_estimate(key) if ranges is run.card_range else run.seat_estimate(key)
+            guess = _clamp(_first_guess(*old) if guess is None else guess, *old)
+            if ranges is run.card_range:
+                got = self._call(share, lambda: core.child_value(key, mask, guess))
+            else:
+                got = self._call(share, lambda: core.value(mask, guess))
+            if got is not None:
+                with run.lock:
+                    ranges[key] = _meet(ranges[key], got)
+            if run.stopped():
+                break
+
+    def rounds(self) -> Iterator[None]:
+        """Rounds of doubling length, each a horizon deeper then every open value
+        searched; a report (None) after each step that may have improved the state."""
+        run = self.run
         length = FIRST_ROUND
-        while not self.exact_done() and not self.stopped():
-            if self.deepen(time.perf_counter() + length) and not self.stopped():
-                yield self.snapshot()
-            if self.stopped():
+        while not run.exact_done() and not run.stopped():
+            if self.deepen(time.perf_counter() + length):
+                yield None
+            if run.stopped():
                 break
             self.prove(time.perf_counter() + length)
-            if not self.exact_done() and not self.stopped():
-                yield self.snapshot()
+            yield None
             length = min(2 * length, LONGEST_ROUND)
-        yield self.snapshot()
 
 
 def _sides(position: Position, bounds: dict) -> dict:
@@ -364,17 +394,21 @@ def exact_analysis(position, result: SolveResult) -> Analysis:
 
 
 def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
-             budget: Budget | None = None,
-             cancel: threading.Event | None = None) -> Iterator[Analysis]:
+             budget: Budget | None = None, cancel: threading.Event | None = None,
+             threads: int = 1) -> Iterator[Analysis]:
     """Successive analyses of a position, each at least as good as the one before,
     until every value is exact, the budget is spent or ``cancel`` is set.
 
     ``budget.ms`` and ``budget.nodes`` bound the whole analysis. The first result
-    comes at once (the quick bounds, no estimate yet); the last is the best.
+    comes at once with the first estimates; one comes at least every round (under a
+    second) while the analysis runs; the last is the best. With ``threads`` above 1
+    the cards are shared between as many searchers, each with a table of its own.
     """
     if not isinstance(position, Position):
         raise InvalidRequestError(f"analyses needs a trick-contract Position, "
                                   f"got {type(position).__name__}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
+        raise InvalidRequestError(f"invalid threads {threads!r}: expected 1 to 64")
     budget = budget or Budget()
     wanted = _check_seats(position, seats)
     start = time.perf_counter()
@@ -382,14 +416,65 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
         yield _finished(position, wanted, start)
         return
     with _leased_core(position, budget) as core:
-        run = _Run(core, position, wanted, budget, cancel)
-        run.start = start
-        yield from run.rounds()
+        run = _Run(core, position, wanted, budget, cancel, start)
+        threads = min(threads, len(run.reps))
+        if threads == 1:
+            for _ in _Part(run, core, 0, 1).rounds():
+                if not run.stopped() and not run.exact_done():
+                    yield run.snapshot()
+        else:
+            # the first horizon, on every card, before the work is shared: an
+            # estimate of everything comes first whatever the parts then do
+            lead = _Part(run, core, 0, 1)
+            if lead.deepen(run.deadline) and not run.stopped() and not run.exact_done():
+                yield run.snapshot()
+            yield from _in_threads(run, core, threads, lead.rung)
+        yield run.snapshot()
+
+
+def _in_threads(run: _Run, core: "_core.Core", threads: int,
+                rung: int) -> Iterator[Analysis]:
+    """Run the parts of an analysis on ``threads`` threads (the caller's core serves
+    the first), reporting after each step of any of them. Closing the generator
+    halts them: no new search starts, and the running ones end within their share."""
+    news = threading.Condition()
+    state = {"fresh": 0, "live": threads}
+
+    def drive(first: int) -> None:
+        try:
+            lease = nullcontext(core) if first == 0 else _leased_core(run.position, run.budget)
+            with lease as own:
+                for _ in _Part(run, own, first, threads, rung).rounds():
+                    with news:
+                        state["fresh"] += 1
+                        news.notify()
+        finally:
+            with news:
+                state["live"] -= 1
+                news.notify()
+
+    workers = [threading.Thread(target=drive, args=(k,), daemon=True) for k in range(threads)]
+    for w in workers:
+        w.start()
+    try:
+        while True:
+            with news:
+                while not state["fresh"] and state["live"]:
+                    news.wait()
+                state["fresh"] = 0
+                if not state["live"]:
+                    break
+            if not run.stopped() and not run.exact_done():
+                yield run.snapshot()
+    finally:
+        run.halted.set()
+        for w in workers:
+            w.join()
 
 
 def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
             budget: Budget | None = None, on_update: Callable[[Analysis], Any] | None = None,
-            cancel: threading.Event | None = None) -> Analysis:
+            cancel: threading.Event | None = None, threads: int = 1) -> Analysis:
     """The best analysis of a position within ``budget``: exact where proved,
     estimates and proved ranges elsewhere (see the module's text).
 
@@ -403,7 +488,7 @@ def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
     True
     """
     last = None
-    for result in analyses(position, seats, budget, cancel):
+    for result in analyses(position, seats, budget, cancel, threads):
         last = result
         if on_update is not None:
             on_update(result)

@@ -76,7 +76,7 @@ def test_every_range_holds_the_bruteforce_value(cfg):
             continue
         values = {s: bruteforce.value(pos, s) for s in pos.seats}
         cards = bruteforce.card_values(pos)
-        steps = list(analyses(pos, budget=Budget(ms=5_000)))
+        steps = list(analyses(pos, budget=Budget(ms=5_000), threads=1 + seed % 2))
         for a in steps:
             check_against(a, values, cards)
         assert steps[-1].solved, pos
@@ -111,8 +111,8 @@ def test_budget_stopped_ranges_hold_the_exact_values(variant, contract):
         if pos.complete:
             continue
         exact = solve(pos)
-        for nodes in (4_096, 40_000, 300_000):
-            a = analyse(pos, budget=Budget(nodes=nodes))
+        for nodes, threads in ((4_096, 1), (40_000, 2), (300_000, 1), (300_000, 2)):
+            a = analyse(pos, budget=Budget(nodes=nodes), threads=threads)
             check_against(a, exact.values, exact.cards)
             assert a.horizon is not None and len(a.card_estimates) == len(a.card_bounds)
 
@@ -145,16 +145,38 @@ def test_updates_improve_and_the_first_comes_at_once():
         assert (after.horizon or 0) >= (before.horizon or 0)
 
 
-def test_cancel_stops_the_analysis():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cancel_stops_the_analysis(threads):
     pos = Position("italian", "no-tricks", Deal.random(3), leader="W")
     cancel = threading.Event()
     start = time.perf_counter()
     out = []
-    for a in analyses(pos, budget=Budget(ms=60_000), cancel=cancel):
+    for a in analyses(pos, budget=Budget(ms=60_000), cancel=cancel, threads=threads):
         out.append(a)
         cancel.set()
     assert time.perf_counter() - start < 5
-    assert len(out) <= 2 and not out[-1].solved
+    assert len(out) <= 3 and not out[-1].solved
+
+
+def test_closing_the_generator_halts_every_searcher():
+    pos = Position("italian", "no-tricks", Deal.random(3), leader="W")
+    before = threading.active_count()
+    steps = analyses(pos, budget=Budget(ms=60_000), threads=2)
+    first = next(steps)
+    assert first.card_estimates
+    start = time.perf_counter()
+    steps.close()
+    assert time.perf_counter() - start < 3
+    assert threading.active_count() == before
+
+
+def test_two_threads_give_what_one_gives():
+    pos = _mid_hand("no-hearts", 6, 7)
+    one = analyse(pos, budget=Budget(ms=20_000))
+    two = analyse(pos, budget=Budget(ms=20_000), threads=2)
+    assert one.solved and two.solved
+    assert one.to_dict()["card_bounds"] == two.to_dict()["card_bounds"]
+    assert one.values == two.values and one.best == two.best
 
 
 def test_doubles_sides_and_an_easy_position_is_exact():
@@ -185,3 +207,5 @@ def test_a_complete_hand_and_bad_input():
     assert a.values == {s: v for s, v in pos.scores().items()}
     with pytest.raises(InvalidRequestError, match="trick-contract Position"):
         analyse("not a position")
+    with pytest.raises(InvalidRequestError, match="invalid threads"):
+        analyse(pos, threads=0)
