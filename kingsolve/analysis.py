@@ -145,7 +145,9 @@ class _Run:
     (``_Part``) search, each with a core of its own, on their share of the cards."""
 
     def __init__(self, core: "_core.Core", position: Position, seats: list[Seat],
-                 budget: Budget, cancel: threading.Event | None, start: float) -> None:
+                 budget: Budget, cancel: threading.Event | None, start: float,
+                 cards: bool = True) -> None:
+        self.with_cards = cards
         self.position = position
         self.seats = seats
         self.budget = budget
@@ -162,9 +164,16 @@ class _Run:
         self.moves = core.moves()                       # bit -> representative bit
         self.reps = sorted(set(self.moves.values()))
         masks = [_side_mask(position, s) for s in seats]
-        self.masks = list(dict.fromkeys([self.mover_mask] + masks))
-        self.card_range = {r: self.quick for r in self.reps}
-        self.seat_range = {m: self.quick for m in self.masks if m != self.mover_mask}
+        if cards:
+            # the mover's range and estimate come from its cards'
+            self.masks = list(dict.fromkeys([self.mover_mask] + masks))
+            self.card_range = {r: self.quick for r in self.reps}
+            self.seat_range = {m: self.quick for m in self.masks if m != self.mover_mask}
+        else:
+            # the mover's side searched whole like the others: one search, not one a card
+            self.masks = list(dict.fromkeys(masks))
+            self.card_range = {}
+            self.seat_range = {m: self.quick for m in self.masks}
         self.tricks_left = position.n_tricks - len(position.tricks)
         last = max(self.tricks_left - 1, 0)
         self.rungs = sorted({min(h, last) for h in HORIZONS})
@@ -194,6 +203,8 @@ class _Run:
 
     # --- the answer ------------------------------------------------------------------
     def _mover_range(self) -> tuple[int, int]:
+        if not self.with_cards:
+            return self.seat_range[self.mover_mask]
         return (max(lo for lo, _ in self.card_range.values()),
                 max(hi for _, hi in self.card_range.values()))
 
@@ -208,7 +219,7 @@ class _Run:
 
     def seat_estimate(self, mask: int) -> int | None:
         """The side's estimate held in its proved range (None before any estimate)."""
-        if mask == self.mover_mask:
+        if mask == self.mover_mask and self.with_cards:
             cards = [self.card_estimate(r) for r in self.reps]
             lo, hi = self._mover_range()
             return None if None in cards else _clamp(max(cards), lo, hi)
@@ -217,7 +228,9 @@ class _Run:
             return lo
         if self.horizon is None:
             return None
-        return _clamp(min(self.estimates[self.horizon][(r, mask)] for r in self.reps), lo, hi)
+        outs = [self.estimates[self.horizon][(r, mask)] for r in self.reps]
+        # the mover picks its best card; for any other side the mover is an opponent
+        return _clamp(max(outs) if mask == self.mover_mask else min(outs), lo, hi)
 
     def snapshot(self) -> Analysis:
         with self.lock:
@@ -228,7 +241,7 @@ class _Run:
         mover = self.mover
         card_bounds: dict[Card, tuple[int, int]] = {}
         card_estimates: dict[Card, int] = {}
-        for bit, rep in sorted(self.moves.items()):
+        for bit, rep in sorted(self.moves.items()) if self.with_cards else ():
             card = Card.from_bit(bit)
             lo, hi = self.card_range[rep]
             card_bounds[card] = (_total(p, mover, lo), _total(p, mover, hi))
@@ -244,7 +257,9 @@ class _Run:
             if est is not None:
                 estimates[seat] = _total(p, seat, est)
         exact = all(lo == hi for lo, hi in card_bounds.values())
-        if exact:
+        if not card_bounds:
+            best = []
+        elif exact:
             top = max(lo for lo, _ in card_bounds.values())
             best = [c for c, (lo, _) in card_bounds.items() if lo == top]
         else:
@@ -273,7 +288,7 @@ class _Part:
         self.run = run
         self.core = core
         self.reps = run.reps[first::step]
-        others = [m for m in run.masks if m != run.mover_mask]
+        others = [m for m in run.masks if m != run.mover_mask or not run.with_cards]
         self.seat_masks = others[first::step]
         self.rung = rung          # the index of the next horizon to play out
 
@@ -322,7 +337,8 @@ class _Part:
         """This part's open values searched exactly, each with an equal share of the
         time until ``until``, the likeliest best cards first."""
         run, core = self.run, self.core
-        cards = [r for r in self.reps if run.card_range[r][0] < run.card_range[r][1]]
+        cards = [r for r in self.reps
+                 if r in run.card_range and run.card_range[r][0] < run.card_range[r][1]]
         cards.sort(key=lambda r: -(run.card_estimate(r) or 0))
         todo = [(run.card_range, r, run.mover_mask) for r in cards] + \
             [(run.seat_range, m, m) for m in self.seat_masks
@@ -395,7 +411,7 @@ def exact_analysis(position, result: SolveResult) -> Analysis:
 
 def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
              budget: Budget | None = None, cancel: threading.Event | None = None,
-             threads: int = 1) -> Iterator[Analysis]:
+             threads: int = 1, cards: bool = True) -> Iterator[Analysis]:
     """Successive analyses of a position, each at least as good as the one before,
     until every value is exact, the budget is spent or ``cancel`` is set.
 
@@ -403,6 +419,9 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
     comes at once with the first estimates; one comes at least every round (under a
     second) while the analysis runs; the last is the best. With ``threads`` above 1
     the cards are shared between as many searchers, each with a table of its own.
+    With ``cards=False`` only the seats' values are analysed (``card_bounds``,
+    ``card_estimates`` and ``best`` stay empty): the mover's side is searched whole
+    like the others, and its estimate is the best of its cards' play-outs.
     """
     if not isinstance(position, Position):
         raise InvalidRequestError(f"analyses needs a trick-contract Position, "
@@ -416,7 +435,7 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
         yield _finished(position, wanted, start)
         return
     with _leased_core(position, budget) as core:
-        run = _Run(core, position, wanted, budget, cancel, start)
+        run = _Run(core, position, wanted, budget, cancel, start, cards)
         threads = min(threads, len(run.reps))
         if threads == 1:
             for _ in _Part(run, core, 0, 1).rounds():
@@ -474,11 +493,13 @@ def _in_threads(run: _Run, core: "_core.Core", threads: int,
 
 def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
             budget: Budget | None = None, on_update: Callable[[Analysis], Any] | None = None,
-            cancel: threading.Event | None = None, threads: int = 1) -> Analysis:
+            cancel: threading.Event | None = None, threads: int = 1,
+            cards: bool = True) -> Analysis:
     """The best analysis of a position within ``budget``: exact where proved,
     estimates and proved ranges elsewhere (see the module's text).
 
-    ``on_update`` is called with each improvement as it comes.
+    ``on_update`` is called with each improvement as it comes; ``threads`` and
+    ``cards`` as for ``analyses``.
 
     >>> from kingsolve import Deal, Position
     >>> pos = Position("italian", "no-queens", Deal.random(seed=7), leader="N")
@@ -488,7 +509,7 @@ def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
     True
     """
     last = None
-    for result in analyses(position, seats, budget, cancel, threads):
+    for result in analyses(position, seats, budget, cancel, threads, cards):
         last = result
         if on_update is not None:
             on_update(result)

@@ -198,6 +198,21 @@ def test_shape_of_the_answer():
     assert all(lo == hi for lo, hi in d["bounds"].values())
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_seats_alone_without_the_cards(threads):
+    # cards=False: the mover's side is searched whole, like the others.
+    pos = _mid_hand("no-queens", 8, 8)
+    exact = solve(pos, cards=False)
+    for nodes in (4_096, 100_000, 50_000_000):
+        a = analyse(pos, budget=Budget(nodes=nodes), cards=False, threads=threads)
+        check_consistent(a)
+        assert a.card_bounds == {} and a.card_estimates == {} and a.best == []
+        assert set(a.estimates) == set(pos.seats)
+        for seat, (lo, hi) in a.bounds.items():
+            assert lo <= exact.values[seat] <= hi
+    assert a.solved and a.values == exact.values
+
+
 def test_a_complete_hand_and_bad_input():
     pos = Position("italian", "no-queens", Deal.random(1), leader="N")
     while not pos.complete:
