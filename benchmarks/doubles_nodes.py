@@ -18,8 +18,8 @@ the leader's side make TRICKS tricks?) in ``Core.probe`` and in DDS ``solve_boar
 cards first (the test is then of the position reached, each solver with a fresh
 table), and ``--children`` repeats it after each legal card from there. Walking
 down the tree this way, card by card, finds the positions where one solver's
-subtree is much larger than the other's (ext/README.md, the third session of
-2026-12-01). DDS does not search a position with a single distinct card to play
+subtree is much larger than the other's (ext/README.md, "How changes are
+judged"). DDS does not search a position with a single distinct card to play
 (0 nodes there); its root is not cut by its quick tricks, so compare children
 rather than roots at a trick start.
 """
