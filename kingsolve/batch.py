@@ -67,30 +67,43 @@ def read_requests(path: str, fmt: str | None = None) -> Iterator[Any]:
     """The requests of a JSONL file (``-`` for stdin) or a msgpack stream, in order.
 
     A line that is not JSON yields an ``_error`` marker so that the batch answers it
-    with an error instead of stopping.
+    with an error instead of stopping. A file that cannot be read, or bytes that are
+    not a msgpack stream, raise ``InvalidRequestError``.
     """
     fmt = _format_of(path, fmt)
     if fmt == "msgpack":
         import msgpack
-        fh: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")
+        fh: BinaryIO = sys.stdin.buffer if path == "-" else _open(path)
         try:
             yield from msgpack.Unpacker(fh, raw=False, strict_map_key=False)
+        except ValueError as exc:   # msgpack's errors for bytes that are not a stream
+            raise InvalidRequestError(f"{path!r} is not a msgpack stream: {exc}") from None
         finally:
             if fh is not sys.stdin.buffer:
                 fh.close()
         return
-    text = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    # Read as bytes so that a line that is not UTF-8 is one failed request, not the end.
+    lines: BinaryIO = sys.stdin.buffer if path == "-" else _open(path)
     try:
-        for number, line in enumerate(text, 1):
-            if not line.strip():
+        for number, raw in enumerate(lines, 1):
+            if not raw.strip():
                 continue
             try:
-                yield json.loads(line)
+                yield json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                yield {"_error": f"line {number} is not UTF-8 text"}
             except json.JSONDecodeError as exc:
                 yield {"_error": f"line {number} is not JSON: {exc.msg} at column {exc.colno}"}
     finally:
-        if text is not sys.stdin:
-            text.close()
+        if lines is not sys.stdin.buffer:
+            lines.close()
+
+
+def _open(path: str) -> BinaryIO:
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise InvalidRequestError(f"cannot read {path!r}: {exc.strerror or exc}") from None
 
 
 def _read_done(path: str, fmt: str) -> list[Any]:

@@ -98,12 +98,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from .batch import read_requests
     from .stats import collect, format_stats, plot_stats
     stats = collect(read_requests(args.requests), read_requests(args.responses))
+    if args.plot:   # first, so that a plot that cannot be written fails before any output
+        plot_stats(stats, args.plot, by=args.by)
     if args.json:
         _print_json(stats.to_dict())
     else:
         print(format_stats(stats, by=args.by))
     if args.plot:
-        plot_stats(stats, args.plot, by=args.by)
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
 
