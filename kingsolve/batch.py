@@ -208,6 +208,7 @@ class BatchSummary:
     solved: int
     failed: int
     seconds: float
+    failed_before: int = 0    # failures among the responses an earlier run wrote
 
     @property
     def rate(self) -> float:
@@ -216,11 +217,13 @@ class BatchSummary:
 
     def to_dict(self) -> dict:
         return {"total": self.total, "skipped": self.skipped, "solved": self.solved,
-                "failed": self.failed, "seconds": round(self.seconds, 3),
+                "failed": self.failed, "failed_before": self.failed_before,
+                "seconds": round(self.seconds, 3),
                 "per_second": round(self.rate, 2)}
 
     def text(self) -> str:
-        return (f"{self.solved} solved, {self.failed} failed, {self.skipped} already done, "
+        before = f" ({self.failed_before} failed)" if self.failed_before else ""
+        return (f"{self.solved} solved, {self.failed} failed, {self.skipped} already done{before}, "
                 f"{self.seconds:.1f} s, {self.rate:.2f} per second")
 
 
@@ -287,8 +290,9 @@ def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
         bar.update(skipped + counts["solved"] + counts["failed"], counts["failed"], force=True)
         bar.close()
         writer.close()
+    failed_before = sum(1 for resp in done if isinstance(resp, dict) and "error" in resp)
     return BatchSummary(len(requests), skipped, counts["solved"], counts["failed"],
-                        time.monotonic() - start)
+                        time.monotonic() - start, failed_before)
 
 
 def _run_ordered(pool, todo: list[Any], operation: str, workers: int,

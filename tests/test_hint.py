@@ -275,7 +275,7 @@ def test_cli_hint(tmp_path, capsys):
     assert main(["hint", str(path), "--samples", "4", "--horizon", "1"]) == 0
     assert json.loads(capsys.readouterr().out)["horizon"] == 1
     assert main(["hint", "--variant", "italian", "--contract", "no-queens", "--seat", "E",
-                 "--hand", "AKQ.AK3.72.85432"]) == 2
+                 "--hand", "AKQ.AK3.72.85432"]) == 3
     assert "not on move" in capsys.readouterr().err
 
 

@@ -348,11 +348,11 @@ def test_cli_review_text_json_and_errors(tmp_path, capsys):
     assert "Match report · italian · 2 hands" in capsys.readouterr().out
     broken = tmp_path / "broken.kpbn"
     broken.write_text(record.text().replace("[Variant", "[Varient"), encoding="utf-8")
-    assert main(["review", str(broken)]) == 2
+    assert main(["review", str(broken)]) == 3
     assert "error: line 1: unknown tag 'Varient'" in capsys.readouterr().err
-    assert main(["review", str(tmp_path / "missing.kpbn")]) == 2
+    assert main(["review", str(tmp_path / "missing.kpbn")]) == 3
     assert "cannot read record file" in capsys.readouterr().err
-    assert main(["review", str(path), "--nodes", "0"]) == 2
+    assert main(["review", str(path), "--nodes", "0"]) == 3
     assert "invalid budget" in capsys.readouterr().err
 
 
@@ -382,7 +382,7 @@ def test_cli_choices(capsys):
         (["choices", "contract", "--deal", deal, "--chooser", "S", "--chosen", "Nx"],
          "invalid --chosen item 'Nx'"),
     ]:
-        assert main(argv) == 2
+        assert main(argv) == 3
         assert message in capsys.readouterr().err
 
 

@@ -80,7 +80,7 @@ def test_cli_errors_are_one_line_and_exit_3(tmp_path, capsys):
         ([inp, str(tmp_path / "out3.jsonl"), "--plot", str(tmp_path / "no" / "dir" / "x.png")],
          "cannot write plot"),
     ]:
-        assert main(["stats", *argv]) == 2
+        assert main(["stats", *argv]) == 3
         captured = capsys.readouterr()
         assert captured.err.startswith("kingsolve stats: error: ") and words in captured.err
         assert captured.err.count("\n") == 1 and captured.out == ""
