@@ -261,6 +261,10 @@ def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
         raise InvalidRequestError(f"invalid number of workers {workers!r}: expected 1 or more")
     fin = _format_of(inp, in_format)
     fout = _format_of(out, out_format) if out_format or out != "-" else fin
+    if inp != "-" and out != "-" and os.path.exists(out) and os.path.exists(inp) \
+            and os.path.samefile(inp, out):
+        # its requests would read as responses already written, and answers go after them
+        raise InvalidRequestError(f"output {out!r} is the input file: expected another file")
     requests = list(read_requests(inp, fin))
     done = _read_done(out, fout) if out != "-" else []
     _check_resume(requests, done, out)

@@ -382,7 +382,7 @@ def budget_from_args(args) -> Budget:
     base = Budget()
     nodes = base.nodes if getattr(args, "nodes", None) is None else args.nodes
     ms = base.ms if getattr(args, "ms", None) is None else args.ms
-    if nodes < 1 or ms <= 0:
+    if nodes < 1 or not ms > 0:   # not "ms <= 0": nan is no budget either
         raise InvalidRequestError(f"invalid budget: --nodes {nodes} and --ms {ms} must be positive")
     return Budget(nodes=nodes, ms=ms, tt_mb=base.tt_mb)
 

@@ -115,3 +115,14 @@ def test_a_batch_rerun_over_failures_still_exits_1(tmp_path, capsys):
     capsys.readouterr()
     assert main(argv) == ExitCode.FAILED_ITEMS        # nothing left to do, one failed before
     assert "2 already done (1 failed)" in capsys.readouterr().err
+
+
+def test_budgets_and_files_that_make_no_sense_are_bad_input(tmp_path, capsys):
+    assert main(["table", "--deal", SMALL, "--ms", "nan"]) == ExitCode.BAD_INPUT
+    assert "invalid budget" in capsys.readouterr().err
+    _write_jsonl(tmp_path / "in.jsonl", [{"id": 1, "variant": "italian"}])
+    before = (tmp_path / "in.jsonl").read_text()
+    assert main(["batch", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "in.jsonl")]) \
+        == ExitCode.BAD_INPUT
+    assert "is the input file" in capsys.readouterr().err
+    assert (tmp_path / "in.jsonl").read_text() == before
