@@ -275,7 +275,7 @@ def _run(argv: list[str] | None) -> int:
         return _fail(args.command, str(exc), ExitCode.BUDGET)
     except KingsolveError as exc:
         return _fail(args.command, str(exc), ExitCode.BAD_INPUT)
-    except (BrokenPipeError, KeyboardInterrupt):
+    except BrokenPipeError:   # an OSError, but main() ends every command on it the same way
         raise
     except OSError as exc:   # a file named on the command line that cannot be read or written
         where = f" {exc.filename!r}" if exc.filename else ""

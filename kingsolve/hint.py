@@ -140,7 +140,7 @@ class HintResult:
     timeouts: int = 0
     inferences: tuple = ()
     horizon: int | None = None
-    forced: bool = False               # one legal card: the hint's advice is no choice
+    forced: bool = False               # one legal card: the seat has nothing to choose
 
     def card(self, card: "Card | str") -> CardHint:
         """The hint line of one card."""
