@@ -6,15 +6,29 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 
 .PHONY: serve test install-test install-serve install-browser bench load clean
 
+# An install builds the profile-guided core (about 35 s), so it runs again only when
+# what it builds from changed: each install leaves a stamp in the venv, newer than
+# these files. The test install holds everything serving needs, so it stamps both.
+# `rm $(VENV)/.installed-*` forces the next install.
+BUILD_SOURCES := setup.py pyproject.toml $(wildcard ext/*.pyx ext/*.pxi ext/*.pxd)
+SERVE_STAMP := $(VENV)/.installed-serve
+TEST_STAMP := $(VENV)/.installed-test
+
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip setuptools wheel Cython
 
-install-serve: $(PY)
+$(SERVE_STAMP): $(BUILD_SOURCES) | $(PY)
 	$(PIP) install -e .
+	touch $@
 
-install-test: $(PY)
+$(TEST_STAMP): $(BUILD_SOURCES) | $(PY)
 	$(PIP) install -e '.[test,dds]'
+	touch $@ $(SERVE_STAMP)
+
+install-serve: $(SERVE_STAMP)
+
+install-test: $(TEST_STAMP)
 
 serve: install-serve
 	$(VENV)/bin/kingsolve serve --host 127.0.0.1 --port 8000

@@ -233,6 +233,9 @@ def _analysis_responses() -> dict[str, dict]:
             "horizon": {"type": ["integer", "null"],
                         "description": "null: every sample searched whole; else the tricks left "
                                        "at which the rollouts handed over to the search"},
+            "forced": {"type": "boolean",
+                       "description": "one legal card: no choice, the card still valued over "
+                                      "the samples"},
             "budget": BUDGET_OUT, "ms": {"type": "number"}}}
     choice_hint = {
         "type": "object", "required": ["choice", "seat", "recommended", "options", "samples"],

@@ -67,30 +67,43 @@ def read_requests(path: str, fmt: str | None = None) -> Iterator[Any]:
     """The requests of a JSONL file (``-`` for stdin) or a msgpack stream, in order.
 
     A line that is not JSON yields an ``_error`` marker so that the batch answers it
-    with an error instead of stopping.
+    with an error instead of stopping. A file that cannot be read, or bytes that are
+    not a msgpack stream, raise ``InvalidRequestError``.
     """
     fmt = _format_of(path, fmt)
     if fmt == "msgpack":
         import msgpack
-        fh: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")
+        fh: BinaryIO = sys.stdin.buffer if path == "-" else _open(path)
         try:
             yield from msgpack.Unpacker(fh, raw=False, strict_map_key=False)
+        except ValueError as exc:   # msgpack's errors for bytes that are not a stream
+            raise InvalidRequestError(f"{path!r} is not a msgpack stream: {exc}") from None
         finally:
             if fh is not sys.stdin.buffer:
                 fh.close()
         return
-    text = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    # Read as bytes so that a line that is not UTF-8 is one failed request, not the end.
+    lines: BinaryIO = sys.stdin.buffer if path == "-" else _open(path)
     try:
-        for number, line in enumerate(text, 1):
-            if not line.strip():
+        for number, raw in enumerate(lines, 1):
+            if not raw.strip():
                 continue
             try:
-                yield json.loads(line)
+                yield json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                yield {"_error": f"line {number} is not UTF-8 text"}
             except json.JSONDecodeError as exc:
                 yield {"_error": f"line {number} is not JSON: {exc.msg} at column {exc.colno}"}
     finally:
-        if text is not sys.stdin:
-            text.close()
+        if lines is not sys.stdin.buffer:
+            lines.close()
+
+
+def _open(path: str) -> BinaryIO:
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise InvalidRequestError(f"cannot read {path!r}: {exc.strerror or exc}") from None
 
 
 def _read_done(path: str, fmt: str) -> list[Any]:
@@ -195,6 +208,7 @@ class BatchSummary:
     solved: int
     failed: int
     seconds: float
+    failed_before: int = 0    # failures among the responses an earlier run wrote
 
     @property
     def rate(self) -> float:
@@ -203,11 +217,13 @@ class BatchSummary:
 
     def to_dict(self) -> dict:
         return {"total": self.total, "skipped": self.skipped, "solved": self.solved,
-                "failed": self.failed, "seconds": round(self.seconds, 3),
+                "failed": self.failed, "failed_before": self.failed_before,
+                "seconds": round(self.seconds, 3),
                 "per_second": round(self.rate, 2)}
 
     def text(self) -> str:
-        return (f"{self.solved} solved, {self.failed} failed, {self.skipped} already done, "
+        before = f" ({self.failed_before} failed)" if self.failed_before else ""
+        return (f"{self.solved} solved, {self.failed} failed, {self.skipped} already done{before}, "
                 f"{self.seconds:.1f} s, {self.rate:.2f} per second")
 
 
@@ -245,6 +261,10 @@ def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
         raise InvalidRequestError(f"invalid number of workers {workers!r}: expected 1 or more")
     fin = _format_of(inp, in_format)
     fout = _format_of(out, out_format) if out_format or out != "-" else fin
+    if inp != "-" and out != "-" and os.path.exists(out) and os.path.exists(inp) \
+            and os.path.samefile(inp, out):
+        # its requests would read as responses already written, and answers go after them
+        raise InvalidRequestError(f"output {out!r} is the input file: expected another file")
     requests = list(read_requests(inp, fin))
     done = _read_done(out, fout) if out != "-" else []
     _check_resume(requests, done, out)
@@ -274,8 +294,9 @@ def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
         bar.update(skipped + counts["solved"] + counts["failed"], counts["failed"], force=True)
         bar.close()
         writer.close()
+    failed_before = sum(1 for resp in done if isinstance(resp, dict) and "error" in resp)
     return BatchSummary(len(requests), skipped, counts["solved"], counts["failed"],
-                        time.monotonic() - start)
+                        time.monotonic() - start, failed_before)
 
 
 def _run_ordered(pool, todo: list[Any], operation: str, workers: int,

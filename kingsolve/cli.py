@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from enum import IntEnum
 from typing import Any, Callable
 
-from .errors import KingsolveError
+from .errors import KingsolveError, SolveTimeout
 from .server import add_serve_flags, cmd_serve
 from .choices import add_choices_flags, cmd_choices
 from .review import add_review_flags, cmd_review
 
-__all__ = ["main", "build_parser", "read_request"]
+__all__ = ["main", "build_parser", "read_request", "ExitCode"]
 
 SAMPLE_DEAL = "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"
 
@@ -78,7 +80,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
                         progress=False if args.quiet else None)
     if not args.quiet:
         print(summary.text(), file=sys.stderr)
-    return 1 if summary.failed else 0
+    return ExitCode.FAILED_ITEMS if summary.failed or summary.failed_before else ExitCode.OK
 
 
 def add_batch_flags(p: argparse.ArgumentParser) -> None:
@@ -98,12 +100,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from .batch import read_requests
     from .stats import collect, format_stats, plot_stats
     stats = collect(read_requests(args.requests), read_requests(args.responses))
+    if args.plot:   # first, so that a plot that cannot be written fails before any output
+        plot_stats(stats, args.plot, by=args.by)
     if args.json:
         _print_json(stats.to_dict())
     else:
         print(format_stats(stats, by=args.by))
     if args.plot:
-        plot_stats(stats, args.plot, by=args.by)
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
 
@@ -203,8 +206,37 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
 }
 
 
+class ExitCode(IntEnum):
+    """The exit codes of every subcommand, each with its meaning for ``kingsolve --help``.
+
+    2 is argparse's own code for usage errors; 130 and 141 are what shells report for
+    a process ended by SIGINT and SIGPIPE (128 + the signal), as for ``yes | head``.
+    """
+
+    OK = 0, "done"
+    FAILED_ITEMS = 1, "batch: some requests failed (this run or an earlier one)"
+    USAGE = 2, "usage: unknown flag, missing or malformed argument"
+    BAD_INPUT = 3, "bad input: a request, record, value or file kingsolve cannot use"
+    BUDGET = 4, "budget stop: a search ran out of its nodes or time"
+    INTERNAL = 5, "internal error, a bug (KINGSOLVE_TRACEBACK=1 shows where)"
+    INTERRUPTED = 130, "interrupted (Ctrl-C)"
+    BROKEN_PIPE = 141, "the output's reader closed the pipe (e.g. | head)"
+
+    def __new__(cls, code: int, meaning: str) -> "ExitCode":
+        member = int.__new__(cls, code)
+        member._value_ = code
+        member.meaning = meaning
+        return member
+
+
+def _epilog() -> str:
+    return "exit codes:\n" + "\n".join(f"  {int(code):>3}  {code.meaning}" for code in ExitCode)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kingsolve", description="Double-dummy analysis for King.")
+    parser = argparse.ArgumentParser(prog="kingsolve", description="Double-dummy analysis for King.",
+                                     epilog=_epilog(),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (func, help_text, add_flags) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -214,15 +246,48 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; returns its ``ExitCode``. Errors are one line on standard error."""
+    try:
+        code = _run(argv)
+        sys.stdout.flush()   # a closed pipe shows here for output still in the buffer
+        return code
+    except BrokenPipeError:
+        # As Python's signal docs advise: stdout goes to devnull, so that the interpreter's
+        # last flush at exit does not fail on the closed pipe again.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):   # a stdout with no file behind it: nothing to flush
+            pass
+        return ExitCode.BROKEN_PIPE
+    except KeyboardInterrupt:
+        return ExitCode.INTERRUPTED
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
+        return ExitCode.USAGE
     try:
         return args.func(args)
+    except SolveTimeout as exc:
+        return _fail(args.command, str(exc), ExitCode.BUDGET)
     except KingsolveError as exc:
-        print(f"kingsolve {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+        return _fail(args.command, str(exc), ExitCode.BAD_INPUT)
+    except BrokenPipeError:   # an OSError, but main() ends every command on it the same way
+        raise
+    except OSError as exc:   # a file named on the command line that cannot be read or written
+        where = f" {exc.filename!r}" if exc.filename else ""
+        return _fail(args.command, f"cannot use{where}: {exc.strerror or exc}", ExitCode.BAD_INPUT)
+    except Exception as exc:
+        if os.environ.get("KINGSOLVE_TRACEBACK"):
+            raise
+        return _fail(args.command, f"internal error: {type(exc).__name__}: {exc} (a bug: please "
+                                   f"report it; KINGSOLVE_TRACEBACK=1 shows where)",
+                     ExitCode.INTERNAL)
+
+
+def _fail(command: str, message: str, code: ExitCode) -> ExitCode:
+    print(f"kingsolve {command}: error: {message}", file=sys.stderr)
+    return code

@@ -124,7 +124,8 @@ class HintResult:
     exact expectations over a uniform deal). ``consistent_deals`` counts those deals.
     ``horizon`` is None when every sample was solved double dummy from the position,
     else the tricks left at which the simple player's rollout of each card handed
-    over to the double-dummy search.
+    over to the double-dummy search. ``forced`` is true when the seat has one legal
+    card; that card is still valued over the samples like any other.
     """
 
     seat: Seat
@@ -139,6 +140,7 @@ class HintResult:
     timeouts: int = 0
     inferences: tuple = ()
     horizon: int | None = None
+    forced: bool = False               # one legal card: the seat has nothing to choose
 
     def card(self, card: "Card | str") -> CardHint:
         """The hint line of one card."""
@@ -154,7 +156,7 @@ class HintResult:
                 "exact": self.exact, "consistent_deals": self.consistent_deals,
                 "seed": self.seed, "budget": self.budget.to_dict(), "timeouts": self.timeouts,
                 "ms": round(self.ms, 3), "inferences": [x.to_dict() for x in self.inferences],
-                "horizon": self.horizon}
+                "horizon": self.horizon, "forced": self.forced}
 
 
 @dataclass(frozen=True)
@@ -377,11 +379,8 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     legal = cards_of_mask(here.legal_mask())
     rollout = here.n_tricks - len(here.tricks) > horizon
     used = horizon if rollout else None
-    if len(legal) == 1:
-        only = CardHint(legal[0], 0.0, 0.0, 1.0, 0.0, 0.0)
-        return HintResult(view.seat, (only,), legal[0], 0, False, sampler.count, seed, budget,
-                          (time.perf_counter() - start) * 1000.0, 0, tuple(view.inferences),
-                          used)
+    # A forced card is searched like any other: its mean is the value of the position,
+    # which a client reads as the card's value (a placeholder 0 would read as one too).
     preference = {c: i for i, c in enumerate(play_preference(here))}
     results, timeouts = _run_samples(deals, job, samples, ms, budget, threads)
     if not results:
@@ -399,7 +398,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     exact = len(results) == sampler.count
     return HintResult(view.seat, tuple(hints), hints[0].card, len(results), exact, sampler.count,
                       seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
-                      tuple(view.inferences), used)
+                      tuple(view.inferences), used, forced=len(legal) == 1)
 
 
 # --- choices from one hand --------------------------------------------------------------

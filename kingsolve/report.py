@@ -18,7 +18,7 @@ from .cards import Seat
 from .errors import InvalidRequestError, SolveTimeout
 from .record import Record, parse_records
 from .result import Budget, Number, json_number
-from .review import Review, format_number, review, solve_position
+from .review import Review, format_number, review, solve_position, start_index
 
 __all__ = ["match_report", "MatchReport", "HandReport", "hand_total"]
 
@@ -162,13 +162,20 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
             raise InvalidRequestError(f"match report: hand {i + 1} has seats "
                                       f"{' '.join(s.name for s in record.deal.seats)}, the "
                                       f"first hand {' '.join(s.name for s in seats)}")
+        # Every start is checked before the first search: a match is refused at once,
+        # not after minutes of reviews, for a trick one hand does not have.
+        if review_play and record.is_played and record.play and not record.is_domino:
+            try:
+                start_index(record, from_trick)
+            except InvalidRequestError as exc:
+                raise InvalidRequestError(f"match report: hand {i + 1}: {exc}") from None
+    for i, record in enumerate(records):
         rv = None
         if not record.is_played:
             # a festa settled 433 (RULES.md 6): the settlement is the hand's value
             values, costs = record.adjustments(), None
         elif review_play and record.play:
-            start = 1 if record.is_domino else min(from_trick, max(1, (len(record.play) - 1)
-                                                                   // record.deal.players + 1))
+            start = 1 if record.is_domino else from_trick
             rv = review(record, budget=budget, from_trick=start, solver=solver,
                         skip_unsolved=skip_unsolved)
             nodes += rv.nodes

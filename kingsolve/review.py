@@ -26,7 +26,8 @@ from .errors import InvalidRequestError, KingsolveError, SolveTimeout
 from .record import Record
 from .result import Budget, Number, SolveResult, json_number
 
-__all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "solve_position"]
+__all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "solve_position",
+           "start_index"]
 
 Solver = Callable[..., SolveResult]
 
@@ -280,7 +281,7 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
         raise InvalidRequestError(f"review needs a Record or record text, got "
                                   f"{type(record).__name__}")
     budget = budget or Budget()
-    start = _start_index(record, from_trick, from_card)
+    start = start_index(record, from_trick, from_card)
     pos = record.position(start)
     seats = list(pos.seats)
     reviews: list[CardReview] = []
@@ -335,7 +336,13 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
                   record.final_scores(), budget, nodes, (time.perf_counter() - began) * 1000)
 
 
-def _start_index(record: Record, from_trick: int, from_card: int | None) -> int:
+def start_index(record: Record, from_trick: int = 1, from_card: int | None = None) -> int:
+    """The index of the first card a review of ``record`` from there looks at.
+
+    Raises ``InvalidRequestError`` for a start the record does not have, the same
+    for the API and the command line: a trick past the last one played is refused
+    with the record's trick count, never moved back to it.
+    """
     if from_card is not None:
         if isinstance(from_card, bool) or not isinstance(from_card, int) or \
                 not 0 <= from_card <= len(record.play):
@@ -344,13 +351,15 @@ def _start_index(record: Record, from_trick: int, from_card: int | None) -> int:
         return from_card
     if record.is_domino:
         if from_trick != 1:
-            raise InvalidRequestError("the domino has no tricks: use from_card")
+            raise InvalidRequestError(f"invalid from_trick {from_trick!r}: the domino has no "
+                                      f"tricks (from_card starts a review at a card)")
         return 0
     tricks = (len(record.play) + record.deal.players - 1) // record.deal.players
     if isinstance(from_trick, bool) or not isinstance(from_trick, int) or \
             not 1 <= from_trick <= max(1, tricks):
-        raise InvalidRequestError(f"invalid from_trick {from_trick!r}: expected a trick from 1 "
-                                  f"to {max(1, tricks)} (the record has {len(record.play)} cards)")
+        raise InvalidRequestError(f"invalid from_trick {from_trick!r}: the record has {tricks} "
+                                  f"trick{'' if tricks == 1 else 's'} played ({len(record.play)} "
+                                  f"cards), so expected 1 to {max(1, tricks)}")
     return (from_trick - 1) * record.deal.players
 
 
@@ -373,7 +382,7 @@ def budget_from_args(args) -> Budget:
     base = Budget()
     nodes = base.nodes if getattr(args, "nodes", None) is None else args.nodes
     ms = base.ms if getattr(args, "ms", None) is None else args.ms
-    if nodes < 1 or ms <= 0:
+    if nodes < 1 or not ms > 0:   # not "ms <= 0": nan is no budget either
         raise InvalidRequestError(f"invalid budget: --nodes {nodes} and --ms {ms} must be positive")
     return Budget(nodes=nodes, ms=ms, tt_mb=base.tt_mb)
 
@@ -410,13 +419,12 @@ def cmd_review(args) -> int:
     records = parse_records(sys.stdin.read()) if args.file == "-" else read_records(args.file)
     budget = budget_from_args(args)
     if len(records) == 1:
-        start = max(1, args.from_trick) if not records[0].is_domino else 1
-        rv = review(records[0], budget=budget, from_trick=start,
+        rv = review(records[0], budget=budget, from_trick=args.from_trick,
                     progress=ProgressBar("review"), skip_unsolved=args.skip_unsolved)
         print(json.dumps(rv.to_dict(), ensure_ascii=False) if args.json else rv.text(), end="\n"
               if args.json else "")
         return 0
-    report = match_report(records, budget=budget, from_trick=max(1, args.from_trick),
+    report = match_report(records, budget=budget, from_trick=args.from_trick,
                           progress=ProgressBar(f"review {len(records)} hands"),
                           skip_unsolved=args.skip_unsolved)
     if args.json:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from typing import Any, Iterable
 
 from .cards import Seat
@@ -19,6 +20,8 @@ from .rules import get_variant
 __all__ = ["ValueStats", "collect", "format_stats", "plot_stats"]
 
 ROLES = ("leader", "2nd", "3rd", "4th")
+
+_MISSING = object()   # zip_longest's filler: a request or response the other file lacks
 
 
 @dataclass
@@ -56,9 +59,19 @@ def _label(req: dict) -> str:
 
 
 def collect(requests: Iterable[Any], responses: Iterable[Any]) -> ValueStats:
-    """Count the values of solved full-deal requests; failed or partial ones are skipped."""
+    """Count the values of solved full-deal requests; failed or partial ones are skipped.
+
+    Raises ``InvalidRequestError`` unless there is exactly one response per request,
+    with the same ids.
+    """
     stats = ValueStats()
-    for i, (req, resp) in enumerate(zip(requests, responses)):
+    pairs = zip_longest(requests, responses, fillvalue=_MISSING)
+    for i, (req, resp) in enumerate(pairs):
+        if req is _MISSING or resp is _MISSING:
+            more = 1 + sum(1 for _ in pairs)
+            n_req, n_resp = (i, i + more) if req is _MISSING else (i + more, i)
+            raise InvalidRequestError(f"responses do not match requests: {n_req} requests but "
+                                      f"{n_resp} responses (expected one response per request)")
         if not isinstance(req, dict) or not isinstance(resp, dict):
             stats.skipped += 1
             continue
@@ -99,7 +112,10 @@ def format_stats(stats: ValueStats, by: str = "role") -> str:
 
 def plot_stats(stats: ValueStats, path: str, by: str = "role") -> list[str]:
     """Bar charts of the value distributions, one panel per contract; returns files written."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        raise InvalidRequestError("plots need matplotlib: pip install 'kingsolve[stats]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -125,6 +141,12 @@ def plot_stats(stats: ValueStats, path: str, by: str = "role") -> list[str]:
         ax.set_ylabel("share of deals")
         ax.legend(fontsize="small", ncol=4)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=90)
+    except OSError as exc:
+        raise InvalidRequestError(f"cannot write plot {path!r}: {exc.strerror or exc}") from None
+    except ValueError as exc:   # matplotlib's answer to a file name ending it cannot write
+        raise InvalidRequestError(f"cannot write plot {path!r}: {exc}") from None
+    finally:
+        plt.close(fig)
     return [path]

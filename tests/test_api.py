@@ -308,8 +308,8 @@ def test_kingsolve_serve_answers_on_loopback():
 
 def test_serve_rejects_bad_flags():
     from kingsolve.cli import main
-    assert main(["serve", "--port", "70000"]) == 2
-    assert main(["serve", "--workers", "0"]) == 2
+    assert main(["serve", "--port", "70000"]) == 3
+    assert main(["serve", "--workers", "0"]) == 3
 
 
 # --- /solve and /table with the real search ----------------------------------------------

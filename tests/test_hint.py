@@ -78,7 +78,7 @@ def test_exact_hint_is_the_expectation_over_every_consistent_deal(variant, contr
     sampler = DealSampler(view)
     assert sampler.count <= 150
     h = hint(variant, contract, seat, deal.hands[seat], record, trump=trump, samples=400)
-    assert h.exact and h.samples == sampler.count
+    assert h.exact and h.samples == sampler.count and not h.forced   # min_legal=2
     expected = {}
     for i in range(sampler.count):
         pos = Position(variant, contract, sampler.deal(i), trump=trump, play=record)
@@ -131,11 +131,68 @@ def test_a_seat_that_knows_the_hand_it_is_played_against():
     assert {x.card: x.mean for x in h.cards} == {c: float(v) for c, v in dd.cards.items()}
 
 
-def test_a_single_legal_card_needs_no_search():
-    deal, p = endgame("italian", "no-last-two", 12, 1, min_legal=1)
+# Issue 22's example: S holds C4 CK DK and must follow diamonds; the one deal that fits
+# gives DK -9 (no-queens, two players).
+FORCED = {"variant": "italian", "contract": "no-queens", "doubles": False, "leader": "S",
+          "play": ["D3", "DA", "D8", "DT", "D6", "D4", "CJ", "C6", "D7", "D9", "SJ", "ST", "S6",
+                   "SA", "H2", "H5", "S7", "S5", "S9", "S2", "HT", "HJ", "H4", "H3", "C5", "C7",
+                   "SK", "D5", "H8", "HK", "C8", "C9", "H7", "DJ", "H9", "C3", "HA", "CT", "S3",
+                   "CQ", "S8", "CA", "H6", "C2", "S4", "D2", "DQ"],
+          "seat": "S", "hand": ["C4", "CK", "DK"], "players": 2, "samples": 50, "seed": 7}
+
+
+def test_a_forced_card_gets_its_value_and_says_it_is_forced(tmp_path, capsys):
+    """One legal card: its value over the samples (not a placeholder 0), and ``forced``."""
+    out = hint_request(FORCED)
+    assert out["forced"] is True and out["exact"] and out["samples"] == 1
+    assert out["cards"] == [{"card": "DK", "mean": -9.0, "std": 0.0, "best": 1.0,
+                             "min": -9.0, "max": -9.0}]
+    path = tmp_path / "forced.json"
+    path.write_text(json.dumps(FORCED))
+    from kingsolve.cli import main
+    assert main(["hint", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) | {"ms": 0} == out | {"ms": 0}
+    from kingsolve_api import create_app
+    resp = create_app({"TESTING": True}).test_client().post("/api/v1/hint", json=FORCED)
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert body["forced"] is True and body["cards"] == out["cards"]
+
+
+def forced_position(tricks_left: int) -> tuple[Deal, Position]:
+    """A seeded random no-last-two game stopped where the seat on move has one legal card,
+    ``tricks_left`` tricks before the end."""
+    for seed in range(500):
+        deal = Deal.random(seed=seed)
+        rng = random.Random(seed)
+        p = Position("italian", "no-last-two", deal, leader="N")
+        while p.n_tricks - len(p.tricks) >= tricks_left:
+            if p.n_tricks - len(p.tricks) == tricks_left and len(p.legal_cards()) == 1:
+                return deal, p
+            p.play(rng.choice(p.legal_cards()))
+    raise AssertionError("no forced position")
+
+
+@pytest.mark.parametrize("tricks_left,horizon", [(2, None), (5, 2)])
+def test_a_forced_card_is_valued_over_the_samples(tricks_left, horizon):
+    """Searched, or played out when more tricks are left than the horizon, as any card is:
+    its mean is the mean of the samples' values."""
+    deal, p = forced_position(tricks_left)
     seat = p.to_move
-    h = hint("italian", "no-last-two", seat, deal.hands[seat], [str(c) for c in p.record])
-    assert h.samples == 0 and len(h.cards) == 1 and h.recommended == p.legal_cards()[0]
+    seen = []
+
+    def recording(position, seats=None, budget=None, cards=True):
+        result = brute_solve(position, seats, budget, cards)
+        seen.append(result.values[seat])
+        return result
+
+    h = hint("italian", "no-last-two", seat, deal.hands[seat], [str(c) for c in p.record],
+             samples=6, seed=2, horizon=horizon, solver=recording)
+    only, = h.cards
+    assert h.forced and h.horizon == horizon and only.card == h.recommended == p.legal_cards()[0]
+    assert h.samples == len(seen) == min(6, h.consistent_deals) and only.best == 1.0
+    assert only.mean == pytest.approx(sum(seen) / len(seen))
+    assert (only.low, only.high) == (min(seen), max(seen))
 
 
 def test_time_budget_stops_sampling():
@@ -275,7 +332,7 @@ def test_cli_hint(tmp_path, capsys):
     assert main(["hint", str(path), "--samples", "4", "--horizon", "1"]) == 0
     assert json.loads(capsys.readouterr().out)["horizon"] == 1
     assert main(["hint", "--variant", "italian", "--contract", "no-queens", "--seat", "E",
-                 "--hand", "AKQ.AK3.72.85432"]) == 2
+                 "--hand", "AKQ.AK3.72.85432"]) == 3
     assert "not on move" in capsys.readouterr().err
 
 

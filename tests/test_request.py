@@ -182,7 +182,7 @@ def test_cli_flags_override_file_and_options(tmp_path, capsys):
     (["legal", "/nonexistent/req.json"], "cannot read request"),
 ])
 def test_cli_bad_request(argv, words, capsys):
-    assert main(argv) == 2
+    assert main(argv) == 3
     captured = capsys.readouterr()
     assert captured.out == ""
     assert words in captured.err and "Traceback" not in captured.err
@@ -192,9 +192,9 @@ def test_cli_bad_request(argv, words, capsys):
 def test_cli_bad_json(tmp_path, capsys):
     path = tmp_path / "req.json"
     path.write_text("{not json")
-    assert main(["legal", str(path)]) == 2
+    assert main(["legal", str(path)]) == 3
     err = capsys.readouterr().err
     assert "invalid JSON request" in err and "Traceback" not in err
     path.write_text("[1, 2]")
-    assert main(["legal", str(path)]) == 2
+    assert main(["legal", str(path)]) == 3
     assert "expected a JSON object" in capsys.readouterr().err

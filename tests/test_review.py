@@ -348,11 +348,11 @@ def test_cli_review_text_json_and_errors(tmp_path, capsys):
     assert "Match report · italian · 2 hands" in capsys.readouterr().out
     broken = tmp_path / "broken.kpbn"
     broken.write_text(record.text().replace("[Variant", "[Varient"), encoding="utf-8")
-    assert main(["review", str(broken)]) == 2
+    assert main(["review", str(broken)]) == 3
     assert "error: line 1: unknown tag 'Varient'" in capsys.readouterr().err
-    assert main(["review", str(tmp_path / "missing.kpbn")]) == 2
+    assert main(["review", str(tmp_path / "missing.kpbn")]) == 3
     assert "cannot read record file" in capsys.readouterr().err
-    assert main(["review", str(path), "--nodes", "0"]) == 2
+    assert main(["review", str(path), "--nodes", "0"]) == 3
     assert "invalid budget" in capsys.readouterr().err
 
 
@@ -382,7 +382,7 @@ def test_cli_choices(capsys):
         (["choices", "contract", "--deal", deal, "--chooser", "S", "--chosen", "Nx"],
          "invalid --chosen item 'Nx'"),
     ]:
-        assert main(argv) == 2
+        assert main(argv) == 3
         assert message in capsys.readouterr().err
 
 
@@ -459,3 +459,29 @@ def test_skip_unsolved_reviews_a_whole_13_card_hand_on_a_small_budget():
     from kingsolve.errors import SolveTimeout
     with pytest.raises(SolveTimeout, match="review stopped at card 1"):
         review(record, budget=budget)
+
+
+def test_cli_and_api_refuse_a_trick_the_record_does_not_have(tmp_path, capsys):
+    """Trick 9 of a 3-trick record: the same error from the CLI and the API, no clamping."""
+    from pathlib import Path
+
+    from kingsolve_api import create_app
+    match = (Path(__file__).parent / "data" / "italian-short.kpbn").read_text()
+    short = match.split("\n\n")[0]
+    path = tmp_path / "short.kpbn"
+    path.write_text(short, encoding="utf-8")
+    assert main(["review", str(path), "--from-trick", "9"]) == 3
+    err = capsys.readouterr().err
+    resp = create_app({"TESTING": True}).test_client().post(
+        "/api/v1/review", json={"record": short, "from_trick": 9})
+    assert resp.status_code == 400
+    message = resp.get_json()["message"]
+    assert "the record has 3 tricks played" in message
+    assert err == f"kingsolve review: error: {message}\n"
+    assert main(["review", str(path), "--from-trick", "0"]) == 3
+    assert "invalid from_trick 0" in capsys.readouterr().err
+    # A match file: refused before any review, naming the hand.
+    (tmp_path / "match.kpbn").write_text(match, encoding="utf-8")
+    assert main(["review", str(tmp_path / "match.kpbn"), "--from-trick", "4"]) == 3
+    assert "hand 1: invalid from_trick 4: the record has 3 tricks" in capsys.readouterr().err
+    assert main(["review", str(tmp_path / "match.kpbn"), "--from-trick", "3"]) == 0

@@ -240,7 +240,7 @@ def test_cli_solve_prints_json(capsys):
 
 def test_cli_solve_reports_errors(capsys):
     assert main(["solve", "--variant", "italian", "--contract", "no-queens", "--deal", DEAL,
-                 "--nodes", "0"]) == 2
+                 "--nodes", "0"]) == 3
     assert "nodes" in capsys.readouterr().err
 
 

@@ -64,3 +64,23 @@ def test_plot_and_cli(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["rows"]
     with pytest.raises(ValueError, match="nothing to plot"):
         plot_stats(collect([], []), str(png))
+
+
+def test_cli_errors_are_one_line_and_exit_3(tmp_path, capsys):
+    reqs = [_req(i, "N") for i in range(3)]
+    resps = [{"id": i, "values": {"N": 1, "E": 2, "S": 3, "W": 4}} for i in range(8)]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in reqs))
+    (tmp_path / "out.jsonl").write_text("".join(json.dumps(r) + "\n" for r in resps))
+    (tmp_path / "out3.jsonl").write_text("".join(json.dumps(r) + "\n" for r in resps[:3]))
+    inp, out = str(tmp_path / "in.jsonl"), str(tmp_path / "out.jsonl")
+    for argv, words in [
+        ([str(tmp_path / "nope.jsonl"), out], "cannot read '"),
+        ([inp, out], "3 requests but 8 responses"),
+        ([out, inp], "8 requests but 3 responses"),
+        ([inp, str(tmp_path / "out3.jsonl"), "--plot", str(tmp_path / "no" / "dir" / "x.png")],
+         "cannot write plot"),
+    ]:
+        assert main(["stats", *argv]) == 3
+        captured = capsys.readouterr()
+        assert captured.err.startswith("kingsolve stats: error: ") and words in captured.err
+        assert captured.err.count("\n") == 1 and captured.out == ""

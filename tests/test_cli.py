@@ -1,0 +1,128 @@
+"""The command line as a whole: exit codes, closed pipes, interrupts, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kingsolve.cli import COMMANDS, ExitCode, main
+
+DEAL = "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"
+SMALL = "N:A2.K.. K3.Q.. Q4.J.. J5.T.."
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_every_code_is_documented_in_help_and_readme(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    help_text = capsys.readouterr().out
+    readme = README.read_text(encoding="utf-8")
+    for code in ExitCode:
+        assert re.search(rf"^\s+{int(code)}\s+{re.escape(code.meaning)}$", help_text, re.M)
+        assert re.search(rf"^\| {int(code)} \|", readme, re.M), f"exit code {int(code)} not in README"
+
+
+# One bad input for each subcommand: every one exits with the same code and one line.
+BAD_INPUT = {
+    "legal": ["legal", "--variant", "klondike", "--contract", "no-queens", "--deal", DEAL],
+    "solve": ["solve", "--variant", "italian", "--contract", "no-queens", "--deal", DEAL,
+              "--play", "HZ"],
+    "table": ["table", "--variant", "klondike", "--deal", DEAL],
+    "batch": ["batch", "{tmp}/nope.jsonl", "-o", "{tmp}/out.jsonl"],
+    "stats": ["stats", "{tmp}/nope.jsonl", "{tmp}/out.jsonl"],
+    "serve": ["serve", "--port", "70000"],
+    "review": ["review", "{tmp}/nope.kpbn"],
+    "choices": ["choices", "trump", "--variant", "klondike", "--deal", SMALL],
+    "hint": ["hint", "--variant", "italian", "--contract", "no-queens", "--seat", "E",
+             "--hand", "AKQ.AK3.72.85432"],
+}
+
+
+def test_bad_input_cases_cover_every_subcommand():
+    assert set(BAD_INPUT) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", sorted(BAD_INPUT))
+def test_bad_input_exits_3_with_one_line(command, tmp_path, capsys):
+    argv = [a.format(tmp=tmp_path) for a in BAD_INPUT[command]]
+    assert main(argv) == ExitCode.BAD_INPUT == 3
+    err = capsys.readouterr().err
+    assert err.startswith(f"kingsolve {command}: error: ") and err.count("\n") == 1, err
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "--no-such-flag"])
+    assert stop.value.code == ExitCode.USAGE == 2
+    assert main([]) == ExitCode.USAGE
+
+
+def test_budget_stop_exits_4(capsys):
+    assert main(["solve", "--variant", "italian", "--contract", "no-queens", "--deal", DEAL,
+                 "--nodes", "100"]) == ExitCode.BUDGET == 4
+    assert "node budget" in capsys.readouterr().err
+
+
+def test_a_bug_is_one_line_not_a_traceback(monkeypatch, capsys):
+    def broken(args):
+        raise RuntimeError("boom")
+    monkeypatch.setitem(COMMANDS, "legal", (broken, *COMMANDS["legal"][1:]))
+    monkeypatch.delenv("KINGSOLVE_TRACEBACK", raising=False)
+    assert main(["legal"]) == ExitCode.INTERNAL
+    err = capsys.readouterr().err
+    assert "internal error: RuntimeError: boom" in err and err.count("\n") == 1
+    monkeypatch.setenv("KINGSOLVE_TRACEBACK", "1")
+    with pytest.raises(RuntimeError):
+        main(["legal"])
+
+
+def test_interrupt_exits_130_quietly(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setitem(COMMANDS, "legal", (interrupted, *COMMANDS["legal"][1:]))
+    assert main(["legal"]) == ExitCode.INTERRUPTED == 130
+    assert capsys.readouterr().err == ""
+
+
+def test_a_closed_pipe_ends_quietly():
+    """``kingsolve solve ... | head -c 30``: the reader is gone before the answer is written."""
+    proc = subprocess.Popen([sys.executable, "-m", "kingsolve", "solve", "--variant", "italian",
+                             "--contract", "no-queens", "--deal", SMALL],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == ExitCode.BROKEN_PIPE
+    assert err == ""
+
+
+def _write_jsonl(path: Path, items: list) -> None:
+    path.write_text("".join(json.dumps(x) + "\n" for x in items))
+
+
+def test_a_batch_rerun_over_failures_still_exits_1(tmp_path, capsys):
+    good = {"id": 1, "variant": "italian", "contract": "no-queens", "deal": SMALL}
+    bad = {"id": 2, "variant": "klondike"}
+    _write_jsonl(tmp_path / "in.jsonl", [good, bad])
+    argv = ["batch", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "out.jsonl"),
+            "--operation", "legal"]
+    assert main(argv) == ExitCode.FAILED_ITEMS
+    capsys.readouterr()
+    assert main(argv) == ExitCode.FAILED_ITEMS        # nothing left to do, one failed before
+    assert "2 already done (1 failed)" in capsys.readouterr().err
+
+
+def test_budgets_and_files_that_make_no_sense_are_bad_input(tmp_path, capsys):
+    assert main(["table", "--deal", SMALL, "--ms", "nan"]) == ExitCode.BAD_INPUT
+    assert "invalid budget" in capsys.readouterr().err
+    _write_jsonl(tmp_path / "in.jsonl", [{"id": 1, "variant": "italian"}])
+    before = (tmp_path / "in.jsonl").read_text()
+    assert main(["batch", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "in.jsonl")]) \
+        == ExitCode.BAD_INPUT
+    assert "is the input file" in capsys.readouterr().err
+    assert (tmp_path / "in.jsonl").read_text() == before

@@ -1,0 +1,58 @@
+"""What an install copies: every package, the board's static files, no setuptools warning."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_board_is_packaged_without_warnings(tmp_path):
+    # build_py copies what a wheel holds, without compiling the core (KINGSOLVE_EXT
+    # names no module), so it takes a second.
+    env = {**os.environ, "KINGSOLVE_EXT": "none"}
+    build = subprocess.run([sys.executable, "setup.py", "build_py", "--build-lib", str(tmp_path)],
+                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr
+    assert "absent from the `packages` configuration" not in build.stdout + build.stderr
+    static = sorted(p.name for p in (ROOT / "api" / "static").iterdir() if p.is_file())
+    assert static and sorted(p.name for p in (tmp_path / "kingsolve_api" / "static").iterdir()) \
+        == static
+    assert (tmp_path / "kingsolve" / "py.typed").exists()
+
+
+def _make_dry_run(target: str, venv: Path) -> str:
+    """The commands ``make TARGET`` would run with the venv at ``venv``."""
+    run = subprocess.run(["make", "-n", target, f"VENV={venv}"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_installs_only_when_the_build_sources_changed(tmp_path):
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    # A fresh venv (as on a fresh clone in CI): both quick-start commands install.
+    assert "install -e ." in _make_dry_run("serve", venv)
+    assert "install -e '.[test,dds]'" in _make_dry_run("test", venv)
+    # After `make test`, neither reinstalls: serving needs nothing the test install lacks.
+    (venv / ".installed-test").touch()
+    (venv / ".installed-serve").touch()
+    serve = _make_dry_run("serve", venv)
+    assert "install -e" not in serve and "kingsolve serve" in serve
+    assert "install -e" not in _make_dry_run("test", venv)
+    # An install older than a build source (a .pyx edited since) installs again.
+    os.utime(venv / ".installed-serve", (0, 0))
+    assert "install -e ." in _make_dry_run("serve", venv)
+    # After `make serve` alone, the tests still need their extras.
+    (venv / ".installed-serve").touch()
+    os.utime(venv / ".installed-test", (0, 0))
+    assert "install -e '.[test,dds]'" in _make_dry_run("test", venv)
