@@ -98,6 +98,13 @@ class Analysis:
         return all(lo == hi for lo, hi in self.bounds.values()) and \
             all(lo == hi for lo, hi in self.card_bounds.values())
 
+    @property
+    def estimated(self) -> bool:
+        """Whether every value asked and every card's value has an estimate (false
+        only when the budget ended before the first play-outs)."""
+        return len(self.estimates) == len(self.bounds) and \
+            len(self.card_estimates) == len(self.card_bounds)
+
     def worse(self, card: Card) -> bool:
         """Whether ``card`` is proved worse than another legal card (its highest value
         below another card's lowest)."""

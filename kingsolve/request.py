@@ -149,7 +149,18 @@ def solve_request(request: Any) -> dict:
         result = exact_analysis(position, solve(position, seats=seats, budget=budget))
     else:
         result = analyse(position, seats=seats, budget=budget)
+        if not result.estimated:
+            _no_estimate(result, budget)
     out = result.to_dict()
     if "id" in req:
         out = {"id": req["id"], **out}
     return out
+
+
+def _no_estimate(result, budget) -> None:
+    """A budget too small for the first play-outs: a ``SolveTimeout`` with the ranges."""
+    from .errors import SolveTimeout
+    shown = ", ".join(f"{s.name} {lo}" + ("" if lo == hi else f" to {hi}")
+                      for s, (lo, hi) in result.bounds.items())
+    raise SolveTimeout(f"the budget ({budget.nodes} nodes, {budget.ms:g} ms) ended before a "
+                       f"first estimate; proved so far: {shown}", bounds=result.bounds)

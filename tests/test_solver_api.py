@@ -100,6 +100,13 @@ def test_tiny_node_budget_raises_solve_timeout_when_exact_is_asked():
                        "leader": "N", "doubles": True, "nodes": 5000, "exact": True})
 
 
+def test_a_budget_too_small_for_any_estimate_raises_solve_timeout():
+    with pytest.raises(SolveTimeout, match="before a first estimate") as stop:
+        solve_request({"variant": "italian", "contract": "no-queens", "deal": DEAL,
+                       "leader": "N", "nodes": 100})
+    assert set(stop.value.bounds) == {Seat.N, Seat.E, Seat.S, Seat.W}
+
+
 def test_tiny_node_budget_answers_estimates_and_ranges():
     out = solve_request({"variant": "italian", "contract": "no-trumps", "deal": DEAL,
                          "leader": "N", "doubles": True, "nodes": 5000})
