@@ -1,0 +1,113 @@
+"""The exact frontier of the singles search: how fast one seat's paranoid value is
+proved, by tricks left.
+
+    .venv/bin/python benchmarks/frontier.py [--levels 6-13] [--per 3] [--budget-ms 3000]
+
+Positions: for every penalty contract of the 52-card rule sets (26 contracts), ``--per``
+seeded deals, each played at random (``random.Random``) to a trick start with the
+given number of tricks left; one random seat's value is searched (value only, no
+per-card values), with ``--budget-ms`` per search. Unsolved searches count at the
+budget. Prints a markdown table per level: solved within the budget, median and 95th
+percentile time, and the median nodes (which do not depend on the machine's load).
+
+Speed is measured here, never asserted in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kingsolve import Deal, Position, Seat  # noqa: E402
+from kingsolve.result import Budget  # noqa: E402
+from kingsolve.rules import VARIANTS  # noqa: E402
+from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask  # noqa: E402
+
+
+def penalty_contracts() -> list[tuple[str, str]]:
+    """Every contract of the 52-card rule sets whose points are all penalties."""
+    out = []
+    for vname, rs in VARIANTS.items():
+        if rs.deck != 52:
+            continue
+        for cname, c in rs.contracts.items():
+            if c.kind != "tricks" or c.takes_trump or c.each_trick > 0 or \
+                    any(p > 0 for _, p in c.card_points) or c.seat_constant or c.last_two > 0:
+                continue
+            out.append((vname, cname))
+    return out
+
+
+def position_at(vname: str, cname: str, seed: int, left: int) -> tuple[Position, Seat]:
+    rng = random.Random(f"{vname}/{cname}/{seed}/{left}")
+    pos = Position(vname, cname, Deal.random(rng.randrange(10**9)), leader=Seat(rng.randrange(4)))
+    while not pos.complete and (pos.n_tricks - len(pos.tricks) > left or pos.trick):
+        pos.play(rng.choice(pos.legal_cards()))
+    return pos, Seat(rng.randrange(4))
+
+
+def seat_solve(pos: Position, seat: Seat, budget: Budget) -> tuple[float, int, bool]:
+    """Seconds, nodes and whether the seat's value was proved within the budget."""
+    start = time.perf_counter()
+    with _leased_core(pos, budget) as core:
+        core.set_budget(budget.nodes, budget.ms)
+        lo, hi = core.bounds()
+        try:
+            core.value(_side_mask(pos, seat), _first_guess(lo, hi))
+            ok = True
+        except _core.BudgetExceeded:
+            ok = False
+        return time.perf_counter() - start, core.nodes, ok
+
+
+def p95(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+
+
+def levels(text: str) -> list[int]:
+    if "-" in text:
+        a, b = text.split("-")
+        return list(range(int(a), int(b) + 1))
+    return [int(x) for x in text.split(",")]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--levels", default="6-13", help="tricks left, e.g. 6-13 or 9,11")
+    ap.add_argument("--per", type=int, default=3, help="deals per contract and level")
+    ap.add_argument("--budget-ms", type=float, default=3000.0)
+    args = ap.parse_args()
+    budget = Budget(ms=args.budget_ms)
+    contracts = penalty_contracts()
+    print(f"{len(contracts)} penalty contracts x {args.per} deals a level, one seat's value, "
+          f"{args.budget_ms:g} ms budget")
+    print("| tricks left | solved | median | p95 | median nodes |")
+    print("|---|---|---|---|---|")
+    for left in levels(args.levels):
+        times, nodes, solved = [], [], 0
+        for vname, cname in contracts:
+            for seed in range(args.per):
+                pos, seat = position_at(vname, cname, seed, left)
+                if pos.complete:
+                    continue
+                secs, n, ok = seat_solve(pos, seat, budget)
+                times.append(secs if ok else budget.ms / 1000)
+                nodes.append(n)
+                solved += ok
+        def show(x: float) -> str:
+            if x >= budget.ms / 1000:
+                return f"over {budget.ms / 1000:g} s"
+            return f"{x * 1000:.0f} ms" if x < 1 else f"{x:.2f} s"
+        print(f"| {left} | {solved} of {len(times)} | {show(statistics.median(times))} | "
+              f"{show(p95(times))} | {statistics.median(nodes) / 1e3:.0f} K |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
