@@ -29,27 +29,27 @@ log = logging.getLogger(__name__)
 
 
 class Running:
-    """A count of the stream analyses running now, safe across threads.
-
-    Tests read it to check that a client going away stops its analysis.
-    """
+    """The stream analyses running now (``count``) and how many a client stopped by
+    going away (``cancelled``), safe across threads: tests read them to check that a
+    client going away stops its analysis."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._count = 0
+        self.count = 0
+        self.cancelled = 0
 
     def __enter__(self) -> "Running":
         with self._lock:
-            self._count += 1
+            self.count += 1
         return self
 
     def __exit__(self, *exc) -> None:
         with self._lock:
-            self._count -= 1
+            self.count -= 1
 
-    @property
-    def count(self) -> int:
-        return self._count
+    def note_cancelled(self) -> None:
+        with self._lock:
+            self.cancelled += 1
 
 
 def _event(data: dict, name: str | None = None) -> str:
@@ -68,6 +68,8 @@ def _events(answers: Iterator[dict], cancel: threading.Event, running: Running) 
                 for answer in answers:
                     handed.put(_event(answer))
                     last = answer
+                if cancel.is_set():
+                    running.note_cancelled()     # only a closed response sets it this early
                 handed.put(_event({"solved": bool(last.get("solved"))}, "done"))
             except KingsolveError as exc:
                 handed.put(_event(exc.to_dict(), "error"))

@@ -459,7 +459,7 @@ def within(inner: list, outer: list) -> bool:
     return outer[0] <= inner[0] <= inner[1] <= outer[1]
 
 
-def test_stream_sends_each_improvement_then_done(client):
+def test_stream_sends_each_improvement_then_done(app, client):
     full = {"variant": "italian", "contract": "no-kings-jacks", "deal": Deal.random(1).pbn(),
             "ms": 1500, "id": 7}
     resp = client.post("/api/v1/solve/stream", json=full)
@@ -477,6 +477,8 @@ def test_stream_sends_each_improvement_then_done(client):
         assert all(within(after["bounds"][s], r) for s, r in before["bounds"].items())
         assert after["horizon"] >= before["horizon"]
     assert answers[-1]["ms"] < 1500 + 300
+    streams = app.extensions["kingsolve"].streams
+    assert streams.count == 0 and streams.cancelled == 0     # it ran to its deadline
 
 
 def test_stream_of_a_small_deal_ends_solved_with_the_exact_values(client):
@@ -505,7 +507,7 @@ def test_stream_stops_its_analysis_when_closed(app, client):
     first = next(iter(resp.response))
     assert first.startswith(b"data: ") and streams.count == 1
     resp.close()        # what the server does when the client goes away
-    assert streams.count == 0 and time.monotonic() - start < 2
+    assert streams.count == 0 and streams.cancelled == 1 and time.monotonic() - start < 2
 
 
 def test_stream_stops_when_the_client_goes_away_from_a_real_server():
@@ -530,7 +532,7 @@ def test_stream_stops_when_the_client_goes_away_from_a_real_server():
             time.sleep(0.05)
         # noticed at a failed write (a comment every 0.5 s), then stopped within one search
         assert streams.count == 0, "the analysis went on after the client left"
-        assert time.monotonic() - gone < 3
+        assert streams.cancelled == 1 and time.monotonic() - gone < 3
     finally:
         httpd.shutdown()
         thread.join(10)
