@@ -152,6 +152,7 @@ class _Run:
         self.deadline = self.start + budget.ms / 1000.0
         self.nodes_left = budget.nodes
         self.nodes = 0
+        self.searched = False
         self.quick = core.bounds()
         self.mover = position.to_move
         self.mover_mask = _side_mask(position, self.mover)
@@ -177,9 +178,10 @@ class _Run:
 
     def _call(self, seconds: float, call: Callable[[], int]) -> int | None:
         """Run one core search within ``seconds`` (and what is left of the budget);
-        None when it stopped."""
+        None when it stopped, or did not start (``searched`` says which)."""
         seconds = min(seconds, self.deadline - time.perf_counter())
-        if seconds <= 0 or self.nodes_left <= 0:
+        self.searched = seconds > 0 and self.nodes_left > 0
+        if not self.searched:
             return None
         self.core.set_budget(self.nodes_left, seconds * 1000.0)
         try:
@@ -238,6 +240,8 @@ class _Run:
                 v = self._call(share, lambda: core.child_value(key, mask, guess))
             else:
                 v = self._call(share, lambda: core.value(mask, guess))
+            if v is None and not self.searched:
+                break       # no time left: core.proved is still another value's range
             ranges[key] = _meet(old, (v, v) if v is not None else core.proved)
             changed |= ranges[key] != old
             if self.stopped():
