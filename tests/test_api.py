@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -289,11 +290,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_kingsolve_serve_answers_on_loopback():
+@contextlib.contextmanager
+def kingsolve_serve(workers: int):
+    """``kingsolve serve`` (gunicorn) on a free loopback port, once it answers: its base URL."""
     port = free_port()
     exe = Path(sys.executable).with_name("kingsolve")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "kingsolve"]
-    proc = subprocess.Popen(cmd + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
+    proc = subprocess.Popen(cmd + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers",
+                                   str(workers)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ})
     base = f"http://127.0.0.1:{port}"
     try:
@@ -307,14 +311,7 @@ def test_kingsolve_serve_answers_on_loopback():
                 assert proc.poll() is None, proc.stdout.read().decode()
                 assert time.monotonic() < deadline, "server did not start in 30 s"
                 time.sleep(0.2)
-        req = urllib.request.Request(base + "/api/v1/legal", data=json.dumps(LEGAL).encode(),
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            assert json.load(resp)["to_move"] == "N"
-        bad = urllib.request.Request(base + "/api/v1/legal", data=b"{", headers={"Content-Type": "application/json"})
-        with pytest.raises(urllib.error.HTTPError) as err:
-            urllib.request.urlopen(bad, timeout=10)
-        assert err.value.code == 400 and json.load(err.value)["error"] == "parse"
+        yield base
     finally:
         proc.terminate()
         try:
@@ -323,6 +320,18 @@ def test_kingsolve_serve_answers_on_loopback():
             proc.kill()
             proc.wait()
     assert proc.returncode == 0, proc.stdout.read().decode()
+
+
+def test_kingsolve_serve_answers_on_loopback():
+    with kingsolve_serve(workers=2) as base:
+        req = urllib.request.Request(base + "/api/v1/legal", data=json.dumps(LEGAL).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            assert json.load(resp)["to_move"] == "N"
+        bad = urllib.request.Request(base + "/api/v1/legal", data=b"{", headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(bad, timeout=10)
+        assert err.value.code == 400 and json.load(err.value)["error"] == "parse"
 
 
 def test_serve_rejects_bad_flags():
@@ -510,6 +519,22 @@ def test_stream_stops_its_analysis_when_closed(app, client):
     assert streams.count == 0 and streams.cancelled == 1 and time.monotonic() - start < 2
 
 
+def open_stream(port: int, req: dict) -> socket.socket:
+    """A raw connection that has asked /solve/stream for ``req`` and read its first event."""
+    body = json.dumps(req).encode()
+    conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+    conn.sendall(b"POST /api/v1/solve/stream HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    got = b""
+    while b"data: " not in got:
+        got += conn.recv(65536)
+    assert b"200 OK" in got
+    return conn
+
+
+LONG = {"variant": "italian", "contract": "no-tricks", "deal": Deal.random(2).pbn(), "ms": 15000}
+
+
 def test_stream_stops_when_the_client_goes_away_from_a_real_server():
     from werkzeug.serving import make_server
     app = create_app({"KINGSOLVE_MAX_MS": 20_000})
@@ -518,15 +543,8 @@ def test_stream_stops_when_the_client_goes_away_from_a_real_server():
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
-        body = json.dumps({"variant": "italian", "contract": "no-tricks", "deal": Deal.random(2).pbn(),
-                           "ms": 15000}).encode()
-        with socket.create_connection(("127.0.0.1", httpd.server_port), timeout=10) as conn:
-            conn.sendall(b"POST /api/v1/solve/stream HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: %d\r\n\r\n" % len(body) + body)
-            got = b""
-            while b"data: " not in got:
-                got += conn.recv(65536)
-            assert b"200 OK" in got and streams.count == 1
+        with open_stream(httpd.server_port, LONG):
+            assert streams.count == 1
         gone = time.monotonic()
         while streams.count and time.monotonic() - gone < 5:
             time.sleep(0.05)
@@ -536,3 +554,16 @@ def test_stream_stops_when_the_client_goes_away_from_a_real_server():
     finally:
         httpd.shutdown()
         thread.join(10)
+
+
+def test_stream_frees_its_gunicorn_worker_when_the_client_goes_away():
+    # One sync worker: it answers the next request only once the stream's analysis has
+    # stopped, which must be long before the stream's 15 s.
+    with kingsolve_serve(workers=1) as base:
+        port = int(base.rsplit(":", 1)[1])
+        with open_stream(port, LONG):
+            pass
+        start = time.monotonic()
+        with urllib.request.urlopen(base + "/healthz", timeout=30) as resp:
+            assert json.load(resp)["status"] == "ok"
+        assert time.monotonic() - start < 3
