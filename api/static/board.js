@@ -305,14 +305,15 @@
   function tell(a) {
     if (!a) return;
     const seat = a.to_move;
-    const best = a.best.length ? a.best.map(pretty).join(", ") : "not known yet";
+    const best = a.best.map(pretty).join(", ");
     const [lo, hi] = a.bounds[seat] || [];
     if (a.solved) {
       say(`${SEAT_NAME[seat]} to play: best ${best} (guaranteed ${num(lo)}).`);
       return;
     }
     const value = a.estimates[seat] !== undefined ? `\u2248${num(a.estimates[seat])}, ` : "";
-    const text = `${SEAT_NAME[seat]} to play: best ${best} by estimate (${value}proved ${range(lo, hi)})`;
+    const text = `${SEAT_NAME[seat]} to play: ${best ? `best ${best} by estimate` : "no estimate yet"} ` +
+      `(${value}proved ${range(lo, hi)})`;
     if (a.final) say(`${text}. Not all values were proved exact in time.`);
     else say(`${text}; analysing\u2026`, "busy");
   }
