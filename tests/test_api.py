@@ -434,7 +434,8 @@ def test_solve_answers_a_full_deal_within_the_default_time(client):
     body = client.post("/api/v1/solve", json=full).get_json()
     took = time.monotonic() - start
     # 2 s by default; the search checks its clock every few thousand nodes
-    assert took < DEFAULTS["KINGSOLVE_SOLVE_MS"] / 1000 + 0.5 and body["ms"] >= 1000
+    assert took < DEFAULTS["KINGSOLVE_SOLVE_MS"] / 1000 + 0.5
+    assert body["solved"] or body["ms"] >= 1000, "stopped long before its 2 s"
     assert len(body["card_estimates"]) == len(body["card_bounds"]) > 1 and body["estimates"]
 
 
