@@ -71,8 +71,8 @@ def _events(answers: Iterator[dict], cancel: threading.Event, running: Running) 
                 if cancel.is_set():
                     running.note_cancelled()     # only a closed response sets it this early
                 handed.put(_event({"solved": bool(last.get("solved"))}, "done"))
-            # The status line went out with the first event, so the app's error handlers
-            # cannot answer here: an error becomes the stream's last event, in their shape.
+            # The response is already a 200 stream, so the app's error handlers cannot
+            # answer here: an error becomes the stream's last event, in their shape.
             except KingsolveError as exc:
                 handed.put(_event(exc.to_dict(), "error"))
             except Exception:
