@@ -2,13 +2,14 @@
 
 ``create_app(config)`` builds the Flask app. Every limit is a setting (``DEFAULTS``);
 bad input of any kind answers 400 with ``{"error": code, "message": ...}``, a search
-over its budget 503, and no answer ever carries a traceback.
+over its budget 503 (for /solve: not even an estimate within it), and no answer ever
+carries a traceback.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -19,6 +20,7 @@ from kingsolve import __version__
 from kingsolve.errors import KingsolveError, SolveTimeout
 
 from .schemas import Schemas
+from .stream import Running
 from .views import bp
 from .wire import respond
 
@@ -32,6 +34,8 @@ DEFAULTS: dict[str, Any] = {
     "KINGSOLVE_BATCH_MAX": 64,             # requests in one /solve batch
     "KINGSOLVE_MAX_NODES": 50_000_000,     # node budget of one search, at most
     "KINGSOLVE_MAX_MS": 20_000,            # time budget of one search in ms, at most
+    "KINGSOLVE_SOLVE_MS": 2_000,           # time of a /solve that gives no ms
+    "KINGSOLVE_STREAM_MS": 10_000,         # time of a /solve/stream that gives no ms
     "KINGSOLVE_BATCH_MS": 30_000,          # time shared by the searches of one batch, review,
                                            # choices or hint
     "KINGSOLVE_TT_MB": 64,                 # transposition-table memory of a /table search
@@ -43,9 +47,11 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class ApiState:
-    """What the views share: the schemas built for this app's limits."""
+    """What the views share: the schemas built for this app's limits, and the count
+    of stream analyses running now."""
 
     schemas: Schemas
+    streams: Running = field(default_factory=Running)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -267,7 +267,16 @@ class Schemas:
                  "properties": _position_properties(), "additionalProperties": False}
         seats = {"seats": {"type": "array", "items": {"type": "string", "maxLength": 5}, "minItems": 1,
                            "maxItems": 4, "description": "seats whose values to find (default: all)"}}
-        solve = {**legal, "properties": {**legal["properties"], **budget, **seats}}
+        solve_ms = float(config["KINGSOLVE_SOLVE_MS"])
+        stream_ms = float(config["KINGSOLVE_STREAM_MS"])
+        exact = {"exact": {"type": "boolean", "description": "true: exact values only, 503 "
+                           "when the budget cannot prove them all (default false: the best "
+                           "analysis within the budget)"}}
+        solve = {**legal, "properties": {
+            **legal["properties"], **budget, **seats, **exact,
+            "ms": {**budget["ms"], "description": f"time budget in milliseconds (default "
+                   f"{solve_ms:g} for /solve, {stream_ms:g} for /solve/stream); at most "
+                   f"{self.max_ms:g} is used"}}}
         table_props = {k: v for k, v in _position_properties().items()
                        if k in ("variant", "deal", "leader", "trump", "doubles")}
         table = {
@@ -278,15 +287,41 @@ class Schemas:
                            "partial": {"type": "boolean", "description": "keep rows the budget "
                                        "stops, with each seat's proved range, instead of 503"}},
         }
+        pair = {"type": "array", "items": SCORE, "minItems": 2, "maxItems": 2,
+                "description": "[lo, hi]: the range proved (lo == hi once exact)"}
+        ranges = {"type": "object", "additionalProperties": pair}
         solve_response = {
             "type": "object",
-            "required": ["to_move", "taken", "values", "cards", "best", "complete", "nodes", "ms"],
+            "description": "the analysis of a position (kingsolve.analysis): exact values "
+                           "where proved, else estimates inside proved ranges",
+            "required": ["to_move", "taken", "solved", "values", "cards", "bounds", "card_bounds",
+                         "estimates", "card_estimates", "best", "horizon", "complete", "nodes",
+                         "ms"],
             "properties": {
-                "to_move": TEXT_OR_NULL, "taken": SCORES, "values": SCORES,
+                "id": _position_properties()["id"],
+                "to_move": TEXT_OR_NULL, "taken": SCORES,
+                "solved": {"type": "boolean",
+                           "description": "every seat's and every legal card's value is exact"},
+                "values": {**SCORES, "description": "the seats' values proved exact"},
                 "cards": {"type": "object", "additionalProperties": SCORE,
-                          "description": "each legal card and the mover's value after it"},
-                "best": {"type": "array", "items": CARD},
-                "complete": {"type": "boolean"},
+                          "description": "the legal cards' values proved exact (the mover's "
+                                         "value after each)"},
+                "bounds": {**ranges, "description": "each seat asked: its value's proved range"},
+                "card_bounds": {**ranges, "description": "each legal card: the proved range of "
+                                                         "the mover's value after it"},
+                "estimates": {**SCORES, "description": "each seat asked: an estimate inside its "
+                                                       "range, the value once exact"},
+                "card_estimates": {"type": "object", "additionalProperties": SCORE,
+                                   "description": "each legal card: an estimate inside its "
+                                                  "range, the value once exact"},
+                "best": {"type": "array", "items": CARD,
+                         "description": "the best cards when exact, else the best estimated "
+                                        "among those not proved worse"},
+                "horizon": {"type": ["integer", "null"],
+                            "description": "tricks left at which the estimates were searched "
+                                           "exactly (the simple player plays before)"},
+                "complete": {"type": "boolean", "description": "the hand is over"},
+                "sides": SCORES,
                 "nodes": {"type": "integer", "minimum": 0},
                 "ms": {"type": "number", "minimum": 0},
             },
@@ -431,9 +466,25 @@ class Schemas:
                 out["post"]["responses"]["503"] = answer("Error", "the search went over its budget")
             return out
 
-        solve_ok = {"description": "values of the position (a list for a batch)", "content": {
+        solve_ok = {"description": "the analysis of the position (a list for a batch)", "content": {
             media: {"schema": {"anyOf": [ref("SolveResponse"), ref("SolveBatchResponse")]}}
             for media in ("application/json", "application/msgpack")}}
+        no_estimate = answer("Error", "not even an estimate within the budget: a budget too "
+                                      "small for one play-out of each legal card (about 1 ms "
+                                      "on a full deal), or with exact, values not all proved; "
+                                      "bounds holds the ranges proved")
+        events = {"description": "Server-Sent Events: one `data:` event per improvement "
+                                 "(a SolveResponse), then `event: done` (data: {\"solved\": "
+                                 "bool}), or `event: error` (data: an Error). Comment lines keep "
+                                 "the connection alive; closing it stops the analysis.",
+                  "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+        stream = post("the analysis of a position as it improves, until exact or the deadline",
+                      "SolveRequest", events)
+        stream["post"]["responses"]["503"] = answer("Error", "the search is not installed")
+        solve = post("the analysis of a position within its time budget: exact values, proved "
+                     "ranges, estimates; or of a batch of positions sharing one deadline",
+                     "SolveBody", solve_ok)
+        solve["post"]["responses"]["503"] = no_estimate
         deal_params = [
             {"name": "seed", "in": "query", "required": False,
              "schema": self.requests["DealQuery"]["properties"]["seed"],
@@ -451,8 +502,8 @@ class Schemas:
             "paths": {
                 "/api/v1/legal": post("the seat on move, its legal cards, the trick, points taken",
                                       "LegalRequest", answer("LegalResponse", "the position")),
-                "/api/v1/solve": post("double-dummy values of a position, or of a batch of positions",
-                                      "SolveBody", solve_ok, busy=True),
+                "/api/v1/solve": solve,
+                "/api/v1/solve/stream": stream,
                 "/api/v1/table": post("the double-dummy table of a deal: every contract, every seat",
                                       "TableRequest", answer("TableResponse", "the table"), busy=True),
                 "/api/v1/review": post("what each card of a played record cost its player, "

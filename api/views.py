@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from typing import Any
 
@@ -11,10 +12,11 @@ from flask import Blueprint, current_app, request
 from kingsolve.deal import Deal
 from kingsolve.errors import KingsolveError, SolveTimeout
 from kingsolve.record import Record
-from kingsolve.request import legal_request
+from kingsolve.request import legal_request, solve_request, solve_stream
 from kingsolve.result import Budget
 from kingsolve.rules import VARIANTS
 
+from .stream import event_response
 from .wire import read_body, respond
 
 __all__ = ["bp"]
@@ -30,20 +32,15 @@ def _body(schema: str) -> Any:
     return _state().schemas.validate(schema, read_body())
 
 
-def _budget(req: dict, ms_left: float | None = None) -> dict:
-    """The request with its node and time budgets clamped to the server's maxima."""
+def _budget(req: dict, ms_left: float | None = None, default_ms: float | None = None) -> dict:
+    """The request with its node and time budgets clamped to the server's maxima; a
+    request without ``ms`` gets ``default_ms`` (the longest allowed when None)."""
     cfg = current_app.config
     nodes = min(req.get("nodes") or cfg["KINGSOLVE_MAX_NODES"], cfg["KINGSOLVE_MAX_NODES"])
-    ms = min(req.get("ms") or cfg["KINGSOLVE_MAX_MS"], cfg["KINGSOLVE_MAX_MS"])
+    ms = min(req.get("ms") or default_ms or cfg["KINGSOLVE_MAX_MS"], cfg["KINGSOLVE_MAX_MS"])
     if ms_left is not None:
         ms = min(ms, ms_left)
     return {**req, "nodes": int(nodes), "ms": float(ms)}
-
-
-def _solve_request():
-    # Imported on first use: the search core is compiled and heavy, /legal does not need it.
-    from kingsolve.request import solve_request
-    return solve_request
 
 
 @bp.post("/legal")
@@ -51,27 +48,42 @@ def legal():
     return respond(legal_request(_body("LegalRequest")))
 
 
+def _solve_ms() -> float:
+    return current_app.config["KINGSOLVE_SOLVE_MS"]
+
+
 @bp.post("/solve")
 def solve():
     body = read_body()
     if not isinstance(body, list):
         req = _state().schemas.validate("SolveRequest", body)
-        return respond(_solve_request()(_budget(req)))
+        return respond(solve_request(_budget(req, default_ms=_solve_ms())))
     return respond(_solve_batch(_state().schemas.validate("SolveBatch", body)))
 
 
+@bp.post("/solve/stream")
+def solve_events():
+    req = _budget(_body("SolveRequest"), default_ms=current_app.config["KINGSOLVE_STREAM_MS"])
+    cancel = threading.Event()
+    return event_response(solve_stream(req, cancel), cancel, _state().streams)
+
+
 def _solve_batch(reqs: list) -> list[dict]:
-    """One answer per request, an error object where it failed; the batch shares a time budget."""
-    solve_request = _solve_request()
+    """One answer per request, an error object where it failed.
+
+    The batch shares one deadline: each request gets its own budget but at most an
+    equal share of the time left, so every request is answered (with estimates at
+    least) and the whole batch within ``KINGSOLVE_BATCH_MS``.
+    """
     deadline = time.monotonic() + current_app.config["KINGSOLVE_BATCH_MS"] / 1000
     out = []
-    for item in reqs:
-        ms_left = (deadline - time.monotonic()) * 1000
+    for i, item in enumerate(reqs):
+        share = (deadline - time.monotonic()) * 1000 / (len(reqs) - i)
         try:
-            if ms_left <= 0:
+            if share <= 0:
                 raise SolveTimeout("batch time budget spent before this request")
             req = _state().schemas.validate("SolveRequest", item)
-            out.append(solve_request(_budget(req, ms_left)))
+            out.append(solve_request(_budget(req, share, default_ms=_solve_ms())))
         except KingsolveError as exc:
             out.append(exc.to_dict())
     return out

@@ -14,14 +14,16 @@ leader and the cards played so far::
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import threading
+from typing import Any, Iterator, Mapping
 
 from .cards import Seat
 from .deal import Deal
-from .errors import InvalidRequestError
+from .errors import InvalidRequestError, SolveTimeout
 from .rules import get_variant
 
-__all__ = ["position_from_request", "legal_request", "solve_request", "budget_from_request",
+__all__ = ["position_from_request", "legal_request", "solve_request", "solve_stream",
+           "budget_from_request",
            "REQUEST_FIELDS", "MAX_TEXT", "MAX_NODES", "MAX_MS"]
 
 #: Fields a request may carry (others are refused, to catch typos).
@@ -134,32 +136,52 @@ def solve_request(request: Any) -> dict:
     ``"exact": true`` the values must all be exact within the budget, or the answer
     is a ``SolveTimeout`` carrying the ranges proved.
     """
-    from .analysis import analyse, exact_analysis
+    for answer in solve_stream(request):
+        pass
+    return answer
+
+
+def solve_stream(request: Any, cancel: "threading.Event | None" = None) -> Iterator[dict]:
+    """The answers to a solve request as the analysis improves, each in the shape of
+    ``solve_request``'s, the last the best; the analysis stops early when ``cancel``
+    is set.
+
+    The request is read at once, so bad input raises here, before any answer. A
+    ``SolveTimeout`` (with the proved ranges) ends the answers when the budget ran
+    out before even the first estimates: a budget too small for one play-out of each
+    legal card (about a millisecond on a full deal). A domino position, or a request
+    with ``"exact": true``, gives one answer.
+    """
+    from .analysis import analyses, exact_analysis
+    from .position import Position
     req = check_request(request)
     seats = _request_seats(req)
     budget = budget_from_request(req)
     exact = _field(req, "exact", bool, default=False)
     position = position_from_request(req)
-    from .position import Position
-    if not isinstance(position, Position):
-        from .domino import solve_domino
-        result = exact_analysis(position, solve_domino(position, seats=seats, budget=budget))
-    elif exact:
-        from .solver import solve
-        result = exact_analysis(position, solve(position, seats=seats, budget=budget))
-    else:
-        result = analyse(position, seats=seats, budget=budget)
-        if not result.estimated:
+
+    def results():
+        if not isinstance(position, Position):
+            from .domino import solve_domino
+            yield exact_analysis(position, solve_domino(position, seats=seats, budget=budget))
+        elif exact:
+            from .solver import solve
+            yield exact_analysis(position, solve(position, seats=seats, budget=budget))
+        else:
+            yield from analyses(position, seats=seats, budget=budget, cancel=cancel)
+
+    def answers():
+        result = None
+        for result in results():
+            out = result.to_dict()
+            yield {"id": req["id"], **out} if "id" in req else out
+        if result is not None and not result.estimated:
             _no_estimate(result, budget)
-    out = result.to_dict()
-    if "id" in req:
-        out = {"id": req["id"], **out}
-    return out
+    return answers()
 
 
 def _no_estimate(result, budget) -> None:
     """A budget too small for the first play-outs: a ``SolveTimeout`` with the ranges."""
-    from .errors import SolveTimeout
     shown = ", ".join(f"{s.name} {lo}" + ("" if lo == hi else f" to {hi}")
                       for s, (lo, hi) in result.bounds.items())
     raise SolveTimeout(f"the budget ({budget.nodes} nodes, {budget.ms:g} ms) ended before a "

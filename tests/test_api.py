@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import types
 import urllib.error
@@ -19,7 +21,7 @@ import pytest
 from kingsolve.deal import Deal
 from kingsolve.errors import SolveTimeout
 from kingsolve.rules import VARIANTS
-from kingsolve_api import DEFAULTS, create_app
+from kingsolve_api import DEFAULTS, create_app, views
 
 DEAL = "N:Q953.85.J532.T42 2.Q7642.A8.AK763 AKJ4.KT9.K76.J98 T876.AJ3.QT94.Q5"
 LEGAL = {"variant": "italian", "contract": "no-queens", "deal": DEAL, "leader": "N"}
@@ -205,8 +207,9 @@ def fake_solver(monkeypatch):
                           doubles=doubles, budget=budget, threads=threads))
         return {"variant": variant, "contracts": {}}
 
-    module.solve_request, module.dd_table = solve_request, dd_table
+    module.dd_table = dd_table
     monkeypatch.setitem(sys.modules, "kingsolve.solver", module)
+    monkeypatch.setattr(views, "solve_request", solve_request)
     return calls
 
 
@@ -216,6 +219,12 @@ def test_solve_clamps_budgets_to_the_server_maxima(fake_solver):
     assert client.post("/api/v1/solve", json={**LEGAL, "nodes": 10, "ms": 5}).status_code == 200
     assert client.post("/api/v1/solve", json=LEGAL).status_code == 200
     assert [(c["nodes"], c["ms"]) for c in fake_solver] == [(1000, 50), (10, 5), (1000, 50)]
+    # Without ms a /solve gets the server's default time, not the longest allowed.
+    fake_solver.clear()
+    assert create_app().test_client().post("/api/v1/solve", json=LEGAL).status_code == 200
+    assert create_app({"KINGSOLVE_SOLVE_MS": 700}).test_client().post(
+        "/api/v1/solve", json=LEGAL).status_code == 200
+    assert [c["ms"] for c in fake_solver] == [DEFAULTS["KINGSOLVE_SOLVE_MS"], 700] == [2000, 700]
     error_of(client.post("/api/v1/solve", json={**LEGAL, "nodes": 0}), 400)
     error_of(client.post("/api/v1/solve", json={**LEGAL, "ms": -1}), 400)
     error_of(client.post("/api/v1/solve", json={**LEGAL, "nodes": True}), 400)
@@ -242,11 +251,22 @@ def test_solve_batch_shares_one_time_budget(fake_solver):
     client = create_app({"KINGSOLVE_BATCH_MS": 0.000001}).test_client()
     out = client.post("/api/v1/solve", json=[LEGAL, LEGAL]).get_json()
     assert all(o["error"] == "budget" for o in out)
+    # Each request gets at most an equal share of the batch's time left (the stand-in
+    # takes none, so the later ones get more), and never more than it asks for.
+    fake_solver.clear()
+    client = create_app({"KINGSOLVE_BATCH_MS": 3000}).test_client()
+    client.post("/api/v1/solve", json=[LEGAL, {**LEGAL, "ms": 100}, LEGAL, LEGAL])
+    shares = [c["ms"] for c in fake_solver]
+    assert 740 < shares[0] <= 750 and shares[1] == 100 and 1480 < shares[2] <= 1500
+    assert 1950 < shares[3] <= 2000
 
 
-def test_solve_without_a_solver_is_503(client, monkeypatch):
-    monkeypatch.setitem(sys.modules, "kingsolve.solver", None)
-    assert "not installed" in error_of(client.post("/api/v1/solve", json=LEGAL), 503, "unavailable")
+@pytest.mark.parametrize("path", ["/api/v1/solve", "/api/v1/solve/stream"])
+def test_solve_without_a_solver_is_503(client, monkeypatch, path):
+    # As if the compiled search were missing: its modules cannot be imported.
+    for name in ("kingsolve.solver", "kingsolve.analysis"):
+        monkeypatch.setitem(sys.modules, name, None)
+    assert "not installed" in error_of(client.post(path, json=LEGAL), 503, "unavailable")
     # /legal does not need the search
     assert client.post("/api/v1/legal", json=LEGAL).status_code == 200
 
@@ -270,11 +290,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_kingsolve_serve_answers_on_loopback():
+@contextlib.contextmanager
+def kingsolve_serve(workers: int):
+    """``kingsolve serve`` (gunicorn) on a free loopback port, once it answers: its base URL."""
     port = free_port()
     exe = Path(sys.executable).with_name("kingsolve")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "kingsolve"]
-    proc = subprocess.Popen(cmd + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
+    proc = subprocess.Popen(cmd + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers",
+                                   str(workers)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ})
     base = f"http://127.0.0.1:{port}"
     try:
@@ -288,14 +311,7 @@ def test_kingsolve_serve_answers_on_loopback():
                 assert proc.poll() is None, proc.stdout.read().decode()
                 assert time.monotonic() < deadline, "server did not start in 30 s"
                 time.sleep(0.2)
-        req = urllib.request.Request(base + "/api/v1/legal", data=json.dumps(LEGAL).encode(),
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            assert json.load(resp)["to_move"] == "N"
-        bad = urllib.request.Request(base + "/api/v1/legal", data=b"{", headers={"Content-Type": "application/json"})
-        with pytest.raises(urllib.error.HTTPError) as err:
-            urllib.request.urlopen(bad, timeout=10)
-        assert err.value.code == 400 and json.load(err.value)["error"] == "parse"
+        yield base
     finally:
         proc.terminate()
         try:
@@ -304,6 +320,18 @@ def test_kingsolve_serve_answers_on_loopback():
             proc.kill()
             proc.wait()
     assert proc.returncode == 0, proc.stdout.read().decode()
+
+
+def test_kingsolve_serve_answers_on_loopback():
+    with kingsolve_serve(workers=2) as base:
+        req = urllib.request.Request(base + "/api/v1/legal", data=json.dumps(LEGAL).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            assert json.load(resp)["to_move"] == "N"
+        bad = urllib.request.Request(base + "/api/v1/legal", data=b"{", headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(bad, timeout=10)
+        assert err.value.code == 400 and json.load(err.value)["error"] == "parse"
 
 
 def test_serve_rejects_bad_flags():
@@ -346,14 +374,36 @@ def test_solve_batch_and_msgpack_with_the_real_search(client):
     assert out[1]["values"] == client.post("/api/v1/solve", json=reqs[1]).get_json()["values"]
 
 
-def test_a_real_search_over_its_budget_is_503(client):
-    full = {"variant": "italian", "contract": "no-queens", "deal": Deal.random(11).pbn(), "nodes": 1000}
-    resp = client.post("/api/v1/solve", json=full)
+def test_a_real_search_over_its_budget_answers_estimates_inside_proved_ranges(client):
+    full = {"variant": "italian", "contract": "no-queens", "deal": Deal.random(11).pbn()}
+    resp = client.post("/api/v1/solve", json={**full, "nodes": 1000})
+    assert resp.status_code == 200, resp.get_json()
+    body = resp.get_json()
+    legal = client.post("/api/v1/legal", json=full).get_json()["legal"]
+    assert body["solved"] is False and body["horizon"] is not None
+    # RULES.md 4: four queens at -3 each, so every proved range lies in -12..0
+    assert set(body["bounds"]) == set(body["estimates"]) == {"N", "E", "S", "W"}
+    for seat, (lo, hi) in body["bounds"].items():
+        assert -12 <= lo <= body["estimates"][seat] <= hi <= 0
+    assert set(body["card_bounds"]) == set(body["card_estimates"]) == set(legal)
+    for card, (lo, hi) in body["card_bounds"].items():
+        assert lo <= body["card_estimates"][card] <= hi
+    assert all(body["values"][s] == body["bounds"][s][0] for s in body["values"])
+    assert body["best"] and set(body["best"]) <= set(legal)
+
+
+def test_a_real_search_with_no_estimate_or_not_exact_is_503(client):
+    full = {"variant": "italian", "contract": "no-queens", "deal": Deal.random(11).pbn()}
+    # exact: true keeps the exact-or-503 answer, with the ranges proved before the stop
+    resp = client.post("/api/v1/solve", json={**full, "nodes": 1000, "exact": True})
     assert "1000" in error_of(resp, 503, "budget")
-    # RULES.md 11: what the stopped search proved, per seat (four queens at -3: -12 to 0)
     bounds = resp.get_json()["bounds"]
     assert set(bounds) == {"N", "E", "S", "W"}
     assert all(-12 <= lo <= hi <= 0 for lo, hi in bounds.values())
+    # a budget too short for the first play-outs: no estimate at all
+    resp = client.post("/api/v1/solve", json={**full, "ms": 0.001})
+    assert "first estimate" in error_of(resp, 503, "budget")
+    assert set(resp.get_json()["bounds"]) == {"N", "E", "S", "W"}
 
 
 def test_table_partial_rows_carry_bounds(client):
@@ -376,3 +426,145 @@ def test_table_of_a_small_deal(client):
     assert set(queens) == {"N", "E", "S", "W"} and min(queens.values()) >= -6
     error_of(client.post("/api/v1/table", json={"variant": "italian", "deal": SMALL, "contracts": ["chess"]}),
              400, "unknown-contract")
+
+
+def test_solve_answers_a_full_deal_within_the_default_time(client):
+    full = {"variant": "italian", "contract": "no-kings-jacks", "deal": Deal.random(5).pbn()}
+    start = time.monotonic()
+    body = client.post("/api/v1/solve", json=full).get_json()
+    took = time.monotonic() - start
+    # 2 s by default; the search checks its clock every few thousand nodes
+    assert took < DEFAULTS["KINGSOLVE_SOLVE_MS"] / 1000 + 0.5
+    assert body["solved"] or body["ms"] >= 1000, "stopped long before its 2 s"
+    assert len(body["card_estimates"]) == len(body["card_bounds"]) > 1 and body["estimates"]
+
+
+def test_a_real_batch_shares_its_deadline_and_answers_every_request():
+    client = create_app({"KINGSOLVE_BATCH_MS": 1200}).test_client()
+    batch = [{"variant": "italian", "contract": c, "deal": Deal.random(seed).pbn(), "id": c}
+             for seed, c in enumerate(("no-tricks", "no-hearts", "no-kings-jacks"))]
+    start = time.monotonic()
+    out = client.post("/api/v1/solve", json=batch).get_json()
+    assert time.monotonic() - start < 1.2 + 0.5
+    assert [o["id"] for o in out] == ["no-tricks", "no-hearts", "no-kings-jacks"]
+    assert all(o["estimates"] and o["card_estimates"] and o["ms"] < 1200 for o in out)
+
+
+# --- /solve/stream ------------------------------------------------------------------------
+
+def sse(chunks) -> list[tuple[str, dict]]:
+    """The events of a Server-Sent Events text, (name, data); comment lines dropped."""
+    text = "".join(c.decode() if isinstance(c, bytes) else c for c in chunks)
+    events = []
+    for block in text.split("\n\n"):
+        lines = [line for line in block.split("\n") if line and not line.startswith(":")]
+        if not lines:
+            continue
+        fields = dict(line.split(": ", 1) for line in lines)
+        events.append((fields.get("event", "message"), json.loads(fields["data"])))
+    return events
+
+
+def within(inner: list, outer: list) -> bool:
+    return outer[0] <= inner[0] <= inner[1] <= outer[1]
+
+
+def test_stream_sends_each_improvement_then_done(app, client):
+    full = {"variant": "italian", "contract": "no-kings-jacks", "deal": Deal.random(1).pbn(),
+            "ms": 1500, "id": 7}
+    resp = client.post("/api/v1/solve/stream", json=full)
+    assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
+    assert resp.headers["Cache-Control"] == "no-cache"
+    events = sse([resp.data])
+    names = [name for name, _ in events]
+    assert names[-1] == "done" and set(names[:-1]) == {"message"} and len(names) > 2
+    answers = [data for _, data in events[:-1]]
+    assert events[-1][1] == {"solved": answers[-1]["solved"]}
+    assert all(a["id"] == 7 and a["to_move"] == "N" and a["card_estimates"] for a in answers)
+    # each answer at least as good as the one before: ranges only narrow, horizons deepen
+    for before, after in zip(answers, answers[1:]):
+        assert all(within(after["card_bounds"][c], r) for c, r in before["card_bounds"].items())
+        assert all(within(after["bounds"][s], r) for s, r in before["bounds"].items())
+        assert after["horizon"] >= before["horizon"]
+    assert answers[-1]["ms"] < 1500 + 300
+    streams = app.extensions["kingsolve"].streams
+    assert streams.count == 0 and streams.cancelled == 0     # it ran to its deadline
+
+
+def test_stream_of_a_small_deal_ends_solved_with_the_exact_values(client):
+    req = {"variant": "italian", "contract": "no-queens", "deal": SMALL}
+    events = sse([client.post("/api/v1/solve/stream", json=req).data])
+    assert events[-1] == ("done", {"solved": True})
+    last = events[-2][1]
+    exact = client.post("/api/v1/solve", json={**req, "exact": True}).get_json()
+    assert last["solved"] and last["values"] == exact["values"] and last["cards"] == exact["cards"]
+
+
+def test_stream_errors(client):
+    # Bad input is a plain 400 before any event; a budget too short for an estimate an error event.
+    assert "unknown field" in error_of(client.post("/api/v1/solve/stream", json={**LEGAL, "x": 1}), 400)
+    error_of(client.post("/api/v1/solve/stream", json=[LEGAL]), 400)
+    events = sse([client.post("/api/v1/solve/stream", json={**LEGAL, "ms": 0.001}).data])
+    assert events[-1][0] == "error" and events[-1][1]["error"] == "budget"
+    assert "first estimate" in events[-1][1]["message"]
+
+
+def test_stream_stops_its_analysis_when_closed(app, client):
+    streams = app.extensions["kingsolve"].streams
+    full = {"variant": "italian", "contract": "no-tricks", "deal": Deal.random(2).pbn(), "ms": 15000}
+    start = time.monotonic()
+    resp = client.post("/api/v1/solve/stream", json=full, buffered=False)
+    first = next(iter(resp.response))
+    assert first.startswith(b"data: ") and streams.count == 1
+    resp.close()        # what the server does when the client goes away
+    assert streams.count == 0 and streams.cancelled == 1 and time.monotonic() - start < 2
+
+
+def open_stream(port: int, req: dict) -> socket.socket:
+    """A raw connection that has asked /solve/stream for ``req`` and read its first event."""
+    body = json.dumps(req).encode()
+    conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+    conn.sendall(b"POST /api/v1/solve/stream HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    got = b""
+    while b"data: " not in got:
+        got += conn.recv(65536)
+    assert b"200 OK" in got
+    return conn
+
+
+LONG = {"variant": "italian", "contract": "no-tricks", "deal": Deal.random(2).pbn(), "ms": 15000}
+
+
+def test_stream_stops_when_the_client_goes_away_from_a_real_server():
+    from werkzeug.serving import make_server
+    app = create_app({"KINGSOLVE_MAX_MS": 20_000})
+    streams = app.extensions["kingsolve"].streams
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with open_stream(httpd.server_port, LONG):
+            assert streams.count == 1
+        gone = time.monotonic()
+        while streams.count and time.monotonic() - gone < 5:
+            time.sleep(0.05)
+        # noticed at a failed write (a comment every 0.5 s), then stopped within one search
+        assert streams.count == 0, "the analysis went on after the client left"
+        assert streams.cancelled == 1 and time.monotonic() - gone < 3
+    finally:
+        httpd.shutdown()
+        thread.join(10)
+
+
+def test_stream_frees_its_gunicorn_worker_when_the_client_goes_away():
+    # One sync worker: it answers the next request only once the stream's analysis has
+    # stopped, which must be long before the stream's 15 s.
+    with kingsolve_serve(workers=1) as base:
+        port = int(base.rsplit(":", 1)[1])
+        with open_stream(port, LONG):
+            pass
+        start = time.monotonic()
+        with urllib.request.urlopen(base + "/healthz", timeout=30) as resp:
+            assert json.load(resp)["status"] == "ok"
+        assert time.monotonic() - start < 3

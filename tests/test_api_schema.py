@@ -15,8 +15,10 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
 
 from kingsolve_api import create_app
 
-# Review, choices and hint run many searches a request: BATCH_MS bounds them all.
-app = create_app({"KINGSOLVE_MAX_MS": 2000, "KINGSOLVE_BATCH_MS": 3000, "KINGSOLVE_BATCH_MAX": 8})
+# Review, choices and hint run many searches a request: BATCH_MS bounds them all; a
+# solve or a stream that gives no ms runs for SOLVE_MS or STREAM_MS.
+app = create_app({"KINGSOLVE_MAX_MS": 2000, "KINGSOLVE_BATCH_MS": 3000, "KINGSOLVE_BATCH_MAX": 8,
+                  "KINGSOLVE_SOLVE_MS": 300, "KINGSOLVE_STREAM_MS": 300})
 
 
 @schemathesis.serializer("application/msgpack")

@@ -2,7 +2,8 @@
 
 The app is served over real HTTP on loopback; selenium drives the page as a person
 would: deal, read the values, play a card with the mouse and with the keyboard, undo
-and redo. Screenshots go to /tmp for a look by eye.
+and redo. The app runs in this process, so a test can read its count of running
+analyses. Screenshots go to /tmp for a look by eye.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ if not (CHROMIUM and CHROMEDRIVER):
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -37,8 +39,12 @@ WAIT = 30
 
 
 @pytest.fixture(scope="module")
-def server():
-    app = create_app({"KINGSOLVE_MAX_MS": 10_000})
+def app():
+    return create_app({"KINGSOLVE_MAX_MS": 10_000})
+
+
+@pytest.fixture(scope="module")
+def server(app):
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -81,8 +87,17 @@ def trick(driver) -> list[str]:
         "return [...document.querySelectorAll('#centre .played:not(.last)')].map(p => p.firstChild.textContent);")
 
 
-def valued_cards(driver) -> dict[str, str]:
-    """The legal cards that show a value, card -> value text (read in one script: the board redraws)."""
+def analysis(driver) -> str | None:
+    """The board's analysis state: running, solved, stopped (at the deadline) or failed."""
+    return driver.find_element(By.ID, "table").get_attribute("data-analysis")
+
+
+def valued_cards(driver, settled: bool = True) -> dict[str, str]:
+    """The legal cards that show a value, card -> value text (read in one script: the
+    board redraws as its analysis improves). By default only once the analysis has
+    ended, so that the cards a test then holds are not redrawn under it."""
+    if settled and analysis(driver) == "running":
+        return {}
     return driver.execute_script(
         "const out = {}; for (const b of document.querySelectorAll('.card.legal.valued'))"
         " out[b.dataset.card] = b.querySelector('.val').textContent; return out;")
@@ -92,8 +107,14 @@ def test_board_deals_plays_and_undoes(server, browser):
     browser.set_window_size(1280, 1000)
     browser.get(server + "/")
     wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"), "the rule sets")
-    # Russian: 32 cards, 8 tricks, so the whole deal solves in well under a second.
+    wait_for(browser, lambda d: d.find_element(By.ID, "deal").get_attribute("value"), "the first deal")
+    # Russian: 32 cards, 8 tricks, so the whole deal solves in well under a second. The
+    # switch deals a 32-card deal in place of the 52-card one, which Russian refuses.
     browser.find_element(By.CSS_SELECTOR, "#variant option[value=russian]").click()
+    wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card")) == 32, "a 32-card deal")
+    wait_for(browser, valued_cards, "values on the Russian deal")
+    assert "Cannot" not in d_text(browser, "message")
+    assert Deal(browser.find_element(By.ID, "deal").get_attribute("value")).tricks == 8
     browser.find_element(By.CSS_SELECTOR, "#contract option[value=no-queens]").click()
     seed = browser.find_element(By.ID, "seed")
     seed.clear()
@@ -102,8 +123,9 @@ def test_board_deals_plays_and_undoes(server, browser):
     expected = Deal.random(7, deck=32).pbn()
     wait_for(browser, lambda d: d.find_element(By.ID, "deal").get_attribute("value") == expected, "the seeded deal")
 
-    # North leads; every legal card shows its value, the best ones marked.
-    values = wait_for(browser, valued_cards, "values on North's cards")
+    # North leads; every legal card shows its exact value once solved, the best ones marked.
+    values = wait_for(browser, lambda d: analysis(d) == "solved" and valued_cards(d), "exact values on North's cards")
+    assert all(v.lstrip("-").isdigit() for v in values.values()), values
     assert on_move(browser) == "N"
     north = browser.find_elements(By.CSS_SELECTOR, "#seat-N .card")
     assert len(north) == 8
@@ -127,7 +149,9 @@ def test_board_deals_plays_and_undoes(server, browser):
     browser.find_element(By.ID, "undo").click()
     wait_for(browser, lambda d: not trick(d) and on_move(d) == "N", "North on move after undo")
     assert browser.find_element(By.CSS_SELECTOR, f"#seat-N .card[data-card={first}]")
+    # the solved analysis is kept: the values come back at once, with no new analysis
     assert wait_for(browser, valued_cards, "North's values again") == values
+    assert analysis(browser) == "solved"
     body = browser.find_element(By.TAG_NAME, "body")
     body.send_keys("r")
     wait_for(browser, lambda d: len(trick(d)) == 1 and on_move(d) == "E", "the redone lead")
@@ -177,25 +201,90 @@ def test_board_shows_the_problem_with_a_bad_deal(server, browser):
     assert not browser.find_elements(By.CSS_SELECTOR, ".card.legal")
 
 
-def test_board_keeps_legal_cards_when_the_solver_fails(server, browser, monkeypatch):
-    # An over-budget search (503): the board still outlines the legal cards, and says why.
-    import kingsolve.solver
+def test_board_keeps_legal_cards_when_the_analysis_fails(server, browser, monkeypatch):
+    # An analysis that ends in an error event: the board still outlines the legal
+    # cards, and says why.
     from kingsolve.errors import SolveTimeout
+    from kingsolve_api import views
 
-    def too_slow(req):
-        raise SolveTimeout("search stopped at its time budget of 1 ms")
+    def too_slow(req, cancel):
+        def answers():
+            raise SolveTimeout("search stopped at its time budget of 1 ms")
+            yield
+        return answers()
 
-    monkeypatch.setattr(kingsolve.solver, "solve_request", too_slow)
+    monkeypatch.setattr(views, "solve_stream", too_slow)
     deal = Deal.random(3).pbn()
     expected = legal_request({"variant": "italian", "contract": "no-hearts", "leader": "E", "deal": deal})
     browser.get(server + f"/#variant=italian&contract=no-hearts&leader=E&deal={deal.replace(' ', '%20')}")
-    wait_for(browser, lambda d: "Values unavailable" in d_text(d, "message"), "the solver's error")
-    assert "time budget" in d_text(browser, "message")
+    wait_for(browser, lambda d: "No analysis" in d_text(d, "message"), "the analysis's error")
+    assert "time budget" in d_text(browser, "message") and analysis(browser) == "failed"
     legal = browser.find_elements(By.CSS_SELECTOR, "#seat-E .card.legal")
     assert [b.get_attribute("data-card") for b in legal] == expected["legal"]
     assert not browser.find_elements(By.CSS_SELECTOR, ".card.valued")
     legal[0].click()
     wait_for(browser, lambda d: on_move(d) == "S", "South on move")
+
+
+def click_card(driver, card: str) -> None:
+    """Click a card as a person would; a redraw between finding and clicking it is retried."""
+    for _ in range(20):
+        try:
+            driver.find_element(By.CSS_SELECTOR, f".card[data-card={card}]").click()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"card {card} kept being redrawn")
+
+
+def legal_cards(driver) -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.card.legal')].map(b => b.dataset.card);")
+
+
+def test_board_values_every_card_of_its_default_deal_at_once(app, server, browser):
+    # The default: a random full deal of Italian no-kings-jacks, 13 cards a seat. A value
+    # on every legal card within 2 s of opening the page: estimates first, marked.
+    streams = app.extensions["kingsolve"].streams
+    browser.set_window_size(1280, 1000)
+    browser.get("about:blank")
+    browser.get(server + "/")
+
+    def all_valued(d):
+        got = d.execute_script(
+            "const legal = [...document.querySelectorAll('.card.legal')];"
+            "const valued = legal.filter(b => b.classList.contains('valued'));"
+            "return legal.length && valued.length === legal.length ? performance.now() : null;")
+        return got
+    took = wait_for(browser, all_valued, "a value on every legal card")
+    assert took < 2000, f"values came {took:.0f} ms after the page was asked for"
+    assert browser.find_element(By.ID, "variant").get_attribute("value") == "italian"
+    assert browser.find_element(By.ID, "contract").get_attribute("value") == "no-kings-jacks"
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".card")) == 52
+    # Read in one script: the board redraws as the analysis improves. A full singles deal
+    # is not proved in 2 s: the marks say which numbers are estimates, with their ranges.
+    seen = browser.execute_script(
+        "const legal = [...document.querySelectorAll('.card.legal')];"
+        "return {legal: legal.map(b => b.dataset.card),"
+        " valued: legal.filter(b => b.classList.contains('valued')).map(b => b.dataset.card),"
+        " estimates: [...document.querySelectorAll('.card.legal.estimate')].map(b =>"
+        "   [b.querySelector('.val').textContent, b.querySelector('.range').textContent]),"
+        " marked: document.querySelectorAll('#chart circle.estimate').length};")
+    assert seen["legal"] and seen["valued"] == seen["legal"]
+    assert seen["estimates"] and seen["marked"]
+    assert all(val.startswith("\u2248") and ".." in rng for val, rng in seen["estimates"]), seen
+    message = d_text(browser, "message")
+    assert "unavailable" not in message and "No analysis" not in message
+    browser.save_screenshot(str(SHOTS / "kingsolve-board-estimates.png"))
+
+    # A click during the analysis: the board aborts its stream, and the server stops that
+    # analysis (the count of cancelled analyses goes up) while the next position's runs.
+    wait_for(browser, lambda d: analysis(d) == "running" and streams.count == 1, "the running analysis")
+    cancelled = streams.cancelled
+    click_card(browser, legal_cards(browser)[0])
+    wait_for(browser, lambda d: on_move(d) == "E" and valued_cards(d, settled=False), "East's values")
+    wait_for(browser, lambda d: streams.cancelled == cancelled + 1, "the first analysis cancelled")
+    assert streams.count <= 1
 
 
 def test_board_reviews_a_pasted_record(server, browser):

@@ -1,6 +1,8 @@
 // kingsolve analysis board: plain JavaScript over the JSON API, no build step.
 // The server is the only judge of the rules: the board asks /legal for the cards a seat
-// may play and /solve for their values, and only lays out what they answer.
+// may play and /solve/stream for their values, and only lays out what they answer.
+// The stream sends estimates at once, then proved ranges and exact values as the
+// analysis improves; a new position aborts it, which stops the analysis on the server.
 "use strict";
 
 (() => {
@@ -12,7 +14,7 @@
   const RANK_NAME = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" };
   const SEAT_NAME = { N: "North", E: "East", S: "South", W: "West" };
   const SEAT_COLOUR = { N: "#1565c0", E: "#c62828", S: "#2e7d32", W: "#8e24aa" };
-  const SOLVE_MS = 10000;   // a person waits this long for values at most (the server may cap it lower)
+  const SOLVE_MS = 10000;   // an analysis improves this long at most (the server may cap it lower)
   const REVIEW_LAST = 3;    // tricks a review covers by default: full-hand searches are still slow
 
   const $ = (id) => document.getElementById(id);
@@ -39,7 +41,8 @@
     play: [],           // cards played so far
     redo: [],           // cards undone, last undone at the end
     legal: null,        // the /legal answer for the current play
-    solved: new Map(),  // play key -> /solve answer (this deal and setup only)
+    answers: new Map(), // play key -> latest analysis (this deal and setup only), final once its stream ended
+    stream: null,       // the AbortController of the running analysis stream
     token: 0,           // the latest refresh; older answers are dropped
     review: null,       // the /review answer being stepped through, with byIndex: index -> card review
   };
@@ -64,6 +67,45 @@
       data = { error: "http", message: `the server answered HTTP ${resp.status}` };
     }
     return { ok: resp.ok, status: resp.status, body: data };
+  }
+
+  // POST a solve request to /solve/stream and call onEvent(name, data) for each event
+  // ("message": an analysis, "done", "error"). EventSource cannot POST, so the stream
+  // is read from fetch; aborting ``signal`` closes the connection, and the server then
+  // stops the analysis.
+  async function streamAnalysis(body, signal, onEvent) {
+    const resp = await fetch("/api/v1/solve/stream", {
+      method: "POST", signal, body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    });
+    if (!resp.ok) {
+      let data;
+      try { data = await resp.json(); } catch (err) { data = { message: `the server answered HTTP ${resp.status}` }; }
+      onEvent("error", data);
+      return;
+    }
+    const reader = resp.body.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += value;
+      let end;
+      while ((end = text.indexOf("\n\n")) >= 0) {
+        let name = "message", data = "";
+        for (const line of text.slice(0, end).split("\n")) {
+          if (line.startsWith("event: ")) name = line.slice(7);
+          else if (line.startsWith("data: ")) data += line.slice(6);
+        }
+        text = text.slice(end + 2);
+        if (data) onEvent(name, JSON.parse(data));      // comment lines only keep the stream alive
+      }
+    }
+  }
+
+  function stopAnalysis() {
+    if (state.stream) state.stream.abort();
+    state.stream = null;
   }
 
   function say(text, kind = "") {
@@ -139,12 +181,25 @@
     leaveReview();
     state.play = [];
     state.redo = [];
-    state.solved = new Map();
+    state.answers = new Map();
     state.hands = null;
     refresh();
   }
 
+  // A new rule set keeps the deal when it fits the set's deck, else deals a new one.
+  function dealDeck(text) {
+    return /[2-6]/.test(text.trim().replace(/^[NESW]:/i, "")) ? 52 : 32;
+  }
+
+  function onNewVariant() {
+    onVariant();
+    const deal = $("deal").value.trim();
+    if (deal && dealDeck(deal) !== variant().deck) randomDeal();
+    else newDeal();
+  }
+
   async function randomDeal() {
+    stopAnalysis();
     const params = new URLSearchParams({ deck: variant().deck, players: $("players").value });
     const seed = $("seed").value.trim();
     if (seed) params.set("seed", seed);
@@ -180,6 +235,7 @@
   const key = (play) => play.join(" ");
 
   async function refresh(keepFocus = false) {
+    stopAnalysis();
     const token = ++state.token;
     const req = { ...setup(), play: state.play };
     saveHash(req);
@@ -200,29 +256,66 @@
     for (const seat of SEATS) for (const c of state.hands[seat] || []) state.holder[c] = seat;
     render(keepFocus);
     if (r.body.complete) { say("The hand is complete."); return; }
-    await solve(req, token, keepFocus);
+    await analyse(req, token);
   }
 
-  async function solve(req, token, keepFocus) {
+  // Stream the analysis of the position on the board, drawing each improvement; an
+  // analysis that ran to its end is kept, one cut short starts again when revisited.
+  async function analyse(req, token) {
     const k = key(req.play);
-    if (!state.solved.has(k)) {
-      say(`Solving for ${SEAT_NAME[state.legal.to_move]}\u2026`, "busy");
-      const r = await api("POST", "/api/v1/solve", { ...req, ms: SOLVE_MS });
-      if (token !== state.token) {
-        if (r.ok) state.solved.set(k, r.body);
-        return;
-      }
-      if (!r.ok) {
-        say(`Values unavailable: ${r.body.message}. The legal cards are outlined; click one to play it.`,
-          "error");
-        return;
-      }
-      state.solved.set(k, r.body);
+    const kept = state.answers.get(k);
+    if (kept) tell(kept);
+    if (kept && kept.final) { analysisState(kept.solved ? "solved" : "stopped"); return; }
+    if (!kept) say(`Analysing ${SEAT_NAME[state.legal.to_move]}'s cards\u2026`, "busy");
+    const ctrl = new AbortController();
+    state.stream = ctrl;
+    analysisState("running");
+    try {
+      await streamAnalysis({ ...req, ms: SOLVE_MS }, ctrl.signal, (name, data) => {
+        if (token !== state.token) return;
+        if (name === "message") {
+          state.answers.set(k, { ...data, final: false });
+        } else if (name === "done") {
+          const last = state.answers.get(k);
+          if (last) last.final = true;
+          analysisState(data.solved ? "solved" : "stopped");
+        } else if (name === "error") {
+          analysisState("failed");
+          say(`No analysis: ${data.message}. The legal cards are outlined; click one to play it.`, "error");
+          return;
+        }
+        render();
+        tell(state.answers.get(k));
+      });
+    } catch (err) {
+      if (err.name === "AbortError" || token !== state.token) return;
+      analysisState("failed");
+      say("No analysis: the server cannot be reached. The legal cards are outlined; click one to play it.", "error");
+    } finally {
+      if (state.stream === ctrl) state.stream = null;
     }
-    render(keepFocus);
-    const s = state.solved.get(k);
-    const best = s.best.map(pretty).join(", ");
-    say(`${SEAT_NAME[s.to_move]} to play: best ${best} (guaranteed ${s.values[s.to_move]}).`);
+  }
+
+  // The analysis's state, on the table for tests and styles: running, solved, stopped
+  // (the deadline came first) or failed; the message says it in words.
+  function analysisState(name) {
+    $("table").dataset.analysis = name;
+  }
+
+  function tell(a) {
+    if (!a) return;
+    const seat = a.to_move;
+    const best = a.best.map(pretty).join(", ");
+    const [lo, hi] = a.bounds[seat] || [];
+    if (a.solved) {
+      say(`${SEAT_NAME[seat]} to play: best ${best} (guaranteed ${num(lo)}).`);
+      return;
+    }
+    const value = a.estimates[seat] !== undefined ? `\u2248${num(a.estimates[seat])}, ` : "";
+    const text = `${SEAT_NAME[seat]} to play: ${best ? `best ${best} by estimate` : "no estimate yet"} ` +
+      `(${value}proved ${range(lo, hi)})`;
+    if (a.final) say(`${text}. Not all values were proved exact in time.`);
+    else say(`${text}; analysing\u2026`, "busy");
   }
 
   // --- drawing ------------------------------------------------------------------------
@@ -235,19 +328,41 @@
     return `${RANK_NAME[r] || r} of ${SUIT_NAME[card[0]]}`;
   }
 
-  function valueColour(v, lo, hi) {
+  function num(v) {
+    return String(Math.round(v * 100) / 100);
+  }
+
+  function range(lo, hi) {
+    return lo === hi ? num(lo) : `${num(lo)}..${num(hi)}`;
+  }
+
+  // Estimates paler than exact values, so the eye tells them apart before reading.
+  function valueColour(v, lo, hi, exact) {
     const t = hi === lo ? 1 : (v - lo) / (hi - lo);
-    return `hsl(${Math.round(120 * t)}, 62%, 36%)`;
+    return exact ? `hsl(${Math.round(120 * t)}, 62%, 36%)` : `hsl(${Math.round(120 * t)}, 32%, 50%)`;
+  }
+
+  // What a legal card shows: its exact value, else its estimate inside its proved range.
+  function cardValue(a, card) {
+    const bounds = a && a.card_bounds[card];
+    if (!bounds) return null;
+    const [lo, hi] = bounds;
+    const estimate = a.card_estimates[card];
+    const topLo = Math.max(...Object.values(a.card_bounds).map((r) => r[0]));
+    return { lo, hi, exact: lo === hi, estimate: lo === hi ? lo : estimate, worse: hi < topLo };
   }
 
   function render(keepFocus = false) {
-    const hadCardFocus = keepFocus || (document.activeElement && document.activeElement.classList.contains("card"));
+    // Redraws keep the keyboard focus on its card; after a play it moves to the new seat's cards.
+    const focused = document.activeElement && document.activeElement.classList.contains("card")
+      ? document.activeElement.dataset.card : null;
     const legal = state.legal;
-    const solved = legal ? state.solved.get(key(state.play)) : null;
+    const answer = legal ? state.answers.get(key(state.play)) : null;
     const played = new Set(state.play);
     const legalSet = new Set(legal && !legal.complete ? legal.legal : []);
-    const values = solved ? Object.values(solved.cards) : [];
-    const lo = Math.min(...values), hi = Math.max(...values);
+    const shown = answer ? Object.keys(answer.card_bounds).map((c) => cardValue(answer, c))
+      .filter((v) => v && v.estimate !== undefined).map((v) => v.estimate) : [];
+    const lo = Math.min(...shown), hi = Math.max(...shown);
     const next = reviewed(state.play.length);
 
     for (const seat of SEATS) {
@@ -257,9 +372,15 @@
       box.classList.toggle("on-move", Boolean(onMove));
       box.classList.toggle("out", hand === null);
       const head = el("div", { class: "seat-head" }, el("span", { text: SEAT_NAME[seat] + (onMove ? " \u25cf" : "") }));
-      if (solved && solved.values[seat] !== undefined) {
+      const bounds = answer && answer.bounds[seat];
+      if (bounds && bounds[0] === bounds[1]) {
         head.append(el("span", { class: "value", title: "value this seat can guarantee",
-          text: `guarantees ${solved.values[seat]}` }));
+          text: `guarantees ${num(bounds[0])}` }));
+      } else if (bounds) {
+        const est = answer.estimates[seat];
+        head.append(el("span", { class: "value estimate",
+          title: `estimate${est !== undefined ? ` ${num(est)}` : ""}; proved between ${num(bounds[0])} and ${num(bounds[1])}`,
+          text: `${est !== undefined ? `\u2248${num(est)} ` : ""}(${range(...bounds)})` }));
       }
       box.replaceChildren(head);
       box.setAttribute("aria-label", `${SEAT_NAME[seat]}'s hand${onMove ? ", on move" : ""}`);
@@ -271,22 +392,25 @@
           .sort((a, b) => RANKS.indexOf(a[1]) - RANKS.indexOf(b[1]));
         for (const card of cards) {
           const isLegal = onMove && legalSet.has(card);
-          const value = solved && isLegal ? solved.cards[card] : undefined;
+          const v = isLegal ? cardValue(answer, card) : null;
           const recorded = onMove && next && next.card === card ? next : null;
           const b = el("button", {
             type: "button", class: `card s-${suit}`, "data-card": card, disabled: !isLegal,
-            "aria-label": spoken(card) + (value !== undefined ? `, value ${value}` : "") +
+            "aria-label": spoken(card) + (v ? `, ${spokenValue(v)}` : "") +
               (recorded ? `, played in the record${recorded.cost > 0 ? `, cost ${costText(recorded.cost)}` : ""}` : ""),
           }, el("span", { text: card[1] === "T" ? "10" : card[1] }));
           if (recorded) markReviewed(b, recorded);
           if (isLegal) {
             b.classList.add("legal");
             b.addEventListener("click", () => playCard(card));
-            if (value !== undefined) {
-              b.classList.add("valued");
-              b.style.background = valueColour(value, lo, hi);
-              b.append(el("span", { class: "val", text: String(value) }));
-              if (solved.best.includes(card)) b.classList.add("best");
+            if (v && v.estimate !== undefined) {
+              b.classList.add("valued", v.exact ? "exact" : "estimate");
+              b.classList.toggle("worse", v.worse);
+              b.style.background = valueColour(v.estimate, lo, hi, v.exact);
+              b.append(el("span", { class: "val", text: v.exact ? num(v.estimate) : `\u2248${num(v.estimate)}` }));
+              if (!v.exact) b.append(el("span", { class: "range", text: range(v.lo, v.hi) }));
+              b.title = spokenValue(v);
+              if (answer.best.includes(card)) b.classList.add("best");
             }
           }
           row.append(b);
@@ -301,10 +425,18 @@
     renderReview();
     $("undo").disabled = !state.play.length;
     $("redo").disabled = !state.redo.length;
-    if (hadCardFocus) {
+    const same = focused && document.querySelector(`.card[data-card="${focused}"]:not(:disabled)`);
+    if (same) same.focus();
+    else if (keepFocus || focused) {
       const target = document.querySelector(".card.best:not(:disabled)") || document.querySelector(".card:not(:disabled)");
       if (target) target.focus();
     }
+  }
+
+  function spokenValue(v) {
+    if (v.exact) return `value ${num(v.estimate)}`;
+    return `estimate ${num(v.estimate)}, proved between ${num(v.lo)} and ${num(v.hi)}` +
+      (v.worse ? ", proved worse than another card" : "");
   }
 
   function renderCentre() {
@@ -401,10 +533,11 @@
     const points = {};
     let lo = 0, hi = 0;
     for (let i = 0; i <= line.length; i++) {
-      const s = state.solved.get(key(line.slice(0, i)));
-      if (!s) continue;
-      for (const [seat, v] of Object.entries(s.values)) {
-        (points[seat] = points[seat] || []).push([i, v]);
+      const a = state.answers.get(key(line.slice(0, i)));
+      if (!a) continue;
+      for (const [seat, v] of Object.entries(a.estimates)) {
+        const [blo, bhi] = a.bounds[seat];
+        (points[seat] = points[seat] || []).push([i, v, blo === bhi]);
         lo = Math.min(lo, v); hi = Math.max(hi, v);
       }
     }
@@ -425,21 +558,28 @@
     chart.append(svg("line", { class: "axis", x1: L, x2: L, y1: T, y2: H - B }));
     chart.append(svg("line", { class: "axis", x1: L, x2: W - R, y1: y(0), y2: y(0) }));
     const xl = svg("text", { x: W - R, y: H - 6, "text-anchor": "end" });
-    xl.textContent = "cards played";
+    xl.textContent = "cards played \u00b7 \u25cb estimate";
     chart.append(xl);
     chart.append(svg("line", { class: "now", x1: x(state.play.length), x2: x(state.play.length), y1: T, y2: H - B }));
     let lx = L + 6;
-    for (const seat of SEATS) {
+    // Equal values would draw the seats' lines on top of each other, hiding the first
+    // (N): each seat's line sits a little apart, side by side.
+    SEATS.forEach((seat, k) => {
       const pts = points[seat];
-      if (!pts) continue;
-      chart.append(svg("polyline", { points: pts.map(([i, v]) => `${x(i)},${y(v)}`).join(" "), fill: "none",
-        stroke: SEAT_COLOUR[seat], "stroke-width": 2, "data-seat": seat }));
-      for (const [i, v] of pts) chart.append(svg("circle", { cx: x(i), cy: y(v), r: 2.5, fill: SEAT_COLOUR[seat] }));
-      const legend = svg("text", { x: lx, y: H - 6, fill: SEAT_COLOUR[seat], style: `fill:${SEAT_COLOUR[seat]};font-weight:bold` });
+      if (!pts) return;
+      const dy = (k - 1.5) * 2.2;
+      const colour = SEAT_COLOUR[seat];
+      chart.append(svg("polyline", { points: pts.map(([i, v]) => `${x(i)},${y(v) + dy}`).join(" "), fill: "none",
+        stroke: colour, "stroke-width": 2, "data-seat": seat }));
+      for (const [i, v, exact] of pts) {
+        chart.append(svg("circle", { cx: x(i), cy: y(v) + dy, r: exact ? 2.5 : 3, fill: exact ? colour : "#fff",
+          stroke: colour, "stroke-width": 1.5, class: exact ? "exact" : "estimate" }));
+      }
+      const legend = svg("text", { x: lx, y: H - 6, fill: colour, style: `fill:${colour};font-weight:bold` });
       legend.textContent = seat;
       chart.append(legend);
       lx += 16;
-    }
+    });
   }
 
   // --- review mode: a played record stepped through, each costly card marked ----------
@@ -486,6 +626,7 @@
     e.preventDefault();
     const text = $("record").value.trim();
     if (!text) { say("Paste a record to review.", "error"); return; }
+    stopAnalysis();
     const token = ++state.token;
     say("Reviewing the record\u2026", "busy");
     $("review").disabled = true;
@@ -506,7 +647,7 @@
     for (const box of document.querySelectorAll("input[name=option]")) box.checked = rec.options.includes(box.value);
     $("deal").value = rec.deal;
     state.review = { ...rv, byIndex: new Map(rv.cards.map((c) => [c.index, c])) };
-    state.solved = new Map();
+    state.answers = new Map();
     state.hands = null;
     $("review-panel").hidden = false;
     $("review-leave").hidden = false;
@@ -604,7 +745,7 @@
     state.variants = r.body;
     fillSelect($("variant"), Object.keys(r.body).map((n) => [n, n]), "italian");
     onVariant();
-    $("variant").addEventListener("change", () => { onVariant(); newDeal(); });
+    $("variant").addEventListener("change", onNewVariant);
     $("contract").addEventListener("change", () => { onContract(); newDeal(); });
     for (const id of ["trump", "leader", "doubles"]) $(id).addEventListener("change", newDeal);
     $("options").addEventListener("change", newDeal);
@@ -621,7 +762,7 @@
     });
     window.addEventListener("hashchange", () => {
       state.redo = [];
-      state.solved = new Map();
+      state.answers = new Map();
       if (loadHash()) refresh();
     });
     if (loadHash()) refresh();
