@@ -269,11 +269,14 @@ class Schemas:
                        if k in ("variant", "deal", "leader", "trump", "doubles")}
         table = {
             "type": "object", "required": ["variant", "deal"], "additionalProperties": False,
+            "description": "nodes and ms bound the whole table, never a row",
             "properties": {**table_props, **budget,
                            "contracts": {"type": "array", "items": NAME, "maxItems": 20,
                                          "description": "contracts to solve (default: all)"},
-                           "partial": {"type": "boolean", "description": "keep rows the budget "
-                                       "stops, with each seat's proved range, instead of 503"}},
+                           "exact": {"type": "boolean", "description": "every value exact "
+                                     "within the budget, or 503 naming the row that stopped "
+                                     "(default: every cell answers, with an estimate inside "
+                                     "its proved range where not exact)"}},
         }
         solve_response = {
             "type": "object",
@@ -337,18 +340,25 @@ class Schemas:
             "SolveResponse": solve_response,
             "SolveBatchResponse": {"type": "array", "items": {"anyOf": [solve_response, ERROR]}},
             "TableResponse": {
-                "type": "object", "required": ["seats", "rows"],
+                "type": "object", "required": ["seats", "rows", "solved"],
                 "description": "values of every contract (a row per trump suit) and seat",
                 "properties": {
                     "seats": {"type": "array", "items": {"type": "string"}},
+                    "solved": {"type": "boolean", "description": "every cell exact"},
                     "rows": {"type": "array", "items": {
-                        "type": "object", "required": ["contract", "values"],
+                        "type": "object",
+                        "required": ["contract", "values", "bounds", "estimates", "solved"],
                         "properties": {"contract": {"type": "string"}, "trump": TEXT_OR_NULL,
-                                       "values": {"type": "object",
-                                                  "additionalProperties": {"type": ["number", "null"]}},
-                                       "complete": {"type": "boolean"},
+                                       "values": {"type": "object", "additionalProperties": SCORE,
+                                                  "description": "the exact values only"},
+                                       "solved": {"type": "boolean"},
                                        "bounds": {"type": "object", "additionalProperties": {
-                                           "type": "array", "items": SCORE}}}}},
+                                           "type": "array", "items": SCORE},
+                                           "description": "each seat's proved range"},
+                                       "estimates": {"type": "object", "additionalProperties": SCORE,
+                                                     "description": "inside the bounds; the "
+                                                                    "value where exact"},
+                                       "horizon": {"type": ["integer", "null"]}}}},
                     "nodes": {"type": "integer", "minimum": 0}, "ms": {"type": "number", "minimum": 0}}},
             "Variants": {"type": "object", "additionalProperties": {
                 "type": "object", "required": ["name", "contracts", "deck", "players"]}},

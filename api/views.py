@@ -79,15 +79,16 @@ def _solve_batch(reqs: list) -> list[dict]:
 
 @bp.post("/table")
 def table():
-    from kingsolve.solver import dd_table
+    from kingsolve.table import dd_table
     req = _budget(_body("TableRequest"))
     cfg = current_app.config
+    # ms bounds the whole table; a row always answers unless the client asks for exact
     budget = Budget(nodes=req["nodes"], ms=req["ms"], tt_mb=cfg["KINGSOLVE_TT_MB"])
     return respond(dd_table(req["variant"], req["deal"], req.get("leader") or "N",
                             contracts=req.get("contracts"), trump=req.get("trump"),
                             doubles=req.get("doubles") or False, budget=budget,
                             threads=cfg["KINGSOLVE_TABLE_THREADS"],
-                            partial=req.get("partial", False)))
+                            exact=req.get("exact", False)).to_dict())
 
 
 def _deadline_solver(ms: float):

@@ -40,8 +40,8 @@ from kingsolve.deal import hand_text  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.rules import VARIANTS  # noqa: E402
-from kingsolve.solver import (_core, _first_guess, _leased_core, _side_mask,  # noqa: E402
-                              dd_table)
+from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask  # noqa: E402
+from kingsolve.table import dd_table  # noqa: E402
 
 
 def p95(xs: list[float]) -> float:
@@ -145,11 +145,10 @@ def bench_tables(deals: int, budget: Budget) -> None:
     for seed in range(deals):
         deal = Deal.random(seed)
         t = time.perf_counter()
-        # partial: a row its budget stops stays, with each seat's proved range
-        table = dd_table("italian", deal, Seat(seed % 4), budget=budget, threads=2,
-                         partial=True)
+        # the budget bounds the whole table; a row it stops keeps each seat's proved range
+        table = dd_table("italian", deal, Seat(seed % 4), budget=budget, threads=2).to_dict()
         times.append(time.perf_counter() - t)
-        unfinished += sum(not r["complete"] for r in table["rows"])
+        unfinished += sum(not r["solved"] for r in table["rows"])
         exact.append(sum(lo == hi for r in table["rows"] for lo, hi in r["bounds"].values()))
         for r in table["rows"]:
             # each cell's range left open, as a share of the row's quick bounds

@@ -36,6 +36,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator
 
 from . import _core
@@ -45,7 +46,9 @@ from .position import Position
 from .result import Budget, Number, SolveResult, json_number
 from .solver import _check_seats, _first_guess, _leased_core, _side_mask, _total
 
-__all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "HORIZONS"]
+__all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
+           "format_number", "HORIZONS",
+           "LEGEND"]
 
 #: The horizons the estimates step through (tricks left where the exact search starts).
 HORIZONS = (3, 5, 6, 7, 8, 9, 10, 11, 12)
@@ -130,6 +133,39 @@ class Analysis:
         return out
 
 
+#: What the marks of ``value_text`` mean, for a text surface's last line.
+LEGEND = "-3 exact · ≈-3 estimate · -6..-2 proved range (the exact value lies in it)"
+
+
+def format_number(x: Number, signed: bool = True) -> str:
+    """A score for display: ``-3``, ``+2`` (``2`` unless ``signed``), or a fraction
+    ``-7/3``."""
+    if isinstance(x, Fraction) and x.denominator != 1:
+        return f"{'+' if signed and x > 0 else ''}{x.numerator}/{x.denominator}"
+    return f"{int(x):+d}" if signed and x else str(int(x))
+
+
+def value_text(bounds: "tuple[Number, Number] | None", estimate: Number | None = None,
+               signed: bool = False) -> str:
+    """A value as text: the exact number, ``≈x`` for an estimate, ``lo..hi`` for a
+    proved range, ``≈x (lo..hi)`` for both, ``?`` for nothing known (``signed``
+    writes a plus before positive numbers).
+
+    >>> value_text((-3, -3), -3), value_text((-6, -2), -3), value_text((-6, -2))
+    ('-3', '≈-3 (-6..-2)', '-6..-2')
+    """
+    def num(x: Number) -> str:
+        return format_number(x, signed)
+    if bounds is None:
+        return "?" if estimate is None else f"≈{num(estimate)}"
+    lo, hi = bounds
+    if lo == hi:
+        return num(lo)
+    if estimate is None:
+        return f"{num(lo)}..{num(hi)}"
+    return f"≈{num(estimate)} ({num(lo)}..{num(hi)})"
+
+
 def _clamp(x: int, lo: int, hi: int) -> int:
     return lo if x < lo else hi if x > hi else x
 
@@ -143,8 +179,9 @@ class _Run:
     values, without the points taken), the estimates of the deepest horizon done."""
 
     def __init__(self, core: "_core.Core", position: Position, seats: list[Seat],
-                 budget: Budget, cancel: threading.Event | None) -> None:
+                 budget: Budget, cancel: threading.Event | None, cards: bool = True) -> None:
         self.core = core
+        self.with_cards = cards
         self.position = position
         self.seats = seats
         self.cancel = cancel
@@ -152,15 +189,23 @@ class _Run:
         self.deadline = self.start + budget.ms / 1000.0
         self.nodes_left = budget.nodes
         self.nodes = 0
+        self.searched = False
         self.quick = core.bounds()
         self.mover = position.to_move
         self.mover_mask = _side_mask(position, self.mover)
         self.moves = core.moves()                       # bit -> representative bit
         self.reps = sorted(set(self.moves.values()))
         masks = [_side_mask(position, s) for s in seats]
-        self.masks = list(dict.fromkeys([self.mover_mask] + masks))
-        self.card_range = {r: self.quick for r in self.reps}
-        self.seat_range = {m: self.quick for m in self.masks if m != self.mover_mask}
+        if cards:
+            self.masks = list(dict.fromkeys([self.mover_mask] + masks))
+            self.card_range = {r: self.quick for r in self.reps}
+            self.seat_range = {m: self.quick for m in self.masks if m != self.mover_mask}
+        else:
+            # Without cards the mover's side is searched whole, like the others: one
+            # search instead of one per card.
+            self.masks = list(dict.fromkeys(masks))
+            self.card_range = {}
+            self.seat_range = {m: self.quick for m in self.masks}
         left = position.n_tricks - len(position.tricks)
         self.tricks_left = left
         last = max(left - 1, 0)
@@ -177,9 +222,11 @@ class _Run:
 
     def _call(self, seconds: float, call: Callable[[], int]) -> int | None:
         """Run one core search within ``seconds`` (and what is left of the budget);
-        None when it stopped."""
+        None when it stopped. ``searched`` says whether it ran at all: only then does
+        ``core.proved`` speak of this search and not of the one before."""
         seconds = min(seconds, self.deadline - time.perf_counter())
-        if seconds <= 0 or self.nodes_left <= 0:
+        self.searched = seconds > 0 and self.nodes_left > 0
+        if not self.searched:
             return None
         self.core.set_budget(self.nodes_left, seconds * 1000.0)
         try:
@@ -223,7 +270,7 @@ class _Run:
         """Every open value searched exactly, each with an equal share of the time
         until ``until``, the likeliest best cards first; whether any range narrowed."""
         core = self.core
-        cards = [r for r in self.reps if self.card_range[r][0] < self.card_range[r][1]]
+        cards = [r for r, (lo, hi) in self.card_range.items() if lo < hi]
         cards.sort(key=lambda r: -(self._card_estimate(r) or 0))
         todo = [(self.card_range, r, self.mover_mask) for r in cards] + \
             [(self.seat_range, m, m) for m, (lo, hi) in self.seat_range.items() if lo < hi]
@@ -238,7 +285,10 @@ class _Run:
                 v = self._call(share, lambda: core.child_value(key, mask, guess))
             else:
                 v = self._call(share, lambda: core.value(mask, guess))
-            ranges[key] = _meet(old, (v, v) if v is not None else core.proved)
+            if v is not None:
+                ranges[key] = (v, v)
+            elif self.searched:
+                ranges[key] = _meet(old, core.proved)
             changed |= ranges[key] != old
             if self.stopped():
                 break
@@ -246,6 +296,8 @@ class _Run:
 
     # --- the answer ------------------------------------------------------------------
     def _mover_range(self) -> tuple[int, int]:
+        if not self.with_cards:
+            return self.seat_range[self.mover_mask]
         return (max(lo for lo, _ in self.card_range.values()),
                 max(hi for _, hi in self.card_range.values()))
 
@@ -259,7 +311,7 @@ class _Run:
 
     def _seat_estimate(self, mask: int) -> int | None:
         """The side's estimate held in its proved range (None before any estimate)."""
-        if mask == self.mover_mask:
+        if mask == self.mover_mask and self.with_cards:
             cards = [self._card_estimate(r) for r in self.reps]
             lo, hi = self._mover_range()
             return None if None in cards else _clamp(max(cards), lo, hi)
@@ -267,14 +319,17 @@ class _Run:
         if lo == hi:
             return lo
         ests = [self.estimate.get((r, mask)) for r in self.reps]
-        return None if None in ests else _clamp(min(ests), lo, hi)
+        if None in ests:
+            return None
+        # the mover picks its best card; for any other side the mover is an opponent
+        return _clamp(max(ests) if mask == self.mover_mask else min(ests), lo, hi)
 
     def snapshot(self) -> Analysis:
         p = self.position
         mover = self.mover
         card_bounds: dict[Card, tuple[int, int]] = {}
         card_estimates: dict[Card, int] = {}
-        for bit, rep in sorted(self.moves.items()):
+        for bit, rep in sorted(self.moves.items()) if self.with_cards else ():
             card = Card.from_bit(bit)
             lo, hi = self.card_range[rep]
             card_bounds[card] = (_total(p, mover, lo), _total(p, mover, hi))
@@ -290,7 +345,9 @@ class _Run:
             if est is not None:
                 estimates[seat] = _total(p, seat, est)
         exact = all(lo == hi for lo, hi in card_bounds.values())
-        if exact:
+        if not card_bounds:
+            best = []
+        elif exact:
             top = max(lo for lo, _ in card_bounds.values())
             best = [c for c, (lo, _) in card_bounds.items() if lo == top]
         else:
@@ -363,13 +420,16 @@ def exact_analysis(position, result: SolveResult) -> Analysis:
 
 
 def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
-             budget: Budget | None = None,
-             cancel: threading.Event | None = None) -> Iterator[Analysis]:
+             budget: Budget | None = None, cancel: threading.Event | None = None,
+             cards: bool = True) -> Iterator[Analysis]:
     """Successive analyses of a position, each at least as good as the one before,
     until every value is exact, the budget is spent or ``cancel`` is set.
 
     ``budget.ms`` and ``budget.nodes`` bound the whole analysis. The first result
-    comes at once (the quick bounds, no estimate yet); the last is the best.
+    comes at once (the quick bounds, no estimate yet); the last is the best. With
+    ``cards=False`` only the seats' values are analysed (``card_bounds``,
+    ``card_estimates`` and ``best`` stay empty): the mover's side is searched whole
+    like the others, and its estimate is the best of its cards' play-outs.
     """
     if not isinstance(position, Position):
         raise InvalidRequestError(f"analyses needs a trick-contract Position, "
@@ -381,18 +441,19 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
         yield _finished(position, wanted, start)
         return
     with _leased_core(position, budget) as core:
-        run = _Run(core, position, wanted, budget, cancel)
+        run = _Run(core, position, wanted, budget, cancel, cards)
         run.start = start
         yield from run.rounds()
 
 
 def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
             budget: Budget | None = None, on_update: Callable[[Analysis], Any] | None = None,
-            cancel: threading.Event | None = None) -> Analysis:
+            cancel: threading.Event | None = None, cards: bool = True) -> Analysis:
     """The best analysis of a position within ``budget``: exact where proved,
     estimates and proved ranges elsewhere (see the module's text).
 
-    ``on_update`` is called with each improvement as it comes.
+    ``on_update`` is called with each improvement as it comes; ``cards=False``
+    analyses the seats' values only (see ``analyses``).
 
     >>> from kingsolve import Deal, Position
     >>> pos = Position("italian", "no-queens", Deal.random(seed=7), leader="N")
@@ -402,7 +463,7 @@ def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
     True
     """
     last = None
-    for result in analyses(position, seats, budget, cancel):
+    for result in analyses(position, seats, budget, cancel, cards):
         last = result
         if on_update is not None:
             on_update(result)

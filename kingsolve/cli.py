@@ -150,16 +150,16 @@ def add_solve_flags(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_table(args: argparse.Namespace) -> int:
-    from .solver import dd_table, format_table
+    from .review import budget_from_args
+    from .table import dd_table, format_table
     if not args.deal:
         raise KingsolveError("table needs --deal")
-    from .review import budget_from_args
     table = dd_table(args.variant, args.deal, leader=args.leader, trump=args.trump,
                      doubles=args.doubles, threads=args.threads,
                      contracts=args.contracts.split(",") if args.contracts else None,
-                     budget=budget_from_args(args), partial=args.partial)
+                     budget=budget_from_args(args), exact=args.exact)
     if args.json:
-        _print_json(table)
+        _print_json(table.to_dict())
     else:
         print(format_table(table))
     return 0
@@ -173,10 +173,11 @@ def add_table_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--contracts", help="only these contracts, comma separated")
     p.add_argument("--doubles", action="store_true", help="Italian doubles (N+S vs E+W)")
     p.add_argument("--threads", type=int, default=2, help="threads (default 2)")
-    p.add_argument("--nodes", type=int, help="node budget of each row")
-    p.add_argument("--ms", type=float, help="time budget of each row, in milliseconds")
-    p.add_argument("--partial", action="store_true",
-                   help="keep rows the budget stops, with the value ranges proved (lo..hi)")
+    p.add_argument("--nodes", type=int, help="node budget of the whole table")
+    p.add_argument("--ms", type=float, help="time budget of the whole table, in milliseconds "
+                                            "(default 10000)")
+    p.add_argument("--exact", action="store_true",
+                   help="exact values only: fail naming the row the budget stops")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Callable, Iterable
 
+from .analysis import format_number
 from .cards import Card, Seat
 from .errors import InvalidRequestError, KingsolveError, SolveTimeout
 from .record import Record
@@ -29,13 +29,6 @@ from .result import Budget, Number, SolveResult, json_number
 __all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "solve_position"]
 
 Solver = Callable[..., SolveResult]
-
-
-def format_number(x: Number) -> str:
-    """A score for display: ``-3``, ``+2``, or a fraction ``-7/3``."""
-    if isinstance(x, Fraction) and x.denominator != 1:
-        return f"{'+' if x > 0 else ''}{x.numerator}/{x.denominator}"
-    return f"{int(x):+d}" if x else "0"
 
 
 def solve_position(position, seats: Iterable[Seat] | None = None, budget: Budget | None = None,
@@ -368,11 +361,18 @@ def add_review_flags(p) -> None:
                         "and the value range proved)")
 
 
+#: The command line's time budget of one analysis (a solve, a table, a review, a choice)
+#: when no ``--ms`` is given: long enough for most exact values below 10 tricks left,
+#: short enough that an answer of estimates never keeps a user waiting long.
+DEFAULT_MS = 10_000.0
+
+
 def budget_from_args(args) -> Budget:
-    """The search budget the ``--nodes`` and ``--ms`` flags give (defaults otherwise)."""
+    """The budget the ``--nodes`` and ``--ms`` flags give (``DEFAULT_MS`` and the
+    default nodes otherwise)."""
     base = Budget()
     nodes = base.nodes if getattr(args, "nodes", None) is None else args.nodes
-    ms = base.ms if getattr(args, "ms", None) is None else args.ms
+    ms = DEFAULT_MS if getattr(args, "ms", None) is None else args.ms
     if nodes < 1 or ms <= 0:
         raise InvalidRequestError(f"invalid budget: --nodes {nodes} and --ms {ms} must be positive")
     return Budget(nodes=nodes, ms=ms, tt_mb=base.tt_mb)
