@@ -106,6 +106,36 @@ class Analysis:
         top_lo = max(lo for lo, _ in self.card_bounds.values())
         return self.card_bounds[card][1] < top_lo
 
+    def text(self) -> str:
+        """The analysis as readable lines: every seat's value and every card's, each
+        marked exact, estimated (``≈``) or as a proved range, the best cards, and a
+        legend while anything is not exact."""
+        if self.complete:
+            head = "the hand is complete"
+        else:
+            mover = self.to_move.name if self.to_move is not None else "?"
+            head = f"{mover} to play"
+            if not self.solved:
+                head += " · estimates " + ("not made yet" if self.horizon is None else
+                                           f"searched exactly from {self.horizon} tricks left")
+        lines = [head + f" · {self.nodes} nodes, {self.ms:.0f} ms",
+                 "values: " + "  ".join(f"{s.name} {value_text(b, self.estimates.get(s))}"
+                                       for s, b in self.bounds.items())]
+        if self.card_bounds:
+            cells = [f"{c} {value_text(b, self.card_estimates.get(c))}"
+                     + ("-" if self.worse(c) else "") for c, b in self.card_bounds.items()]
+            # a few cards a line: lines that fit a terminal can be redrawn in place
+            for i in range(0, len(cells), CARDS_PER_LINE):
+                lines.append(("cards:  " if i == 0 else " " * 8)
+                             + "  ".join(cells[i:i + CARDS_PER_LINE]))
+            exact_cards = all(lo == hi for lo, hi in self.card_bounds.values())
+            lines.append("best:   " + (" ".join(map(str, self.best)) or "not known yet")
+                         + ("" if exact_cards or not self.best else " (by estimate)"))
+        if not self.solved:
+            lines.append(LEGEND + (" · card- proved worse than another"
+                                   if self.card_bounds else ""))
+        return "\n".join(lines)
+
     def to_dict(self) -> dict:
         """The shared JSON response shape: ``values`` and ``cards`` hold exact numbers
         only; every seat asked has ``bounds`` and ``estimates``, every legal card
@@ -132,6 +162,9 @@ class Analysis:
         out.update(self.extra)
         return out
 
+
+#: Cards shown on one line of ``Analysis.text``.
+CARDS_PER_LINE = 5
 
 #: What the marks of ``value_text`` mean, for a text surface's last line.
 LEGEND = "-3 exact · ≈-3 estimate · -6..-2 proved range (the exact value lies in it)"

@@ -14,7 +14,7 @@ leader and the cards played so far::
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .cards import Seat
 from .deal import Deal
@@ -127,12 +127,14 @@ def _request_seats(req: Mapping[str, Any]) -> list[str] | None:
     return seats
 
 
-def solve_request(request: Any) -> dict:
+def solve_request(request: Any, on_update: "Callable[[Any], Any] | None" = None) -> dict:
     """Answer a solve request (the shared request shape plus ``seats``, ``nodes``,
     ``ms`` and ``exact``): the analysis of ``kingsolve.analysis`` within the budget,
     exact values where proved, estimates and proved ranges elsewhere. With
     ``"exact": true`` the values must all be exact within the budget, or the answer
-    is a ``SolveTimeout`` carrying the ranges proved.
+    is a ``SolveTimeout`` carrying the ranges proved. ``on_update`` is called with
+    each improving ``Analysis``, the answer last (once only for exact requests and
+    the domino, which answer once).
     """
     from .analysis import analyse, exact_analysis
     req = check_request(request)
@@ -148,7 +150,9 @@ def solve_request(request: Any) -> dict:
         from .solver import solve
         result = exact_analysis(position, solve(position, seats=seats, budget=budget))
     else:
-        result = analyse(position, seats=seats, budget=budget)
+        result = analyse(position, seats=seats, budget=budget, on_update=on_update)
+    if on_update is not None and (exact or not isinstance(position, Position)):
+        on_update(result)
     out = result.to_dict()
     if "id" in req:
         out = {"id": req["id"], **out}

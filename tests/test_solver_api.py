@@ -285,6 +285,54 @@ def test_cli_solve_prints_json(capsys):
     assert set(out["values"]) == {"N", "E"}
 
 
+FULL = ["--variant", "italian", "--contract", "no-queens", "--deal", DEAL]
+
+
+def test_cli_solve_marks_estimates_and_ranges_in_text(capsys):
+    assert main(["solve", *FULL, "--ms", "150", "--text"]) == 0
+    text = capsys.readouterr().out
+    assert "≈" in text and ".." in text and "estimate" in text and "cards:" in text
+    # a position solved exactly shows plain numbers and no legend
+    assert main(["solve", *FULL, "--play", " ".join(PLAY), "--text"]) == 0
+    text = capsys.readouterr().out
+    assert "≈" not in text and "estimate" not in text and "best:" in text
+
+
+def test_cli_solve_exact_fails_naming_what_stopped(capsys):
+    assert main(["solve", *FULL, "--ms", "100", "--exact"]) != 0
+    err = capsys.readouterr().err
+    assert "time budget of 100 ms" in err and "proved so far: N" in err
+    assert main(["solve", *FULL, "--ms", "100", "--exact", "--watch"]) != 0
+    err = capsys.readouterr().err
+    assert "not every value exact" in err and "N -12.." in err
+    assert main(["solve", *FULL, "--play", " ".join(PLAY), "--exact"]) == 0
+    assert json.loads(capsys.readouterr().out)["solved"] is True
+
+
+def test_cli_solve_watch_prints_each_improvement(capsys):
+    assert main(["solve", *FULL, "--ms", "300", "--watch"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) >= 2 and all(set(x) >= {"bounds", "estimates", "solved"} for x in lines)
+    assert main(["solve", *FULL, "--ms", "300", "--watch", "--text"]) == 0
+    blocks = capsys.readouterr().out.strip().split("\n\n")     # not a terminal: one after another
+    assert len(blocks) >= 2 and all(b.startswith("N to play") for b in blocks)
+
+
+def test_live_text_redraws_in_place_on_a_terminal():
+    import io
+    from kingsolve.cli import LiveText
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term = Terminal()
+    live = LiveText(term)
+    live.draw("a\nb")
+    live.draw("c\nd")
+    assert term.getvalue() == "a\nb\n\x1b[2F\x1b[Jc\nd\n"
+
+
 def test_cli_solve_reports_errors(capsys):
     assert main(["solve", "--variant", "italian", "--contract", "no-queens", "--deal", DEAL,
                  "--nodes", "0"]) == 2
@@ -298,7 +346,18 @@ def test_cli_table_text_and_json(capsys):
     assert "no-king-of-hearts" in text and "trumps S" in text
     assert main(["table", "--variant", "turkish", "--deal", deal, "--leader", "E", "--json"]) == 0
     table = json.loads(capsys.readouterr().out)
-    assert table["leader"] == "E" and len(table["rows"]) == 6 + 4
+    assert table["leader"] == "E" and len(table["rows"]) == 6 + 4 and table["solved"]
+
+
+def test_cli_table_prints_every_row_on_a_small_budget(capsys):
+    deal = Deal.random(5).pbn()
+    assert main(["table", "--deal", deal, "--ms", "600", "--contracts", "no-queens,no-tricks"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].startswith("no-queens") and lines[3].startswith("no-tricks")
+    assert "≈" in lines[2] and "proved range" in "\n".join(lines)
+    assert main(["table", "--deal", deal, "--ms", "300", "--contracts", "no-queens",
+                 "--exact"]) != 0
+    assert "table row 'no-queens' stopped" in capsys.readouterr().err
 
 
 def test_domino_requests_go_to_the_domino_solver():
