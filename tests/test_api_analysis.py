@@ -187,8 +187,10 @@ def test_sale_festa_contract_and_redeal_choices(client):
     assert sale["summary"]["buyers"]["E"]["prices"][0]["price"] == 1
     festa = client.post("/api/v1/choices", json={"kind": "festa", "deal": SMALL, "host": "N"}).get_json()
     assert festa["variant"] == "portuguese"
+    settled = {"N": 100, "E": 75, "S": 75, "W": 75}
     assert festa["options"][0] == {"label": "433", "contract": None, "trump": None, "leader": None,
-                                   "values": {"N": 100, "E": 75, "S": 75, "W": 75}}
+                                   "solved": True, "values": settled, "estimates": settled,
+                                   "bounds": {s: [v, v] for s, v in settled.items()}}
     assert len(festa["options"]) == 1 + 4 * 5
     chosen = [["N", "no-queens"], ["S", "no-queens"], ["E", "trumps"], ["E", "trumps"]]
     turkish = client.post("/api/v1/choices", json={"kind": "contract", "deal": SMALL, "chooser": "E",
@@ -223,14 +225,19 @@ def test_choices_name_each_bad_body(client, body, words):
         assert w in message, message
 
 
-def test_choices_over_their_budget_are_503(client):
+def test_choices_on_a_tiny_budget_still_answer(client):
     full = Deal.random(2).pbn()
-    error_of(client.post("/api/v1/choices", json={"kind": "trump", "variant": "italian", "deal": full,
-                                                  "leader": "N", "nodes": 1}), 503, "budget")
+    body = client.post("/api/v1/choices", json={"kind": "trump", "variant": "italian", "deal": full,
+                                                "leader": "N", "nodes": 1}).get_json()
+    assert len(body["options"]) == 4 and body["summary"]["exact"] is False
+    for option in body["options"]:
+        assert option["solved"] is False and option["values"] == {}
+        assert all(0 <= lo <= hi <= 13 for lo, hi in option["bounds"].values())
+    assert not any(body["summary"]["proved_best"].values())
     resp = client.post("/api/v1/choices", data=msgpack.packb({"kind": "festa", "deal": full, "host": "S",
                                                               "ms": 1e-3}),
                        content_type="application/msgpack", headers={"Accept": "application/msgpack"})
-    assert resp.status_code == 503 and msgpack.unpackb(resp.data)["error"] == "budget"
+    assert resp.status_code == 200 and len(msgpack.unpackb(resp.data)["options"]) == 1 + 4 * 5
 
 
 # --- /hint -------------------------------------------------------------------------------
