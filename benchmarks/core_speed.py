@@ -158,7 +158,7 @@ def bench_tables(deals: int, budget: Budget) -> None:
             share.extend((hi - lo) / (qhi - qlo) for lo, hi in r["bounds"].values() if qhi > qlo)
     cells = 4 * len(table["rows"])
     print(f"3. italian tables ({cells // 4} rows x 4 seats), {deals} deals, 2 threads: median "
-          f"{statistics.median(times):.2f} s (bar 2), {unfinished} rows stopped at their budget; "
+          f"{statistics.median(times):.2f} s (bar 2), {unfinished} rows not all exact; "
           f"exact cells per table: median {statistics.median(exact):g} of {cells}; the cells "
           f"left {100 * statistics.mean(share):.0f}% of their quick bounds' range open on average")
 
