@@ -91,6 +91,7 @@ class Table:
         raise InvalidRequestError(f"no row {label!r}: expected one of "
                                   f"{', '.join(r.label for r in self.rows)}")
 
+    @property
     def values(self) -> dict[str, dict[Seat, Number]]:
         """Each row's exact values by label (the seats not proved left out)."""
         return {r.label: r.analysis.values for r in self.rows}

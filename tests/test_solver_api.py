@@ -189,7 +189,7 @@ def test_dd_table_rows_and_text():
     assert labels.count("trumps") == 1 and "trumps S" in labels and "trumps C" in labels
     assert "domino" not in labels and table.seats == (Seat.N, Seat.E, Seat.S, Seat.W)
     one = dd_table("italian-wikipedia", deal, "N", threads=1)
-    assert one.values() == table.values()
+    assert one.values == table.values
     for row in table.to_dict()["rows"]:
         pos = Position("italian-wikipedia", row["contract"], deal, leader="N", trump=row["trump"])
         exact = {s.name: v for s, v in solve(pos).values.items()}
@@ -252,6 +252,39 @@ def test_the_table_budget_bounds_the_whole_table():
         assert set(row.analysis.estimates) == {Seat.N, Seat.E, Seat.S, Seat.W}, row.label
         for seat, (lo, hi) in row.analysis.bounds.items():
             assert lo <= row.analysis.estimates[seat] <= hi
+
+
+def test_budget_shares_split_the_total_between_pieces_as_they_start():
+    from kingsolve.result import BudgetShares
+    shares = BudgetShares(Budget(nodes=1000, ms=4000), pieces=4)
+    first = shares.take()
+    assert first.nodes == 250 and 990 < first.ms <= 1000
+    shares.done(first, 50)                      # a quick piece leaves its share to the rest
+    second = shares.take()
+    assert second.nodes == (1000 - 50) // 3 and second.ms > 1250
+    together = BudgetShares(Budget(nodes=800, ms=4000), pieces=4, threads=2)
+    a, b = together.take(), together.take()
+    # two run at once: each holds half the time, and the nodes are split four ways
+    assert 1900 < a.ms <= 2000 and 1900 < b.ms <= 2000 and a.nodes == 200 and b.nodes == 200
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_analysis_without_cards_bounds_hold_the_exact_values(seed):
+    # RULES.md 11: the mover's side searched whole like the others; estimates inside
+    # the proved ranges, no per-card values; exact once the budget allows
+    from kingsolve.analysis import analyse
+    deal = _eight_card_deal(seed)
+    pos = Position("italian", ["no-tricks", "no-queens", "no-hearts"][seed], deal, leader="E")
+    exact = solve(pos, cards=False).values
+    for nodes in (300, 3000):
+        a = analyse(pos, budget=Budget(nodes=nodes), cards=False)
+        assert a.card_bounds == {} and a.best == [] and "cards" not in a.text()
+        for seat, (lo, hi) in a.bounds.items():
+            assert lo <= exact[seat] <= hi, (nodes, seat)
+            if seat in a.estimates:
+                assert lo <= a.estimates[seat] <= hi
+    whole = analyse(pos, cards=False)
+    assert whole.solved and whole.values == exact and whole.estimates == exact
 
 
 def test_format_table_keeps_columns_apart_whatever_the_cell_width():
