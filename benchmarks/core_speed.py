@@ -12,8 +12,9 @@
    budget counts at the budget and is reported, with the share of its quick bounds'
    range it left unproved (how far the stopped searches got).
 3. A full table (every contract of ``italian`` times four seats), 2 threads, the
-   budget per row (``partial``: a stopped row stays with its seats' proved ranges):
-   time, exact cells, and the share of the quick bounds' range the cells leave open.
+   budget for the whole table (a row not exact keeps its seats' proved ranges and
+   estimates): time, exact cells, and the share of the quick bounds' range the
+   cells leave open.
 4. Singles endings (not a bar; where the full-deal gap is measured): N's value in
    Italian ``no-queens``, ``no-hearts``, ``no-tricks``, ``no-kings-jacks`` after
    ``--tricks`` tricks of random legal play (``random.Random(seed)``); nodes summed.
