@@ -162,8 +162,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     elif req.get("ms") is None:
         from .review import DEFAULT_MS
         req["ms"] = DEFAULT_MS
-    # watched, an exact request runs as an analysis and is checked at its end
-    req["exact"] = bool(args.exact or req.get("exact")) and not args.watch
+    exact = args.exact or req.get("exact") is True
+    if args.watch:
+        # watched, an exact request runs as an analysis and is checked at its end
+        req["exact"] = False
+    elif exact:
+        req["exact"] = True
     last: list = []
     live = LiveText()
 
@@ -178,10 +182,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
             _print_json({"id": req["id"], **out} if "id" in req else out)
 
     out = solve_request(req, on_update=update)
-    if args.watch and args.exact and not out["solved"]:
-        raise SolveTimeout(f"not every value exact within the budget of {req['ms']:g} ms "
-                           f"and {req.get('nodes') or 'the default'} nodes: "
-                           + _open_values(last[0]), bounds=last[0].bounds)
+    if args.watch and exact and not out["solved"]:
+        raise SolveTimeout(f"not every value exact within the budget of {req['ms']:g} ms; "
+                           f"left open: {_open_values(last[0])}", bounds=last[0].bounds)
     if args.watch:
         sys.stdout.flush()
     elif args.text:
