@@ -164,7 +164,7 @@ class Analysis:
 
 
 #: Cards shown on one line of ``Analysis.text``.
-CARDS_PER_LINE = 5
+CARDS_PER_LINE = 4
 
 #: What the marks of ``value_text`` mean, for a text surface's last line.
 LEGEND = "-3 exact · ≈-3 estimate · -6..-2 proved range (the exact value lies in it)"

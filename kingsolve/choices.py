@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable
 from .cards import Seat, Suit
 from .deal import Deal
 from .match import TURKISH_PENALTIES
-from .analysis import LEGEND, value_text
+from .analysis import LEGEND, exact_analysis, value_text
 from .errors import InvalidRequestError, SolveTimeout
 from .result import Budget, BudgetShares, Number, SolveResult, json_number
 from .review import analyse_position, solve_position
@@ -169,7 +169,6 @@ class _Analyser:
     def options(self, specs: list[tuple[str, str, Seat, Suit | None]]) -> list[Option]:
         """Each option ``(label, contract, leader, trump)`` analysed with an equal
         share of what is left of the budget when its turn comes."""
-        from .analysis import exact_analysis
         from .position import Position
         shares = BudgetShares(self.budget, len(specs))
         out = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from typing import Any, Callable
 
@@ -146,7 +147,9 @@ class LiveText:
             self.stream.write("\n")
         self.stream.write(text + "\n")
         self.stream.flush()
-        self.shown = text.count("\n") + 1
+        # a line longer than the terminal wraps onto more rows, all to move back over
+        width = max(1, shutil.get_terminal_size().columns)
+        self.shown = sum(max(1, -(-len(line) // width)) for line in text.split("\n"))
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
