@@ -225,11 +225,22 @@ def cmd_table(args: argparse.Namespace) -> int:
     from .table import dd_table, format_table
     if not args.deal:
         raise KingsolveError("table needs --deal")
+    live = LiveText()
+
+    def update(table) -> None:
+        if args.json:
+            _print_json(table.to_dict())
+        else:
+            live.draw(format_table(table))
+
     table = dd_table(args.variant, args.deal, leader=args.leader, trump=args.trump,
                      doubles=args.doubles, threads=args.threads,
                      contracts=args.contracts.split(",") if args.contracts else None,
-                     budget=budget_from_args(args), exact=args.exact)
-    if args.json:
+                     budget=budget_from_args(args), exact=args.exact,
+                     on_update=update if args.watch else None)
+    if args.watch:
+        update(table)           # the whole table, last
+    elif args.json:
         _print_json(table.to_dict())
     else:
         print(format_table(table))
@@ -249,6 +260,9 @@ def add_table_flags(p: argparse.ArgumentParser) -> None:
                                             "(default 10000)")
     p.add_argument("--exact", action="store_true",
                    help="exact values only: fail naming the row the budget stops")
+    p.add_argument("--watch", action="store_true",
+                   help="show the table as its rows improve (redrawn on a terminal; "
+                        "JSON lines with --json)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 

@@ -13,7 +13,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from .analysis import LEGEND, Analysis, analyse, exact_analysis, value_text
 from .cards import Seat, Suit
@@ -128,7 +128,7 @@ def _table_rows(variant: RuleSet, contracts: "Iterable[str] | None",
 def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" = Seat.N,
              contracts: "Iterable[str] | None" = None, trump: "Suit | str | None" = None,
              doubles: bool = False, budget: Budget | None = None, threads: int = 2,
-             exact: bool = False) -> Table:
+             exact: bool = False, on_update: Callable[[Table], Any] | None = None) -> Table:
     """Every trick contract (trump contracts once per trump suit) times every seat.
 
     ``budget`` bounds the whole table, never a row: the rows run on ``threads``
@@ -136,6 +136,8 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     table) and share it as they start. Every cell gets a proved range and an
     estimate inside it (exact where proved). With ``exact`` every value must be
     proved within the budget, or ``SolveTimeout`` names the row that stopped.
+    ``on_update`` is called with the table so far (the rows begun, each in its
+    latest state) whenever a row improves, one call at a time.
     """
     rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
     deal = deal if isinstance(deal, Deal) else Deal(deal)
@@ -150,8 +152,25 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     threads = min(threads, max(1, len(positions)))
     shares = BudgetShares(budget, len(positions), threads)
     stop = threading.Event()        # an exact table ends at its first stopped row
+    latest: dict[int, Analysis] = {}
+    shown = threading.Lock()
 
-    def job(item: tuple[tuple[str, Suit | None], Position]) -> Analysis | None:
+    def table_of(analyses: dict[int, Analysis]) -> Table:
+        done = sorted(analyses)
+        return Table(variant=rs.name, deal=deal, leader=Seat.parse(leader),
+                     doubles=bool(doubles), seats=tuple(seats),
+                     rows=tuple(TableRow(*rows[i], analyses[i]) for i in done), budget=budget,
+                     nodes=sum(int(analyses[i].nodes) for i in done),
+                     ms=(time.perf_counter() - start) * 1000.0)
+
+    def improved(index: int, analysis: Analysis) -> None:
+        if on_update is None:
+            return
+        with shown:
+            latest[index] = analysis
+            on_update(table_of(latest))
+
+    def job(index: int, item: tuple[tuple[str, Suit | None], Position]) -> Analysis | None:
         (name, t), pos = item
         if exact and stop.is_set():
             return None             # another row stopped first: the table raises its error
@@ -159,10 +178,12 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
         result = None
         try:
             if not exact:
-                result = analyse(pos, seats, share, cards=False)
+                result = analyse(pos, seats, share, cards=False,
+                                 on_update=lambda a: improved(index, a))
                 return result
             try:
                 result = exact_analysis(pos, solve(pos, seats, share, cards=False))
+                improved(index, result)
             except SolveTimeout as exc:
                 stop.set()
                 label = name if t is None else f"{name} {t.name}"
@@ -172,18 +193,14 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
         finally:
             shares.done(share, 0 if result is None else result.nodes)
 
-    work = list(zip(rows, positions))
+    work = list(enumerate(zip(rows, positions)))
     if threads == 1:
-        results = [job(w) for w in work]
+        results = [job(*w) for w in work]
     else:
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            futures = [pool.submit(job, w) for w in work]
+            futures = [pool.submit(job, *w) for w in work]
         results = [f.result() for f in futures]    # the first stopped row raises
-    table_rows = tuple(TableRow(name, t, a) for (name, t), a in zip(rows, results))
-    return Table(variant=rs.name, deal=deal, leader=Seat.parse(leader), doubles=bool(doubles),
-                 seats=tuple(seats), rows=table_rows, budget=budget,
-                 nodes=sum(int(a.nodes) for a in results),
-                 ms=(time.perf_counter() - start) * 1000.0)
+    return table_of(dict(enumerate(results)))
 
 
 def format_table(table: Table) -> str:

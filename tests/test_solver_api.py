@@ -287,6 +287,20 @@ def test_analysis_without_cards_bounds_hold_the_exact_values(seed):
     assert whole.solved and whole.values == exact and whole.estimates == exact
 
 
+def test_a_table_reports_its_rows_as_they_improve(capsys):
+    seen: list = []
+    deal = Deal.random(5)
+    table = dd_table("italian", deal, "N", contracts=["no-queens", "no-tricks", "no-hearts"],
+                     budget=Budget(ms=600), threads=2, on_update=seen.append)
+    assert len(seen) >= 3 and all(isinstance(t, Table) for t in seen)
+    assert [r.label for r in seen[-1].rows] == [r.label for r in table.rows]
+    assert seen[-1].values == table.values
+    assert main(["table", "--deal", deal.pbn(), "--ms", "400", "--contracts", "no-queens",
+                 "--watch", "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) >= 2 and all(len(x["rows"]) == 1 for x in lines)
+
+
 def test_format_table_keeps_columns_apart_whatever_the_cell_width():
     # issue 22 item 10: wide range cells never run into each other
     table = dd_table("italian", Deal.random(3), "N", contracts=["no-kings-jacks", "no-tricks"],
