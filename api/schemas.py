@@ -185,11 +185,23 @@ def _analysis_responses() -> dict[str, dict]:
                        "before": {"type": ["number", "null"]}, "after": {"type": ["number", "null"]},
                        "cost": {"type": ["number", "null"],
                                 "description": "points the card gave away (0: a best card; null: "
-                                               "not solved within the budget)"},
+                                               "not exact within the budget)"},
                        "best": {"type": "array", "items": CARD}, "forced": {"type": "boolean"},
                        "values": values, "solved": {"type": "boolean"},
                        "bounds": {"type": ["array", "null"], "items": SCORE,
-                                  "description": "unsolved: the value range proved before the stop"}}}
+                                  "description": "the value range proved before the card"},
+                       "after_bounds": {"type": ["array", "null"], "items": SCORE,
+                                        "description": "the value range proved after the card"},
+                       "estimate": {"type": ["number", "null"]},
+                       "after_estimate": {"type": ["number", "null"]},
+                       "cost_bounds": {"type": ["array", "null"], "items": SCORE},
+                       "min_cost": {**SCORE, "description": "the points the card is proved "
+                                    "to give away at least (its cost when exact)"},
+                       "estimated_cost": {"type": ["number", "null"]},
+                       "mistake": {"enum": ["proved", "estimated", None],
+                                   "description": "proved: another card is proved better; "
+                                                  "estimated: by the estimates only"},
+                       "best_exact": {"type": "boolean"}}}
     review = {
         "type": "object",
         "required": ["record", "start", "start_trick", "start_values", "cards", "seats",
@@ -202,7 +214,11 @@ def _analysis_responses() -> dict[str, dict]:
                 "type": "object", "required": ["seat", "cards", "cost", "costly", "largest"],
                 "properties": {"seat": {"type": "string"}, "cards": {"type": "integer"},
                                "unsolved": {"type": "integer"},
-                               "cost": SCORE, "costly": {"type": "integer"},
+                               "cost": {**SCORE, "description": "points proved given away"},
+                               "costly": {"type": "integer", "description": "proved mistakes"},
+                               "estimated": {"type": "integer",
+                                             "description": "mistakes by estimate only"},
+                               "estimated_cost": SCORE,
                                "largest": {"anyOf": [{"type": "null"}, card_review]}}}},
             "final_scores": {"anyOf": [{"type": "null"}, values]},
             "budget": BUDGET_OUT, "nodes": {"type": "integer", "minimum": 0},
@@ -281,11 +297,14 @@ class Schemas:
                        if k in ("variant", "deal", "leader", "trump", "doubles")}
         table = {
             "type": "object", "required": ["variant", "deal"], "additionalProperties": False,
+            "description": "nodes and ms bound the whole table, never a row",
             "properties": {**table_props, **budget,
                            "contracts": {"type": "array", "items": NAME, "maxItems": 20,
                                          "description": "contracts to solve (default: all)"},
-                           "partial": {"type": "boolean", "description": "keep rows the budget "
-                                       "stops, with each seat's proved range, instead of 503"}},
+                           "exact": {"type": "boolean", "description": "every value exact "
+                                     "within the budget, or 503 naming the row that stopped "
+                                     "(default: every cell answers, with an estimate inside "
+                                     "its proved range where not exact)"}},
         }
         pair = {"type": "array", "items": SCORE, "minItems": 2, "maxItems": 2,
                 "description": "[lo, hi]: the range proved (lo == hi once exact)"}
@@ -332,8 +351,10 @@ class Schemas:
                            "trick": {"type": "array", "items": CARD}, "taken": SCORES,
                            "complete": {"type": "boolean"}},
         }
-        shared = (f"nodes and ms bound each search; all the searches of one request share "
-                  f"{float(config['KINGSOLVE_BATCH_MS']):g} ms (503 past it)")
+        shared = (f"nodes and ms bound all the searches of the request together, and ms is "
+                  f"at most {float(config['KINGSOLVE_BATCH_MS']):g}; every card or option "
+                  f"answers within them, exact where proved, else estimated inside a proved "
+                  f"range")
         review = {
             "type": "object", "required": ["record"], "additionalProperties": False,
             "description": f"a played record, as text or as its JSON twin; {shared}",
@@ -346,9 +367,6 @@ class Schemas:
                                               "positions are smaller and solve faster"},
                 "from_card": {"type": "integer", "minimum": 0, "maximum": MAX_PLAY,
                               "description": "review from this 0-based card index on (the domino)"},
-                "skip_unsolved": {"type": "boolean", "description": "go on past positions the "
-                                  "budget does not solve (unsolved cards carry the value range "
-                                  "proved) instead of answering 503"},
                 **budget,
             },
         }
@@ -375,18 +393,25 @@ class Schemas:
             "SolveResponse": solve_response,
             "SolveBatchResponse": {"type": "array", "items": {"anyOf": [solve_response, ERROR]}},
             "TableResponse": {
-                "type": "object", "required": ["seats", "rows"],
+                "type": "object", "required": ["seats", "rows", "solved"],
                 "description": "values of every contract (a row per trump suit) and seat",
                 "properties": {
                     "seats": {"type": "array", "items": {"type": "string"}},
+                    "solved": {"type": "boolean", "description": "every cell exact"},
                     "rows": {"type": "array", "items": {
-                        "type": "object", "required": ["contract", "values"],
+                        "type": "object",
+                        "required": ["contract", "values", "bounds", "estimates", "solved"],
                         "properties": {"contract": {"type": "string"}, "trump": TEXT_OR_NULL,
-                                       "values": {"type": "object",
-                                                  "additionalProperties": {"type": ["number", "null"]}},
-                                       "complete": {"type": "boolean"},
+                                       "values": {"type": "object", "additionalProperties": SCORE,
+                                                  "description": "the exact values only"},
+                                       "solved": {"type": "boolean"},
                                        "bounds": {"type": "object", "additionalProperties": {
-                                           "type": "array", "items": SCORE}}}}},
+                                           "type": "array", "items": SCORE},
+                                           "description": "each seat's proved range"},
+                                       "estimates": {"type": "object", "additionalProperties": SCORE,
+                                                     "description": "inside the bounds; the "
+                                                                    "value where exact"},
+                                       "horizon": {"type": ["integer", "null"]}}}},
                     "nodes": {"type": "integer", "minimum": 0}, "ms": {"type": "number", "minimum": 0}}},
             "Variants": {"type": "object", "additionalProperties": {
                 "type": "object", "required": ["name", "contracts", "deck", "players"]}},

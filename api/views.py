@@ -91,42 +91,24 @@ def _solve_batch(reqs: list) -> list[dict]:
 
 @bp.post("/table")
 def table():
-    from kingsolve.solver import dd_table
+    from kingsolve.table import dd_table
     req = _budget(_body("TableRequest"))
     cfg = current_app.config
+    # ms bounds the whole table; a row always answers unless the client asks for exact
     budget = Budget(nodes=req["nodes"], ms=req["ms"], tt_mb=cfg["KINGSOLVE_TT_MB"])
     return respond(dd_table(req["variant"], req["deal"], req.get("leader") or "N",
                             contracts=req.get("contracts"), trump=req.get("trump"),
                             doubles=req.get("doubles") or False, budget=budget,
                             threads=cfg["KINGSOLVE_TABLE_THREADS"],
-                            partial=req.get("partial", False)))
+                            exact=req.get("exact", False)).to_dict())
 
 
-def _deadline_solver(ms: float):
-    """The library's solver with every search cut to the time left of ``ms`` in all.
-
-    Review and choices run one search per card or option: each search keeps its own
-    budget, and together they stay within the time one request may take.
-    """
-    from kingsolve.review import solve_position
-    deadline = time.monotonic() + ms / 1000
-
-    def solver(position, seats=None, budget=None):
-        left = (deadline - time.monotonic()) * 1000
-        if left <= 0:
-            raise SolveTimeout(f"the request's time budget of {ms:g} ms is spent")
-        budget = budget or Budget()
-        return solve_position(position, seats, Budget(nodes=budget.nodes, ms=min(budget.ms, left),
-                                                      tt_mb=budget.tt_mb))
-    return solver
-
-
-def _analysis_budget(req: dict) -> tuple[Budget, Any]:
-    """The clamped budget of each search, and a solver that keeps the request's total time."""
-    req = _budget(req)
+def _analysis_budget(req: dict) -> Budget:
+    """The clamped budget of a review or a choice, which all of its searches share,
+    never past the time one request may take."""
     cfg = current_app.config
-    budget = Budget(nodes=req["nodes"], ms=req["ms"], tt_mb=cfg["KINGSOLVE_TT_MB"])
-    return budget, _deadline_solver(cfg["KINGSOLVE_BATCH_MS"])
+    req = _budget(req, cfg["KINGSOLVE_BATCH_MS"])
+    return Budget(nodes=req["nodes"], ms=req["ms"], tt_mb=cfg["KINGSOLVE_TT_MB"])
 
 
 @bp.post("/review")
@@ -135,18 +117,16 @@ def review():
     req = _body("ReviewRequest")
     text = req["record"]
     record = Record.parse(text) if isinstance(text, str) else Record.from_dict(text)
-    budget, solver = _analysis_budget(req)
-    return respond(review_record(record, budget=budget, from_trick=req.get("from_trick", 1),
-                                 from_card=req.get("from_card"), solver=solver,
-                                 skip_unsolved=req.get("skip_unsolved", False)).to_dict())
+    return respond(review_record(record, budget=_analysis_budget(req),
+                                 from_trick=req.get("from_trick", 1),
+                                 from_card=req.get("from_card")).to_dict())
 
 
 @bp.post("/choices")
 def choices():
     from kingsolve import choices as ch
     req = _body("ChoicesRequest")
-    budget, solver = _analysis_budget(req)
-    searched = {"budget": budget, "solver": solver}
+    searched = {"budget": _analysis_budget(req)}
     kind = req["kind"]
     if kind == "trump":
         result = ch.trump_choice(req["variant"], req["deal"], leader=req.get("leader"),

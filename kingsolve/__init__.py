@@ -11,9 +11,10 @@ from .errors import (IllegalPlayError, InvalidDealError, InvalidRequestError, Ki
 from .position import Position, Trick
 from .request import legal_request, position_from_request
 from .rules import VARIANTS, Contract, RuleSet, get_variant
-from .solver import dd_table, solve
+from .solver import solve
 from .request import solve_request
 from .analysis import Analysis, analyse, analyses
+from .table import Table, dd_table
 from .record import Record, RecordError, format_records, parse_records, read_records
 from .review import Review, review
 from .report import MatchReport, match_report
@@ -28,7 +29,7 @@ __all__ = [
     "Card", "Rank", "Seat", "Suit", "Deal", "Position", "Trick",
     "Contract", "RuleSet", "VARIANTS", "get_variant",
     "legal_request", "position_from_request", "solve", "dd_table", "solve_request",
-    "Analysis", "analyse", "analyses",
+    "Analysis", "analyse", "analyses", "Table",
     "Record", "RecordError", "parse_records", "read_records", "format_records",
     "review", "Review", "match_report", "MatchReport", "Choices", "trump_choice",
     "sale_choice", "festa_choice", "contract_choice", "redeal_choice",

@@ -37,6 +37,7 @@ import threading
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator
 
 from . import _core
@@ -46,7 +47,8 @@ from .position import Position
 from .result import Budget, Number, SolveResult, json_number
 from .solver import _check_seats, _first_guess, _leased_core, _side_mask, _total
 
-__all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "HORIZONS"]
+__all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
+           "format_number", "HORIZONS", "LEGEND"]
 
 #: The horizons the estimates step through (tricks left where the exact search starts).
 HORIZONS = (3, 5, 6, 7, 8, 9, 10, 11, 12)
@@ -111,6 +113,36 @@ class Analysis:
         top_lo = max(lo for lo, _ in self.card_bounds.values())
         return self.card_bounds[card][1] < top_lo
 
+    def text(self) -> str:
+        """The analysis as readable lines: every seat's value and every card's, each
+        marked exact, estimated (``≈``) or as a proved range, the best cards, and a
+        legend while anything is not exact."""
+        if self.complete:
+            head = "the hand is complete"
+        else:
+            mover = self.to_move.name if self.to_move is not None else "?"
+            head = f"{mover} to play"
+            if not self.solved:
+                head += " · estimates " + ("not made yet" if self.horizon is None else
+                                           f"searched exactly from {self.horizon} tricks left")
+        lines = [head + f" · {self.nodes} nodes, {self.ms:.0f} ms",
+                 "values: " + "  ".join(f"{s.name} {value_text(b, self.estimates.get(s))}"
+                                       for s, b in self.bounds.items())]
+        if self.card_bounds:
+            cells = [f"{c} {value_text(b, self.card_estimates.get(c))}"
+                     + ("-" if self.worse(c) else "") for c, b in self.card_bounds.items()]
+            # a few cards a line: lines that fit a terminal can be redrawn in place
+            for i in range(0, len(cells), CARDS_PER_LINE):
+                lines.append(("cards:  " if i == 0 else " " * 8)
+                             + "  ".join(cells[i:i + CARDS_PER_LINE]))
+            exact_cards = all(lo == hi for lo, hi in self.card_bounds.values())
+            lines.append("best:   " + (" ".join(map(str, self.best)) or "not known yet")
+                         + ("" if exact_cards or not self.best else " (by estimate)"))
+        if not self.solved:
+            lines.append(LEGEND + (" · card- proved worse than another"
+                                   if self.card_bounds else ""))
+        return "\n".join(lines)
+
     def to_dict(self) -> dict:
         """The shared JSON response shape: ``values`` and ``cards`` hold exact numbers
         only; every seat asked has ``bounds`` and ``estimates``, every legal card
@@ -136,6 +168,42 @@ class Analysis:
         }
         out.update(self.extra)
         return out
+
+
+#: Cards shown on one line of ``Analysis.text``.
+CARDS_PER_LINE = 4
+
+#: What the marks of ``value_text`` mean, for a text surface's last line.
+LEGEND = "-3 exact · ≈-3 estimate · -6..-2 proved range (the exact value lies in it)"
+
+
+def format_number(x: Number, signed: bool = True) -> str:
+    """A score for display: ``-3``, ``+2`` (``2`` unless ``signed``), or a fraction
+    ``-7/3``."""
+    if isinstance(x, Fraction) and x.denominator != 1:
+        return f"{'+' if signed and x > 0 else ''}{x.numerator}/{x.denominator}"
+    return f"{int(x):+d}" if signed and x else str(int(x))
+
+
+def value_text(bounds: "tuple[Number, Number] | None", estimate: Number | None = None,
+               signed: bool = False) -> str:
+    """A value as text: the exact number, ``≈x`` for an estimate, ``lo..hi`` for a
+    proved range, ``≈x (lo..hi)`` for both, ``?`` for nothing known (``signed``
+    writes a plus before positive numbers).
+
+    >>> value_text((-3, -3), -3), value_text((-6, -2), -3), value_text((-6, -2))
+    ('-3', '≈-3 (-6..-2)', '-6..-2')
+    """
+    def num(x: Number) -> str:
+        return format_number(x, signed)
+    if bounds is None:
+        return "?" if estimate is None else f"≈{num(estimate)}"
+    lo, hi = bounds
+    if lo == hi:
+        return num(lo)
+    if estimate is None:
+        return f"{num(lo)}..{num(hi)}"
+    return f"≈{num(estimate)} ({num(lo)}..{num(hi)})"
 
 
 def _clamp(x: int, lo: int, hi: int) -> int:

@@ -1,9 +1,14 @@
 """Choices before the play, double dummy: trump, sale, festa auction, Turkish contract.
 
-Each function solves the deal once per option it compares (``kingsolve.solve``, every
-seat at once) and returns a ``Choices`` value: the options with each seat's value
-(RULES.md 11, paranoid) and a ``summary`` of what they mean for the choice, with the
-budget, seed and node count that made it.
+Each function analyses the deal once per option it compares (``kingsolve.analyse``,
+every seat at once, each option with an equal share of what is left of the budget)
+and returns a ``Choices`` value: the options with each seat's value (RULES.md 11,
+paranoid) and a ``summary`` of what they mean for the choice, with the budget, seed
+and node count that made it. Every option answers within the budget: exact where
+proved, otherwise an estimate inside a proved range; the summaries rank the options
+by estimate (the exact value where proved) and say whether the ranking is proved.
+With ``exact=True`` every value must be proved within the budget, or ``SolveTimeout``
+names the option that stopped.
 
 - ``trump_choice``: each trump suit (and no trump where the contract allows it).
 - ``sale_choice``: the Italian sale (RULES.md 10), per buyer and price.
@@ -21,33 +26,66 @@ from typing import Any, Callable, Iterable
 from .cards import Seat, Suit
 from .deal import Deal
 from .match import TURKISH_PENALTIES
-from .errors import InvalidRequestError
-from .result import Budget, Number, SolveResult, json_number
-from .review import format_number, solve_position
+from .analysis import LEGEND, exact_analysis, value_text
+from .errors import InvalidRequestError, SolveTimeout
+from .result import Budget, BudgetShares, Number, SolveResult, json_number
+from .review import analyse_position, solve_position
 from .rules import TRUMP_NAMED_OR_NONE, TRUMP_NONE, RuleSet, get_variant
 
 __all__ = ["Choices", "Option", "trump_choice", "sale_choice", "festa_choice",
            "contract_choice", "redeal_choice", "TURKISH_PENALTIES"]
 
 Solver = Callable[..., SolveResult]
-
+Range = tuple[Number, Number]
 
 
 @dataclass(frozen=True)
 class Option:
-    """One way to play the deal and every seat's double-dummy value for it."""
+    """One way to play the deal and every seat's double-dummy value for it.
+
+    ``values`` holds the exact values only; ``bounds`` every seat's proved range and
+    ``estimates`` a number inside it (the value where exact).
+    """
 
     label: str
     contract: str | None
     trump: Suit | None
     leader: Seat | None
     values: dict[Seat, Number]
+    bounds: dict[Seat, Range] = field(default_factory=dict)
+    estimates: dict[Seat, Number] = field(default_factory=dict)
+
+    @property
+    def solved(self) -> bool:
+        """Whether every seat's value is exact."""
+        return len(self.values) == len(self.bounds)
+
+    def rating(self, seat: Seat) -> Number:
+        """The number the options are ranked by for ``seat``: its value where exact,
+        else its estimate, else the lowest value proved."""
+        if seat in self.values:
+            return self.values[seat]
+        return self.estimates.get(seat, self.bounds[seat][0])
+
+    def cell(self, seat: Seat) -> str:
+        """The seat's value as text: exact, ``≈x (lo..hi)`` or ``lo..hi``."""
+        return value_text(self.bounds[seat], self.estimates.get(seat), signed=True)
 
     def to_dict(self) -> dict:
         return {"label": self.label, "contract": self.contract,
                 "trump": None if self.trump is None else self.trump.letter,
                 "leader": None if self.leader is None else self.leader.name,
-                "values": {s.name: json_number(v) for s, v in self.values.items()}}
+                "solved": self.solved,
+                "values": {s.name: json_number(v) for s, v in self.values.items()},
+                "bounds": {s.name: [json_number(lo), json_number(hi)]
+                           for s, (lo, hi) in self.bounds.items()},
+                "estimates": {s.name: json_number(v) for s, v in self.estimates.items()}}
+
+
+def _fixed(label: str, values: dict[Seat, Number]) -> Option:
+    """An option settled without play (the festa's 433): every value exact."""
+    return Option(label, None, None, None, dict(values), {s: (v, v) for s, v in values.items()},
+                  dict(values))
 
 
 @dataclass(frozen=True)
@@ -88,12 +126,16 @@ class Choices:
         if self.seed is not None:
             lines.append(f"Seed: {self.seed}")
         if self.options:
-            seats = list(self.options[0].values)
+            seats = list(self.options[0].bounds)
             width = max(len(o.label) for o in self.options)
-            lines.append(" " * (width + 2) + "".join(f"{s.name:>7}" for s in seats))
-            for o in self.options:
-                lines.append(f"  {o.label:<{width}}" + "".join(
-                    f"{format_number(o.values.get(s, 0)):>7}" for s in seats))
+            cells = [[o.cell(s) for s in seats] for o in self.options]
+            # as wide as the widest cell, two spaces apart: ranges never run together
+            col = max(len(c) for row in cells for c in row)
+            lines.append(" " * (width + 2) + "".join(f"  {s.name:>{col}}" for s in seats))
+            for o, row in zip(self.options, cells):
+                lines.append(f"  {o.label:<{width}}" + "".join(f"  {c:>{col}}" for c in row))
+            if not all(o.solved for o in self.options):
+                lines.append(f"  {LEGEND}")
         lines.extend(_summary_lines(self.summary))
         return "\n".join(lines) + "\n"
 
@@ -113,25 +155,44 @@ def _summary_lines(summary: dict, indent: str = "") -> list[str]:
     return out
 
 
-class _Solver:
-    """Solves options of one deal, every seat at once, counting nodes and time."""
+class _Analyser:
+    """Analyses the options of one deal, every seat at once, sharing one budget
+    between them, counting nodes and time."""
 
     def __init__(self, variant: RuleSet, deal: Deal, budget: Budget | None,
-                 solver: Solver | None) -> None:
-        self.variant, self.deal, self.solver = variant, deal, solver
+                 solver: Solver | None, exact: bool = False) -> None:
+        self.variant, self.deal, self.solver, self.exact = variant, deal, solver, exact
         self.budget = budget or Budget()
         self.nodes = 0
         self.began = time.perf_counter()
 
-    def option(self, label: str, contract: str, leader: Seat, trump: Suit | None = None) -> Option:
+    def options(self, specs: list[tuple[str, str, Seat, Suit | None]]) -> list[Option]:
+        """Each option ``(label, contract, leader, trump)`` analysed with an equal
+        share of what is left of the budget when its turn comes."""
         from .position import Position
-        pos = Position(self.variant, contract, self.deal, leader=leader, trump=trump)
-        result = solve_position(pos, list(pos.seats), self.budget, self.solver)
-        self.nodes += int(result.nodes)
-        return Option(label, contract, trump, leader, {s: result.values[s] for s in pos.seats})
+        shares = BudgetShares(self.budget, len(specs))
+        out = []
+        for label, contract, leader, trump in specs:
+            pos = Position(self.variant, contract, self.deal, leader=leader, trump=trump)
+            share = shares.take()
+            if self.exact:
+                try:
+                    a = exact_analysis(pos, solve_position(pos, list(pos.seats), share,
+                                                           self.solver))
+                except SolveTimeout as exc:
+                    raise SolveTimeout(f"option {label!r} stopped: {exc}",
+                                       bounds=exc.bounds) from None
+            else:
+                a = analyse_position(pos, list(pos.seats), share, self.solver, cards=False)
+            shares.done(share, int(a.nodes))
+            self.nodes += int(a.nodes)
+            out.append(Option(label, contract, trump, leader, dict(a.values), dict(a.bounds),
+                              dict(a.estimates)))
+        return out
 
     def done(self, kind: str, options: list[Option], summary: dict, seed: Any,
              params: dict) -> Choices:
+        summary = {**summary, "exact": all(o.solved for o in options)}
         return Choices(kind, self.variant.name, self.deal, tuple(options), summary, self.budget,
                        seed, self.nodes, (time.perf_counter() - self.began) * 1000, params)
 
@@ -162,15 +223,29 @@ def _trump_label(trump: Suit | None) -> str:
 
 
 def _best(options: Iterable[Option], seat: Seat) -> list[Option]:
+    """The options of the seat's best rating (its exact value where proved)."""
     options = list(options)
-    top = max(o.values[seat] for o in options)
-    return [o for o in options if o.values[seat] == top]
+    top = max(o.rating(seat) for o in options)
+    return [o for o in options if o.rating(seat) == top]
+
+
+def _proved_best(options: Iterable[Option], seat: Seat) -> bool:
+    """Whether one of the seat's best options is proved at least as good as every
+    other option: its lowest value reaches every other option's highest."""
+    options = list(options)
+    return any(all(o.bounds[seat][1] <= b.bounds[seat][0] for o in options if o is not b)
+               for b in _best(options, seat))
+
+
+def _ranking(options: Iterable[Option], seat: Seat) -> list[str]:
+    """The options' labels from the seat's best to its worst (by ``Option.rating``)."""
+    return [o.label for o in sorted(options, key=lambda o: -o.rating(seat))]
 
 
 def trump_choice(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str | None" = None,
                  dealer: "Seat | str | None" = None, contract: str | None = None,
                  budget: Budget | None = None, seed: Any = None,
-                 solver: Solver | None = None) -> Choices:
+                 solver: Solver | None = None, exact: bool = False) -> Choices:
     """Every seat's value for each trump (and no trump where allowed).
 
     The Italian dealer's declaration (the seat after ``dealer`` leads, RULES.md 4-5),
@@ -181,9 +256,12 @@ def trump_choice(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | s
     deal = _deal(deal)
     contract = _trump_contract(variant, contract)
     first = _first_leader(variant, deal, leader, dealer)
-    run = _Solver(variant, deal, budget, solver)
-    options = [run.option(_trump_label(t), contract, first, t) for t in _trumps(variant, contract)]
-    summary = {"best": {s.name: [o.label for o in _best(options, s)] for s in deal.seats}}
+    run = _Analyser(variant, deal, budget, solver, exact)
+    options = run.options([(_trump_label(t), contract, first, t)
+                           for t in _trumps(variant, contract)])
+    summary = {"best": {s.name: [o.label for o in _best(options, s)] for s in deal.seats},
+               "proved_best": {s.name: _proved_best(options, s) for s in deal.seats},
+               "ranking": {s.name: _ranking(options, s) for s in deal.seats}}
     params = {"contract": contract, "leader": first.name}
     if dealer is not None:
         params["dealer"] = Seat.parse(dealer).name
@@ -204,7 +282,7 @@ def _first_leader(variant: RuleSet, deal: Deal, leader, dealer) -> Seat:
 
 def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | str",
                 budget: Budget | None = None, seed: Any = None,
-                solver: Solver | None = None) -> Choices:
+                solver: Solver | None = None, exact: bool = False) -> Choices:
     """The Italian sale (RULES.md 10): each buyer and price, double dummy.
 
     Without a sale the dealer declares its best trump. A buyer at price k names its own
@@ -222,8 +300,9 @@ def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | st
     if dealer not in deal.seats:
         raise InvalidRequestError(f"invalid dealer {dealer.name!r}: that seat is not in play")
     first = variant.next_seat(dealer, deal.seats)
-    run = _Solver(variant, deal, budget, solver)
-    options = [run.option(_trump_label(t), "trumps", first, t) for t in _trumps(variant, "trumps")]
+    run = _Analyser(variant, deal, budget, solver, exact)
+    options = run.options([(_trump_label(t), "trumps", first, t)
+                           for t in _trumps(variant, "trumps")])
     per_trick = variant.contract("trumps").each_trick
     declared = _best(options, dealer)[0]
     buyers = {}
@@ -231,12 +310,12 @@ def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | st
         if buyer == dealer:
             continue
         named = _best(options, buyer)[0]
-        without_b, without_d = declared.values[buyer], declared.values[dealer]
+        without_b, without_d = declared.rating(buyer), declared.rating(dealer)
         prices = []
         stops = None
         for k in range(1, deal.tricks + 1):
-            b = named.values[buyer] - k * per_trick
-            d = named.values[dealer] + k * per_trick
+            b = named.rating(buyer) - k * per_trick
+            d = named.rating(dealer) + k * per_trick
             prices.append({"price": k, "buyer": json_number(b), "dealer": json_number(d),
                            "buyer_gains": json_number(b - without_b),
                            "dealer_gains": json_number(d - without_d)})
@@ -245,17 +324,18 @@ def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | st
         if stops is None:
             stops = deal.tricks + 1
         buyers[buyer.name] = {
-            "trump": named.label, "value": json_number(named.values[buyer]),
+            "trump": named.label, "value": json_number(named.rating(buyer)),
             "without_sale": {"buyer": json_number(without_b), "dealer": json_number(without_d)},
             "stops_paying": stops, "highest_paying_price": stops - 1, "prices": prices}
     summary = {"dealer_declares": declared.label,
-               "dealer_value": json_number(declared.values[dealer]), "buyers": buyers}
+               "dealer_value": json_number(declared.rating(dealer)), "buyers": buyers}
     return run.done("sale", options, summary, seed,
                     {"dealer": dealer.name, "leader": first.name})
 
 
 def festa_choice(deal: "Deal | str", host: "Seat | str", budget: Budget | None = None,
-                 seed: Any = None, solver: Solver | None = None) -> Choices:
+                 seed: Any = None, solver: Solver | None = None,
+                 exact: bool = False) -> Choices:
     """The Portuguese festa (RULES.md 6), double dummy, for the host and each bidder.
 
     Options: ``433`` (host 100, each other 75, no play), ``null`` (the seat after the
@@ -271,14 +351,14 @@ def festa_choice(deal: "Deal | str", host: "Seat | str", budget: Budget | None =
     host = Seat.parse(host)
     if deal.players != 4 or host not in deal.seats:
         raise InvalidRequestError(f"invalid host {host.name!r}: the festa needs four seats")
-    run = _Solver(variant, deal, budget, solver)
-    options = [Option("433", None, None, None,
-                      {s: 100 if s == host else 75 for s in deal.seats})]
+    run = _Analyser(variant, deal, budget, solver, exact)
+    specs: list[tuple[str, str, Seat, Suit | None]] = []
     after_host = variant.next_seat(host, deal.seats)
     for leader in deal.seats:
-        options.append(run.option(f"null, {leader.name} leads", "null", leader))
-        for t in Suit:
-            options.append(run.option(f"trump {t.letter}, {leader.name} leads", "festa", leader, t))
+        specs.append((f"null, {leader.name} leads", "null", leader, None))
+        specs.extend((f"trump {t.letter}, {leader.name} leads", "festa", leader, t) for t in Suit)
+    options = [_fixed("433", {s: 100 if s == host else 75 for s in deal.seats})]
+    options += run.options(specs)
     by_label = {o.label: o for o in options}
     host_options = [by_label["433"], by_label[f"null, {after_host.name} leads"]]
     host_options += [o for o in options if o.contract == "festa" and o.leader in (host, after_host)]
@@ -290,22 +370,23 @@ def festa_choice(deal: "Deal | str", host: "Seat | str", budget: Budget | None =
         leaders = (bidder, variant.next_seat(bidder, deal.seats))
         plus = _best([o for o in options if o.contract == "festa" and o.leader in leaders], bidder)[0]
         null = _best([o for o in options if o.contract == "null" and o.leader in leaders], bidder)[0]
-        baseline = host_best.values[bidder]
+        baseline = host_best.rating(bidder)
         highest_plus = 0
-        while plus.values[bidder] - 25 * (highest_plus + 1) > baseline and \
+        while plus.rating(bidder) - 25 * (highest_plus + 1) > baseline and \
                 highest_plus < deal.tricks:
             highest_plus += 1
         highest_null = 0
-        while null.values[bidder] - 75 * (highest_null + 1) > baseline and highest_null < 3:
+        while null.rating(bidder) - 75 * (highest_null + 1) > baseline and highest_null < 3:
             highest_null += 1
         bidders[bidder.name] = {
-            "plus_game": plus.label, "plus_value": json_number(plus.values[bidder]),
-            "null_game": null.label, "null_value": json_number(null.values[bidder]),
+            "plus_game": plus.label, "plus_value": json_number(plus.rating(bidder)),
+            "null_game": null.label, "null_value": json_number(null.rating(bidder)),
             "without_bid": json_number(baseline),
             "highest_plus_bid": highest_plus, "highest_null_bid": highest_null}
     summary = {"host_best": host_best.label,
-               "host_value": json_number(host_best.values[host]),
-               "host_values": {o.label: json_number(o.values[host]) for o in host_options},
+               "host_value": json_number(host_best.rating(host)),
+               "host_proved_best": _proved_best(host_options, host),
+               "host_values": {o.label: json_number(o.rating(host)) for o in host_options},
                "bidders": bidders}
     return run.done("festa", options, summary, seed, {"host": host.name})
 
@@ -313,7 +394,7 @@ def festa_choice(deal: "Deal | str", host: "Seat | str", budget: Budget | None =
 def contract_choice(deal: "Deal | str", chooser: "Seat | str",
                     chosen: Iterable[tuple["Seat | str", str]] = (),
                     budget: Budget | None = None, seed: Any = None,
-                    solver: Solver | None = None) -> Choices:
+                    solver: Solver | None = None, exact: bool = False) -> Choices:
     """The Turkish chooser's contracts under the quotas (RULES.md 7), double dummy.
 
     ``chosen`` lists the (seat, contract) choices already made in the match. Each
@@ -340,15 +421,18 @@ def contract_choice(deal: "Deal | str", chooser: "Seat | str",
     allowed = []
     if penalties[chooser] < 3:
         allowed += [name for name in TURKISH_PENALTIES if played[name] < 2]
-    run = _Solver(variant, deal, budget, solver)
-    options = [run.option(name, name, chooser) for name in allowed]
+    specs: list[tuple[str, str, Seat, Suit | None]] = [(n, n, chooser, None) for n in allowed]
     if trumps[chooser] < 2:
-        options += [run.option(f"trumps {t.letter}", "trumps", chooser, t) for t in Suit]
-    if not options:
+        specs += [(f"trumps {t.letter}", "trumps", chooser, t) for t in Suit]
+    if not specs:
         raise InvalidRequestError(f"{chooser.name} has no contract left to choose: its three "
                                   f"penalties and two trumps are chosen")
+    run = _Analyser(variant, deal, budget, solver, exact)
+    options = run.options(specs)
     best = _best(options, chooser)
-    summary = {"best": [o.label for o in best], "value": json_number(best[0].values[chooser]),
+    summary = {"best": [o.label for o in best], "value": json_number(best[0].rating(chooser)),
+               "proved_best": _proved_best(options, chooser),
+               "ranking": _ranking(options, chooser),
                "left": {"penalties": 3 - penalties[chooser], "trumps": 2 - trumps[chooser]}}
     return run.done("contract", options, summary, seed, {"chooser": chooser.name})
 
@@ -385,8 +469,11 @@ def add_choices_flags(p) -> None:
     p.add_argument("--contract", help="the trump contract (default trumps, or festa)")
     p.add_argument("--threshold", type=int, default=4, help="aces and kings for a redeal")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--nodes", type=int, help="node budget of each search")
-    p.add_argument("--ms", type=float, help="time budget of each search, in milliseconds")
+    p.add_argument("--nodes", type=int, help="node budget of the whole choice")
+    p.add_argument("--ms", type=float, help="time budget of the whole choice, in milliseconds "
+                                            "(default 10000)")
+    p.add_argument("--exact", action="store_true",
+                   help="exact values only: fail, naming the option the budget stops")
 
 
 def _parse_chosen(text: str) -> list[tuple[str, str]]:
@@ -428,16 +515,16 @@ def cmd_choices(args) -> int:
             raise InvalidRequestError(f"choices {args.kind} needs --{name}")
         return value
 
+    searched = {"budget": budget, "seed": seed, "exact": args.exact}
     if args.kind == "trump":
         result = trump_choice(variant, deal, leader=args.leader, dealer=args.dealer,
-                              contract=args.contract, budget=budget, seed=seed)
+                              contract=args.contract, **searched)
     elif args.kind == "sale":
-        result = sale_choice(variant, deal, need("dealer"), budget=budget, seed=seed)
+        result = sale_choice(variant, deal, need("dealer"), **searched)
     elif args.kind == "festa":
-        result = festa_choice(deal, need("host"), budget=budget, seed=seed)
+        result = festa_choice(deal, need("host"), **searched)
     elif args.kind == "contract":
-        result = contract_choice(deal, need("chooser"), _parse_chosen(args.chosen),
-                                 budget=budget, seed=seed)
+        result = contract_choice(deal, need("chooser"), _parse_chosen(args.chosen), **searched)
     else:
         result = redeal_choice(deal, args.threshold, seed=seed)
     print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json else result.text(),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 from enum import IntEnum
 from typing import Any, Callable
@@ -132,7 +133,30 @@ def add_hint_flags(p: argparse.ArgumentParser) -> None:
     add(p)
 
 
+class LiveText:
+    """Text redrawn in place on a terminal as it changes (plain lines, no screen
+    library); on a pipe or a file each state follows the one before."""
+
+    def __init__(self, stream=None) -> None:
+        self.stream = sys.stdout if stream is None else stream
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.shown = 0              # lines drawn last time, to move back over
+
+    def draw(self, text: str) -> None:
+        if self.tty and self.shown:
+            # up to the first line drawn, then clear from there to the end of the screen
+            self.stream.write(f"\x1b[{self.shown}F\x1b[J")
+        elif self.shown:
+            self.stream.write("\n")
+        self.stream.write(text + "\n")
+        self.stream.flush()
+        # a line longer than the terminal wraps onto more rows, all to move back over
+        width = max(1, shutil.get_terminal_size().columns)
+        self.shown = sum(max(1, -(-len(line) // width)) for line in text.split("\n"))
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
+    from .errors import SolveTimeout
     from .request import solve_request
     req = read_request(args)
     if args.seats:
@@ -141,28 +165,86 @@ def cmd_solve(args: argparse.Namespace) -> int:
         req["nodes"] = args.nodes
     if args.ms is not None:
         req["ms"] = args.ms
-    _print_json(solve_request(req))
+    elif req.get("ms") is None:
+        from .review import DEFAULT_MS
+        req["ms"] = DEFAULT_MS
+    exact = args.exact or req.get("exact") is True
+    if args.watch:
+        # watched, an exact request runs as an analysis and is checked at its end
+        req["exact"] = False
+    elif exact:
+        req["exact"] = True
+    last: list = []
+    live = LiveText()
+
+    def update(analysis) -> None:
+        last[:] = [analysis]
+        if not args.watch:
+            return
+        if args.text:
+            live.draw(analysis.text())
+        else:
+            out = analysis.to_dict()
+            _print_json({"id": req["id"], **out} if "id" in req else out)
+
+    out = solve_request(req, on_update=update)
+    if args.watch and exact and not out["solved"]:
+        raise SolveTimeout(f"not every value exact within the budget of {req['ms']:g} ms; "
+                           f"left open: {_open_values(last[0])}", bounds=last[0].bounds)
+    if args.watch:
+        sys.stdout.flush()
+    elif args.text:
+        print(last[0].text())
+    else:
+        _print_json(out)
     return 0
+
+
+def _open_values(analysis) -> str:
+    """The values an analysis leaves open, with their proved ranges."""
+    from .analysis import value_text
+    open_ = [f"{s.name} {value_text(b)}" for s, b in analysis.bounds.items() if b[0] != b[1]]
+    open_ += [f"{c} {value_text(b)}" for c, b in analysis.card_bounds.items() if b[0] != b[1]]
+    return ", ".join(open_)
 
 
 def add_solve_flags(p: argparse.ArgumentParser) -> None:
     add_request_flags(p)
     p.add_argument("--seats", help="seats to value, e.g. N,E (default: every seat in play)")
-    p.add_argument("--nodes", type=int, help="node budget of the search")
-    p.add_argument("--ms", type=float, help="time budget of the search, in milliseconds")
+    p.add_argument("--nodes", type=int, help="node budget of the analysis")
+    p.add_argument("--ms", type=float, help="time budget of the analysis, in milliseconds "
+                                            "(default 10000)")
+    p.add_argument("--exact", action="store_true",
+                   help="exact values only: fail, naming the values left open, when the "
+                        "budget ends first")
+    p.add_argument("--watch", action="store_true",
+                   help="show each improvement as it comes (JSON lines, or text with --text)")
+    p.add_argument("--text", action="store_true",
+                   help="readable text, each value marked exact, ≈estimate or lo..hi range")
 
 
 def cmd_table(args: argparse.Namespace) -> int:
-    from .solver import dd_table, format_table
+    from .review import budget_from_args
+    from .table import dd_table, format_table
     if not args.deal:
         raise KingsolveError("table needs --deal")
-    from .review import budget_from_args
+    live = LiveText()
+
+    def update(table) -> None:
+        if args.json:
+            _print_json(table.to_dict())
+        else:
+            live.draw(format_table(table))
+
     table = dd_table(args.variant, args.deal, leader=args.leader, trump=args.trump,
                      doubles=args.doubles, threads=args.threads,
                      contracts=args.contracts.split(",") if args.contracts else None,
-                     budget=budget_from_args(args), partial=args.partial)
-    if args.json:
-        _print_json(table)
+                     budget=budget_from_args(args), exact=args.exact,
+                     on_update=update if args.watch else None)
+    if args.watch:
+        update(table)           # the whole table, last
+    elif args.json:
+        _print_json(table.to_dict())
     else:
         print(format_table(table))
     return 0
@@ -176,10 +258,14 @@ def add_table_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--contracts", help="only these contracts, comma separated")
     p.add_argument("--doubles", action="store_true", help="Italian doubles (N+S vs E+W)")
     p.add_argument("--threads", type=int, default=2, help="threads (default 2)")
-    p.add_argument("--nodes", type=int, help="node budget of each row")
-    p.add_argument("--ms", type=float, help="time budget of each row, in milliseconds")
-    p.add_argument("--partial", action="store_true",
-                   help="keep rows the budget stops, with the value ranges proved (lo..hi)")
+    p.add_argument("--nodes", type=int, help="node budget of the whole table")
+    p.add_argument("--ms", type=float, help="time budget of the whole table, in milliseconds "
+                                            "(default 10000)")
+    p.add_argument("--exact", action="store_true",
+                   help="exact values only: fail naming the row the budget stops")
+    p.add_argument("--watch", action="store_true",
+                   help="show the table as its rows improve (redrawn on a terminal; "
+                        "JSON lines with --json)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .cards import Seat
-from .errors import InvalidRequestError, SolveTimeout
+from .errors import InvalidRequestError
 from .record import Record, parse_records
 from .result import Budget, Number, json_number
-from .review import Review, format_number, review, solve_position, start_index
+from .review import Review, analyse_position, format_number, review, start_index
 
 __all__ = ["match_report", "MatchReport", "HandReport", "hand_total"]
 
@@ -129,15 +129,14 @@ class MatchReport:
 
 def match_report(records: "Sequence[Record] | str", budget: Budget | None = None,
                  review_play: bool = True, from_trick: int = 1, solver: Solver | None = None,
-                 progress: Callable[[int, int], Any] | None = None,
-                 skip_unsolved: bool = False) -> MatchReport:
+                 progress: Callable[[int, int], Any] | None = None) -> MatchReport:
     """Report on a match: records (or match-file text) of one rule set, in order.
 
     With ``review_play`` each hand's play is reviewed (``from_trick`` on) for the
-    mistakes; otherwise only the deal's values are solved. ``progress(done, total)``
-    is called after each hand. ``skip_unsolved`` goes on past positions the budget
-    does not solve (see ``kingsolve.review``); a hand whose start is not solved shows
-    no double-dummy values.
+    mistakes (the points proved given away); otherwise only the deal's values are
+    analysed. ``budget`` bounds each hand. A hand whose values are not all proved
+    exact within it shows no double-dummy values. ``progress(done, total)`` is called
+    after each hand.
     """
     if isinstance(records, str):
         records = parse_records(records)
@@ -176,16 +175,15 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
             values, costs = record.adjustments(), None
         elif review_play and record.play:
             start = 1 if record.is_domino else from_trick
-            rv = review(record, budget=budget, from_trick=start, solver=solver,
-                        skip_unsolved=skip_unsolved)
+            rv = review(record, budget=budget, from_trick=start, solver=solver)
             nodes += rv.nodes
             if rv.start == 0:
-                values = dict(rv.start_values) or None
+                values = _exact(rv.start_values, rv.start_bounds)
             else:
-                values = _deal_values(record, budget, solver, skip_unsolved)
+                values = _deal_values(record, budget, solver)
             costs = dict(rv.total_cost)
         else:
-            values = _deal_values(record, budget, solver, skip_unsolved)
+            values = _deal_values(record, budget, solver)
             costs = None
         actual = record.final_scores()
         total = hand_total(record)
@@ -220,16 +218,16 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
                        nodes, (time.perf_counter() - began) * 1000, seeds)
 
 
-def _deal_values(record: Record, budget: Budget, solver: Solver | None,
-                 skip_unsolved: bool = False) -> dict[Seat, Number] | None:
+def _exact(values: dict[Seat, Number], bounds: dict) -> dict[Seat, Number] | None:
+    """The values when every seat's is exact, else None."""
+    return dict(values) if bounds and len(values) == len(bounds) else None
+
+
+def _deal_values(record: Record, budget: Budget,
+                 solver: Solver | None) -> dict[Seat, Number] | None:
     pos = record.position(0)
-    try:
-        result = solve_position(pos, list(pos.seats), budget, solver)
-    except SolveTimeout:
-        if skip_unsolved:
-            return None
-        raise
-    return {s: result.values[s] for s in pos.seats}
+    a = analyse_position(pos, list(pos.seats), budget, solver, cards=False)
+    return _exact(a.values, a.bounds)
 
 
 def _turkish_quotas(records: list[Record], complete: bool) -> dict:

@@ -15,7 +15,7 @@ leader and the cards played so far::
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from .cards import Seat
 from .deal import Deal
@@ -129,16 +129,21 @@ def _request_seats(req: Mapping[str, Any]) -> list[str] | None:
     return seats
 
 
-def solve_request(request: Any) -> dict:
+def solve_request(request: Any, on_update: "Callable[[Any], Any] | None" = None) -> dict:
     """Answer a solve request (the shared request shape plus ``seats``, ``nodes``,
     ``ms`` and ``exact``): the analysis of ``kingsolve.analysis`` within the budget,
     exact values where proved, estimates and proved ranges elsewhere. With
     ``"exact": true`` the values must all be exact within the budget, or the answer
-    is a ``SolveTimeout`` carrying the ranges proved.
+    is a ``SolveTimeout`` carrying the ranges proved. ``on_update`` is called with
+    each improving ``Analysis``, the answer's last (once only for exact requests and
+    the domino, which answer once).
     """
-    for answer in solve_stream(request):
-        pass
-    return answer
+    req, results = _analyses_of(request)
+    result = None
+    for result in results:
+        if on_update is not None:
+            on_update(result)
+    return _answer(req, result)
 
 
 def solve_stream(request: Any, cancel: "threading.Event | None" = None) -> Iterator[dict]:
@@ -152,6 +157,20 @@ def solve_stream(request: Any, cancel: "threading.Event | None" = None) -> Itera
     legal card (about a millisecond on a full deal). A domino position, or a request
     with ``"exact": true``, gives one answer.
     """
+    req, results = _analyses_of(request, cancel)
+
+    def answers() -> Iterator[dict]:
+        result = None
+        for result in results:
+            if result.estimated:
+                yield _answer(req, result)
+        _answer(req, result)        # raises when not even an estimate was made
+    return answers()
+
+
+def _analyses_of(request: Any, cancel: "threading.Event | None" = None):
+    """The checked request and the analyses that answer it (a generator, started
+    lazily: the request's errors raise here, at once)."""
     from .analysis import analyses, exact_analysis
     from .position import Position
     req = check_request(request)
@@ -169,19 +188,21 @@ def solve_stream(request: Any, cancel: "threading.Event | None" = None) -> Itera
             yield exact_analysis(position, solve(position, seats=seats, budget=budget))
         else:
             yield from analyses(position, seats=seats, budget=budget, cancel=cancel)
-
-    def answers():
-        result = None
-        for result in results():
-            out = result.to_dict()
-            yield {"id": req["id"], **out} if "id" in req else out
-        if result is not None and not result.estimated:
-            _no_estimate(result, budget)
-    return answers()
+    return req, results()
 
 
-def _no_estimate(result, budget) -> None:
+def _answer(req: Mapping[str, Any], result) -> dict:
+    """An analysis as the answer's dict (the request's id first); a SolveTimeout when
+    the budget ended before any estimate."""
+    if not result.estimated:
+        _no_estimate(result, req)
+    out = result.to_dict()
+    return {"id": req["id"], **out} if "id" in req else out
+
+
+def _no_estimate(result, req: Mapping[str, Any]) -> None:
     """A budget too small for the first play-outs: a ``SolveTimeout`` with the ranges."""
+    budget = budget_from_request(req)
     shown = ", ".join(f"{s.name} {lo}" + ("" if lo == hi else f" to {hi}")
                       for s, (lo, hi) in result.bounds.items())
     raise SolveTimeout(f"the budget ({budget.nodes} nodes, {budget.ms:g} ms) ended before a "

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Union
 
 from .cards import Card, Seat
 
-__all__ = ["Number", "Budget", "SolveResult", "json_number"]
+__all__ = ["Number", "Budget", "BudgetShares", "SolveResult", "json_number"]
 
 #: A score: an integer, or an exact fraction (domino shared wins).
 Number = Union[int, Fraction]
@@ -35,6 +37,50 @@ class Budget:
 
     def to_dict(self) -> dict:
         return {"nodes": self.nodes, "ms": self.ms, "tt_mb": self.tt_mb}
+
+
+class BudgetShares:
+    """One total budget split between ``pieces`` of work as each starts.
+
+    A piece's share is an equal part of what is left when it starts, so what one
+    piece leaves goes to the pieces after it, and the last piece ends by the total's
+    deadline. With ``threads`` pieces running at once, the time the running pieces
+    still hold is set aside first (nodes are work, summed over threads, so they are
+    never multiplied). Thread-safe.
+    """
+
+    def __init__(self, total: Budget, pieces: int, threads: int = 1) -> None:
+        self.total = total
+        self.deadline = time.perf_counter() + total.ms / 1000.0
+        self.unstarted = pieces
+        self.threads = max(1, threads)
+        self.nodes_left = total.nodes
+        self._running: dict[int, tuple[float, int]] = {}    # id(share) -> (end, nodes)
+        self._lock = threading.Lock()
+
+    def take(self) -> Budget:
+        """The next piece's budget; pass it back to ``done`` when the piece ends."""
+        with self._lock:
+            now = time.perf_counter()
+            left = max(0.0, self.deadline - now)
+            held = sum(max(0.0, end - now) for end, _ in self._running.values())
+            pieces = max(1, self.unstarted)
+            seconds = max(0.0, min(left, (left * self.threads - held) / pieces))
+            nodes = (self.nodes_left - sum(n for _, n in self._running.values())) // pieces
+            share = Budget(nodes=max(1, nodes), ms=seconds * 1000.0, tt_mb=self.total.tt_mb)
+            self.unstarted -= 1
+            self._running[id(share)] = (now + seconds, share.nodes)
+            return share
+
+    def done(self, share: Budget, nodes: int) -> None:
+        """A piece ended, having searched ``nodes``."""
+        with self._lock:
+            self._running.pop(id(share), None)
+            self.nodes_left -= nodes
+
+    def left_ms(self) -> float:
+        """Milliseconds left before the total's deadline."""
+        return max(0.0, self.deadline - time.perf_counter()) * 1000.0
 
 
 @dataclass(frozen=True)

@@ -6,37 +6,32 @@ against the other three; its side's exact value in doubles), the points the card
 cost (before - after: 0 for a double-dummy-best card), the best cards at that moment
 and whether the card was forced (the only legal card).
 
-One search per position: the per-card values of the seat on move give the value
-after each of its cards, the best of them the value before. With
-``skip_unsolved=True`` a position whose search reaches the budget is kept as an
-unsolved card (the range of the mover's value proved so far, no cost) and the
-review goes on: small budgets then give a whole 13-card hand, exact where the
-search finishes (the later tricks) and ranges before.
+Each position gets an anytime analysis (``kingsolve.analyse``) with a share of the
+review's budget, so every card answers: exact where proved, otherwise an estimate
+inside a proved range. A card is a *proved* mistake when its highest possible value
+is below another card's lowest (``min_cost``: the points it gives away at least),
+exact or not; an *estimated* mistake when only the estimates say it costs points.
+The positions are analysed from the last to the first: the late ones are small and
+often exact at once, and the time they leave goes to the early ones, which need it.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Callable, Iterable
 
+from .analysis import Analysis, format_number, value_text
 from .cards import Card, Seat
 from .errors import InvalidRequestError, KingsolveError, SolveTimeout
 from .record import Record
-from .result import Budget, Number, SolveResult, json_number
+from .result import Budget, BudgetShares, Number, SolveResult, json_number
 
 __all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "solve_position",
-           "start_index"]
+           "analyse_position", "start_index"]
 
 Solver = Callable[..., SolveResult]
-
-
-def format_number(x: Number) -> str:
-    """A score for display: ``-3``, ``+2``, or a fraction ``-7/3``."""
-    if isinstance(x, Fraction) and x.denominator != 1:
-        return f"{'+' if x > 0 else ''}{x.numerator}/{x.denominator}"
-    return f"{int(x):+d}" if x else "0"
+Range = tuple[Number, Number]
 
 
 def solve_position(position, seats: Iterable[Seat] | None = None, budget: Budget | None = None,
@@ -50,61 +45,143 @@ def solve_position(position, seats: Iterable[Seat] | None = None, budget: Budget
     return solver(position, seats=None if seats is None else list(seats), budget=budget)
 
 
+def analyse_position(position, seats: Iterable[Seat] | None = None,
+                     budget: Budget | None = None, solver: Solver | None = None,
+                     cards: bool = True) -> Analysis:
+    """The analysis of a trick or domino position within ``budget``.
+
+    A trick position with the library's search gets the anytime analysis; the
+    domino, or a given exact ``solver`` (same signature as ``kingsolve.solve``), an
+    exact result, or on a budget stop only the ranges its ``SolveTimeout`` proved.
+    """
+    from .analysis import analyse, exact_analysis
+    from .position import Position
+    seats = None if seats is None else list(seats)
+    if solver is None and isinstance(position, Position):
+        return analyse(position, seats, budget, cards=cards)
+    try:
+        return exact_analysis(position, solve_position(position, seats, budget, solver))
+    except SolveTimeout as exc:
+        bounds = exc.bounds or {}
+        return Analysis(to_move=position.to_move, taken=dict(position.taken), complete=False,
+                        bounds=dict(bounds), estimates={}, card_bounds={}, card_estimates={},
+                        best=[], horizon=None)
+
+
+def _cost_range(before: Range, after: Range, top_lo: Number) -> Range:
+    """The proved range of a card's cost: at least the best other card's lowest value
+    minus this card's highest, at most the seat's highest minus this card's lowest."""
+    return max(0, top_lo - after[1]), max(0, before[1] - after[0])
+
+
 @dataclass(frozen=True)
 class CardReview:
-    """One card of the play and what it cost the seat that played it."""
+    """One card of the play and what it cost the seat that played it.
+
+    ``before`` and ``after`` are exact values (None where not proved exact);
+    ``bounds`` and ``after_bounds`` the ranges proved; ``estimate`` and
+    ``after_estimate`` the estimates inside them (the exact values once proved).
+    """
 
     index: int                  # 0-based index of the card in the play
     trick: int | None           # 1-based trick number (None in the domino)
     seat: Seat
     card: Card
-    before: Number | None       # the seat's value before the card (None: unsolved)
-    after: Number | None        # the seat's value after the card (None: unsolved)
-    best: tuple[Card, ...]      # the cards of the best value at that moment
+    before: Number | None       # the seat's exact value before the card
+    after: Number | None        # the seat's exact value after the card
+    best: tuple[Card, ...]      # the best cards (by estimate while not all are exact)
     forced: bool                # the only legal card
-    values: dict[Card, Number] = field(default_factory=dict)  # every legal card's value
-    bounds: tuple[Number, Number] | None = None  # unsolved: the value range proved before
+    values: dict[Card, Number] = field(default_factory=dict)  # the legal cards' exact values
+    bounds: Range | None = None            # the seat's value range proved before the card
+    after_bounds: Range | None = None      # the value range proved after the card
+    estimate: Number | None = None         # the estimated value before the card
+    after_estimate: Number | None = None   # the estimated value after the card
+    cost_bounds: Range | None = None       # the cost's proved range
+    best_exact: bool = True                # ``best`` from exact values, not estimates
 
     @property
     def solved(self) -> bool:
-        """Whether the search of this position finished within the budget."""
-        return self.before is not None
+        """Whether the values before and after the card are exact."""
+        return self.before is not None and self.after is not None
 
     @property
     def cost(self) -> Number | None:
         """The points the card gave away: before - after (0 for a best card; None
-        when the position was not solved)."""
+        when not exact)."""
         if self.before is None or self.after is None:
             return None
         return self.before - self.after
 
+    @property
+    def min_cost(self) -> Number:
+        """The points the card is proved to give away at least (its cost when exact)."""
+        return 0 if self.cost_bounds is None else self.cost_bounds[0]
+
+    @property
+    def estimated_cost(self) -> Number | None:
+        """The estimate before minus the estimate after (the cost when exact)."""
+        if self.cost is not None:
+            return self.cost
+        if self.estimate is None or self.after_estimate is None:
+            return None
+        return max(0, self.estimate - self.after_estimate)
+
+    @property
+    def mistake(self) -> str | None:
+        """``"proved"`` when the card is proved to cost points (another card is proved
+        better), ``"estimated"`` when only the estimates say so, else None."""
+        if self.min_cost > 0:
+            return "proved"
+        if self.cost is None and (self.estimated_cost or 0) > 0:
+            return "estimated"
+        return None
+
     def to_dict(self) -> dict:
         def num(x: Number | None):
             return None if x is None else json_number(x)
+
+        def pair(r: Range | None):
+            return None if r is None else [json_number(v) for v in r]
         return {"index": self.index, "trick": self.trick, "seat": self.seat.name,
                 "card": str(self.card), "before": num(self.before),
                 "after": num(self.after), "cost": num(self.cost),
                 "best": [str(c) for c in self.best], "forced": self.forced,
                 "values": {str(c): json_number(v) for c, v in self.values.items()},
-                "solved": self.solved,
-                "bounds": None if self.bounds is None else [json_number(v) for v in self.bounds]}
+                "solved": self.solved, "bounds": pair(self.bounds),
+                "after_bounds": pair(self.after_bounds), "estimate": num(self.estimate),
+                "after_estimate": num(self.after_estimate),
+                "cost_bounds": pair(self.cost_bounds), "min_cost": num(self.min_cost),
+                "estimated_cost": num(self.estimated_cost), "mistake": self.mistake,
+                "best_exact": self.best_exact}
 
 
 @dataclass(frozen=True)
 class SeatSummary:
-    """A seat's mistakes over the reviewed cards."""
+    """A seat's mistakes over the reviewed cards, the proved apart from the estimated.
+
+    ``cost`` and ``costly`` count the proved mistakes (the points each is proved to
+    give away at least: its exact cost where exact); ``estimated_cost`` and
+    ``estimated`` the cards only estimated to cost points.
+    """
 
     seat: Seat
-    cards: int                       # cards reviewed (solved)
-    cost: Number                     # total points given away
-    costly: int                      # cards with a positive cost
-    largest: CardReview | None       # the first of the costliest cards (None if no cost)
-    unsolved: int = 0                # cards whose search reached the budget (skipped)
+    cards: int                       # cards reviewed
+    cost: Number                     # points proved given away (at least)
+    costly: int                      # proved mistakes
+    largest: CardReview | None       # the first of the largest proved mistakes
+    unsolved: int = 0                # cards whose values are not all exact
+    estimated: int = 0               # mistakes by estimate only
+    estimated_cost: Number = 0       # their estimated costs in all
+    largest_estimated: CardReview | None = None
 
     def to_dict(self) -> dict:
         return {"seat": self.seat.name, "cards": self.cards, "cost": json_number(self.cost),
                 "costly": self.costly, "unsolved": self.unsolved,
-                "largest": None if self.largest is None else self.largest.to_dict()}
+                "largest": None if self.largest is None else self.largest.to_dict(),
+                "estimated": self.estimated,
+                "estimated_cost": json_number(self.estimated_cost),
+                "largest_estimated": None if self.largest_estimated is None
+                else self.largest_estimated.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -115,16 +192,17 @@ class Review:
     start: int                               # index of the first card reviewed
     cards: tuple[CardReview, ...]
     seats: dict[Seat, SeatSummary]
-    start_values: dict[Seat, Number]         # every seat's value before card ``start``
-                                             # (empty when that search did not finish)
+    start_values: dict[Seat, Number]         # the seats' exact values before card ``start``
     final_scores: dict[Seat, Number] | None  # the hand's actual scores, when known
-    budget: Budget
+    budget: Budget                           # the whole review's
     nodes: int = 0
     ms: float = 0.0
+    start_bounds: dict[Seat, Range] = field(default_factory=dict)     # proved ranges there
+    start_estimates: dict[Seat, Number] = field(default_factory=dict)
 
     @property
     def total_cost(self) -> dict[Seat, Number]:
-        """Each seat's total cost."""
+        """Each seat's points proved given away (at least)."""
         return {s: summary.cost for s, summary in self.seats.items()}
 
     def to_dict(self) -> dict:
@@ -134,6 +212,9 @@ class Review:
             "start": self.start,
             "start_trick": None if r.is_domino else self.start // r.deal.players + 1,
             "start_values": {s.name: json_number(v) for s, v in self.start_values.items()},
+            "start_bounds": {s.name: [json_number(lo), json_number(hi)]
+                             for s, (lo, hi) in self.start_bounds.items()},
+            "start_estimates": {s.name: json_number(v) for s, v in self.start_estimates.items()},
             "cards": [c.to_dict() for c in self.cards],
             "seats": {s.name: summary.to_dict() for s, summary in self.seats.items()},
             "final_scores": None if self.final_scores is None else
@@ -166,8 +247,8 @@ class Review:
         where = (f"card {self.start + 1}" if r.is_domino
                  else f"trick {self.start // r.deal.players + 1}")
         lines.append(f"Values at {where}: " + ("  ".join(
-            f"{s.name} {format_number(v)}" for s, v in self.start_values.items())
-            or "not solved within the budget"))
+            f"{s.name} {value_text(b, self.start_estimates.get(s), signed=True)}"
+            for s, b in self.start_bounds.items()) or "not known"))
         if self.start:
             lines.append(f"(the cards before {where} are not reviewed)")
         lines.append("")
@@ -179,30 +260,31 @@ class Review:
         lines.append("")
         lines.append("Mistakes (points given away, double dummy):")
         for seat, summary in self.seats.items():
-            skipped = f" ({summary.unsolved} not solved)" if summary.unsolved else ""
-            if not summary.costly:
-                lines.append(f"  {seat.name}: none in {summary.cards} cards{skipped}")
-                continue
-            big = summary.largest
-            assert big is not None
-            lines.append(f"  {seat.name}: {format_number(summary.cost).lstrip('+')} in "
-                         f"{summary.costly} of {summary.cards} cards; largest "
-                         f"{big.card} ({format_number(big.cost).lstrip('+')})"
-                         + ("" if big.trick is None else f" at trick {big.trick}") + skipped)
+            lines.append(f"  {seat.name}: " + _summary_text(summary))
         if self.final_scores is not None:
             lines.append("Score: " + "  ".join(f"{s.name} {format_number(v)}"
                                                for s, v in self.final_scores.items()))
         return "\n".join(lines) + "\n"
 
-    def _unsolved_line(self, c: CardReview) -> str:
-        rng = "" if c.bounds is None else (f" (value {format_number(c.bounds[0])} to "
-                                           f"{format_number(c.bounds[1])})")
-        return f"      ? {c.seat.name} {c.card}: not solved within the budget{rng}"
-
-    def _mistake_line(self, c: CardReview) -> str:
-        return (f"      * {c.seat.name} {c.card} cost {format_number(c.cost).lstrip('+')} "
-                f"(value {format_number(c.before)} -> {format_number(c.after)}; best "
-                f"{' '.join(str(b) for b in c.best)})")
+    def _note(self, c: CardReview) -> tuple[str, str | None]:
+        """The card's mark in the trick line and its note below (None: no note)."""
+        if c.mistake == "proved":
+            mark, cost = "*", (f"cost {format_number(c.cost, False)}" if c.cost is not None
+                               else f"cost at least {format_number(c.min_cost, False)}")
+        elif c.mistake == "estimated":
+            mark, cost = "~", f"cost ≈{format_number(c.estimated_cost, False)}, not proved"
+        elif c.forced:
+            return "=", None
+        elif c.estimate is None and not c.solved:
+            rng = "" if c.bounds is None else f" (value {value_text(c.bounds, signed=True)})"
+            return "?", f"      ? {c.seat.name} {c.card}: no estimate within the budget{rng}"
+        else:
+            return " ", None
+        return mark, (f"      {mark} {c.seat.name} {c.card} {cost} (value "
+                      f"{value_text(c.bounds, c.estimate, signed=True)} -> "
+                      f"{value_text(c.after_bounds, c.after_estimate, signed=True)}; best "
+                      f"{' '.join(str(b) for b in c.best)}"
+                      + ("" if c.best_exact else " by estimate") + ")")
 
     def _trick_lines(self, by_index: dict[int, CardReview]) -> list[str]:
         r = self.record
@@ -212,19 +294,13 @@ class Review:
         cells: list[str] = []
         for i, card in enumerate(r.play):
             seat = pos.to_move
-            mark = ""
             c = by_index.get(i)
-            if c is not None and not c.solved:
-                mark = "?"
-                notes.append(self._unsolved_line(c))
-            elif c is not None and c.cost > 0:
-                mark = "*"
-                notes.append(self._mistake_line(c))
-            elif c is not None and c.forced:
-                mark = "="
-            elif c is None:
-                mark = " "
-            cells.append(f"{seat.name} {card}{mark or ' '}")
+            mark = " "
+            if c is not None:
+                mark, note = self._note(c)
+                if note is not None:
+                    notes.append(note)
+            cells.append(f"{seat.name} {card}{mark}")
             number = pos.trick_number + 1
             trick = pos.play(card)
             if trick is not None or i == len(r.play) - 1:
@@ -233,7 +309,7 @@ class Review:
                 lines.append(f"  {number:>2}. " + "  ".join(cells) + tail)
                 lines.extend(notes)
                 cells, notes = [], []
-        lines.append("  (* a costly card, = a forced card, ? not solved within the budget)")
+        lines.append(f"  {LEGEND}")
         return lines
 
     def _domino_lines(self, by_index: dict[int, CardReview]) -> list[str]:
@@ -244,36 +320,97 @@ class Review:
             seat = pos.to_move
             c = by_index.get(i)
             mark = " "
-            if c is not None and not c.solved:
-                mark = "?"
-                notes.append(self._unsolved_line(c))
-            elif c is not None and c.cost > 0:
-                mark = "*"
-                notes.append(self._mistake_line(c))
-            elif c is not None and c.forced:
-                mark = "="
+            if c is not None:
+                mark, note = self._note(c)
+                if note is not None:
+                    notes.append(note)
             cells.append(f"{seat.name} {card}{mark}")
             pos.play(card)
             if len(cells) == 4 or i == len(r.play) - 1:
                 lines.append(f"  {i - len(cells) + 2:>3}. " + "  ".join(cells))
                 lines.extend(notes)
                 cells, notes = [], []
-        lines.append("  (* a costly card, = a forced card)")
+        lines.append(f"  {LEGEND}")
         return lines
+
+
+#: The review's marks, under its tricks.
+LEGEND = ("(* a proved mistake, ~ a mistake by estimate only, = a forced card, ? no "
+          "estimate within the budget; values: -3 exact, ≈-3 estimate, -6..-2 proved range)")
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _summary_text(s: SeatSummary) -> str:
+    """A seat's line of the summary: proved mistakes, then those by estimate only."""
+    if s.costly:
+        big = s.largest
+        assert big is not None
+        text = (f"{format_number(s.cost, False)} in {s.costly} of {s.cards} cards; largest "
+                f"{big.card} ({format_number(big.min_cost, False)})"
+                + ("" if big.trick is None else f" at trick {big.trick}"))
+        if s.unsolved:
+            text = "at least " + text       # the cards not exact may cost more
+    else:
+        text = f"none proved in {s.cards} cards"
+    if s.estimated:
+        big = s.largest_estimated
+        assert big is not None
+        text += (f"; by estimate ≈{format_number(s.estimated_cost, False)} more in "
+                 f"{_cards(s.estimated)}, largest {big.card} "
+                 f"(≈{format_number(big.estimated_cost, False)})"
+                 + ("" if big.trick is None else f" at trick {big.trick}"))
+    if s.unsolved:
+        text += f" ({_cards(s.unsolved)} not exact)"
+    return text
+
+
+def _card_review(head: dict, a: Analysis, card: Card, mover: Seat) -> CardReview:
+    """A card's review from the analysis of the position where it was played."""
+    before = a.bounds.get(mover)
+    after = a.card_bounds.get(card)
+    if a.card_bounds and after is None:
+        raise KingsolveError(f"the analysis gave no value for {card} at card "
+                             f"{head['index'] + 1}: its cards are "
+                             f"{sorted(map(str, a.card_bounds))}")
+    cost = None
+    if before is not None and after is not None:
+        cost = _cost_range(before, after, max(lo for lo, _ in a.card_bounds.values()))
+    return CardReview(
+        **head, before=a.values.get(mover), after=a.cards.get(card),
+        best=tuple(sorted(a.best, key=lambda c: (c.suit, -c.rank))), values=dict(a.cards),
+        bounds=before, after_bounds=after, estimate=a.estimates.get(mover),
+        after_estimate=a.card_estimates.get(card), cost_bounds=cost,
+        best_exact=len(a.cards) == len(a.card_bounds))
+
+
+def _seat_summary(seat: Seat, mine: list[CardReview]) -> SeatSummary:
+    proved = [c for c in mine if c.mistake == "proved"]
+    guessed = [c for c in mine if c.mistake == "estimated"]
+
+    def first_largest(cards: list[CardReview], key) -> CardReview | None:
+        top = max((key(c) for c in cards), default=None)
+        return next((c for c in cards if key(c) == top), None)
+    return SeatSummary(seat, len(mine), sum((c.min_cost for c in proved), 0), len(proved),
+                       first_largest(proved, lambda c: c.min_cost),
+                       sum(1 for c in mine if not c.solved), len(guessed),
+                       sum((c.estimated_cost for c in guessed), 0),
+                       first_largest(guessed, lambda c: c.estimated_cost))
 
 
 def review(record: "Record | str", budget: Budget | None = None, from_trick: int = 1,
            from_card: int | None = None, solver: Solver | None = None,
-           progress: Callable[[int, int], Any] | None = None,
-           skip_unsolved: bool = False) -> Review:
+           progress: Callable[[int, int], Any] | None = None) -> Review:
     """Review the play of a record card by card, double dummy (RULES.md 11).
 
-    ``from_trick`` (or ``from_card``, a 0-based card index, for the domino) starts the
-    review later in the hand: the positions there are smaller and solve faster.
-    ``solver`` replaces the library's solver (same signature as ``kingsolve.solve``);
-    ``progress(done, total)`` is called after each position. A search that reaches
-    the budget raises ``SolveTimeout``, or with ``skip_unsolved`` leaves that card
-    unsolved (``CardReview.bounds``: the range proved) and the review goes on.
+    ``budget`` bounds the whole review; each position analysed gets an equal share
+    of what is left when its turn comes (see the module's text). ``from_trick`` (or
+    ``from_card``, a 0-based card index, for the domino) starts the review later in
+    the hand. ``solver`` replaces the anytime analysis by an exact solver (same
+    signature as ``kingsolve.solve``; a position it stops keeps the ranges its
+    ``SolveTimeout`` proved). ``progress(done, total)`` is called after each position.
     """
     if isinstance(record, str):
         record = Record.parse(record)
@@ -282,58 +419,36 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
                                   f"{type(record).__name__}")
     budget = budget or Budget()
     start = start_index(record, from_trick, from_card)
-    pos = record.position(start)
-    seats = list(pos.seats)
-    reviews: list[CardReview] = []
-    start_values: dict[Seat, Number] = {}
-    nodes, began = 0, time.perf_counter()
-    total = len(record.play) - start
-    for i in range(start, len(record.play)):
-        card = record.play[i]
-        mover = pos.to_move
-        wanted = seats if i == start else [mover]
-        head = dict(index=i, trick=None if record.is_domino else pos.trick_number + 1,
-                    seat=mover, card=card, forced=len(pos.legal_cards()) == 1)
-        try:
-            result = solve_position(pos, wanted, budget, solver)
-        except SolveTimeout as exc:
-            if not skip_unsolved:
-                where = "" if record.is_domino else f" (trick {pos.trick_number + 1})"
-                raise SolveTimeout(f"review stopped at card {i + 1}{where}: {exc} (skip_unsolved, "
-                                   f"--skip-unsolved in the CLI, goes on past such positions)",
-                                   bounds=exc.bounds) from None
-            reviews.append(CardReview(**head, before=None, after=None, best=(),
-                                      bounds=(exc.bounds or {}).get(mover)))
+    seats = list(record.position(start).seats)
+    began = time.perf_counter()
+    indices = list(range(start, len(record.play))) or [start]
+    shares = BudgetShares(budget, len(indices))
+    found: dict[int, CardReview] = {}
+    first: Analysis | None = None
+    nodes = 0
+    for done, i in enumerate(reversed(indices), 1):
+        pos = record.position(i)
+        share = shares.take()
+        if i == len(record.play):               # nothing played from the start on
+            a = analyse_position(pos, seats, share, solver, cards=False)
         else:
-            nodes += int(result.nodes)
-            if i == start:
-                start_values = {s: result.values[s] for s in seats}
-            if card not in result.cards:
-                raise KingsolveError(f"the solver gave no value for {card} at card {i + 1}: "
-                                     f"its per-card values are {sorted(map(str, result.cards))}")
-            reviews.append(CardReview(
-                **head, before=result.values[mover], after=result.cards[card],
-                best=tuple(sorted(result.best, key=lambda c: (c.suit, -c.rank))),
-                values=dict(result.cards)))
-        pos.play(card)
-        if progress is not None:
-            progress(i - start + 1, total)
-    if start == len(record.play):
-        result = solve_position(pos, seats, budget, solver)
-        nodes += int(result.nodes)
-        start_values = {s: result.values[s] for s in seats}
-    summaries = {}
-    for seat in seats:
-        mine = [c for c in reviews if c.seat == seat and c.solved]
-        costly = [c for c in mine if c.cost > 0]
-        largest = max(costly, key=lambda c: c.cost, default=None)
-        if largest is not None:
-            largest = next(c for c in costly if c.cost == largest.cost)
-        unsolved = sum(1 for c in reviews if c.seat == seat and not c.solved)
-        summaries[seat] = SeatSummary(seat, len(mine), sum((c.cost for c in mine), 0),
-                                      len(costly), largest, unsolved)
-    return Review(record, start, tuple(reviews), summaries, start_values,
-                  record.final_scores(), budget, nodes, (time.perf_counter() - began) * 1000)
+            mover = pos.to_move
+            a = analyse_position(pos, seats if i == start else [mover], share, solver)
+            head = dict(index=i, trick=None if record.is_domino else pos.trick_number + 1,
+                        seat=mover, card=record.play[i], forced=len(pos.legal_cards()) == 1)
+            found[i] = _card_review(head, a, record.play[i], mover)
+        shares.done(share, int(a.nodes))
+        nodes += int(a.nodes)
+        if i == start:
+            first = a
+        if progress is not None and i < len(record.play):
+            progress(done, len(record.play) - start)
+    reviews = [found[i] for i in sorted(found)]
+    assert first is not None
+    summaries = {s: _seat_summary(s, [c for c in reviews if c.seat == s]) for s in seats}
+    return Review(record, start, tuple(reviews), summaries, dict(first.values),
+                  record.final_scores(), budget, nodes, (time.perf_counter() - began) * 1000,
+                  start_bounds=dict(first.bounds), start_estimates=dict(first.estimates))
 
 
 def start_index(record: Record, from_trick: int = 1, from_card: int | None = None) -> int:
@@ -370,18 +485,23 @@ def add_review_flags(p) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of the report")
     p.add_argument("--from-trick", type=int, default=1, metavar="K",
                    help="review from trick K on (faster on long hands)")
-    p.add_argument("--nodes", type=int, help="node budget of each search")
-    p.add_argument("--ms", type=float, help="time budget of each search, in milliseconds")
-    p.add_argument("--skip-unsolved", action="store_true",
-                   help="go on past a position the budget does not solve (its card shows '?' "
-                        "and the value range proved)")
+    p.add_argument("--nodes", type=int, help="node budget of the review (of each hand of a match)")
+    p.add_argument("--ms", type=float, help="time budget of the review (of each hand of a "
+                                            "match), in milliseconds (default 10000)")
+
+
+#: The command line's time budget of one analysis (a solve, a table, a review, a choice)
+#: when no ``--ms`` is given: long enough for most exact values below 10 tricks left,
+#: short enough that an answer of estimates never keeps a user waiting long.
+DEFAULT_MS = 10_000.0
 
 
 def budget_from_args(args) -> Budget:
-    """The search budget the ``--nodes`` and ``--ms`` flags give (defaults otherwise)."""
+    """The budget the ``--nodes`` and ``--ms`` flags give (``DEFAULT_MS`` and the
+    default nodes otherwise)."""
     base = Budget()
     nodes = base.nodes if getattr(args, "nodes", None) is None else args.nodes
-    ms = base.ms if getattr(args, "ms", None) is None else args.ms
+    ms = DEFAULT_MS if getattr(args, "ms", None) is None else args.ms
     if nodes < 1 or not ms > 0:   # not "ms <= 0": nan is no budget either
         raise InvalidRequestError(f"invalid budget: --nodes {nodes} and --ms {ms} must be positive")
     return Budget(nodes=nodes, ms=ms, tt_mb=base.tt_mb)
@@ -420,13 +540,12 @@ def cmd_review(args) -> int:
     budget = budget_from_args(args)
     if len(records) == 1:
         rv = review(records[0], budget=budget, from_trick=args.from_trick,
-                    progress=ProgressBar("review"), skip_unsolved=args.skip_unsolved)
+                    progress=ProgressBar("review"))
         print(json.dumps(rv.to_dict(), ensure_ascii=False) if args.json else rv.text(), end="\n"
               if args.json else "")
         return 0
     report = match_report(records, budget=budget, from_trick=args.from_trick,
-                          progress=ProgressBar(f"review {len(records)} hands"),
-                          skip_unsolved=args.skip_unsolved)
+                          progress=ProgressBar(f"review {len(records)} hands"))
     if args.json:
         out = report.to_dict()
         out["reviews"] = [None if h.review is None else h.review.to_dict() for h in report.hands]

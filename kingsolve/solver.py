@@ -1,4 +1,4 @@
-"""Double-dummy values of trick contracts: ``solve`` and ``dd_table``.
+"""Double-dummy values of trick contracts: ``solve``.
 
 RULES.md section 11: in singles the value of a seat is the score it can guarantee
 when the three others play together against it (the paranoid value); in Italian
@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from . import _core
-from .cards import Card, Seat, Suit
-from .deal import Deal
-from .errors import InvalidRequestError, KingsolveError, SolveTimeout
+from .cards import Card, Seat
+from .errors import InvalidRequestError, SolveTimeout
 from .position import Position
 from .result import Budget, SolveResult
-from .rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 
-__all__ = ["solve", "dd_table", "format_table"]
+__all__ = ["solve"]
 
 
 def _table_mb(position: Position, budget: Budget) -> int:
@@ -320,103 +317,3 @@ def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
     return SolveResult(to_move=position.to_move, taken=taken, values=values, cards=card_values,
                        best=best, complete=position.complete, nodes=nodes,
                        ms=(time.perf_counter() - start) * 1000.0, extra=extra)
-
-
-# --- tables ------------------------------------------------------------------------------
-
-def _table_rows(variant: RuleSet, contracts: "Iterable[str] | None",
-                trump: "Suit | str | None") -> list[tuple[str, Suit | None]]:
-    names = list(contracts) if contracts is not None else [
-        n for n, c in variant.contracts.items() if c.kind == "tricks"]
-    rows: list[tuple[str, Suit | None]] = []
-    for name in names:
-        c = variant.contract(name)
-        if c.kind != "tricks":
-            raise InvalidRequestError(f"contract {name!r} is not a trick contract")
-        if c.trump in (TRUMP_NAMED, TRUMP_NAMED_OR_NONE):
-            suits = [Suit.parse(trump)] if trump not in (None, "") else list(Suit)
-            rows.extend((name, s) for s in suits)
-            if c.trump == TRUMP_NAMED_OR_NONE and trump in (None, ""):
-                rows.append((name, None))
-        else:
-            rows.append((name, None))
-    return rows
-
-
-def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" = Seat.N,
-             contracts: "Iterable[str] | None" = None, trump: "Suit | str | None" = None,
-             doubles: bool = False, budget: Budget | None = None, threads: int = 2,
-             partial: bool = False) -> dict:
-    """Every trick contract (trump contracts once per trump suit) times every seat.
-
-    Returns a JSON-ready dict: ``rows`` (contract, trump label, value per seat),
-    ``seats``, ``nodes`` and ``ms``. Contracts run on ``threads`` threads; the
-    search releases the GIL and each thread has its own table. The budget applies
-    to each row (its four seats together). A row that reaches it raises
-    ``SolveTimeout``, or with ``partial`` stays in the table: ``complete`` false,
-    ``values`` null for the seats not solved, and ``bounds`` giving every seat's
-    proved range.
-    """
-    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
-    deal = deal if isinstance(deal, Deal) else Deal(deal)
-    budget = budget or Budget()
-    if not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise InvalidRequestError(f"invalid threads {threads!r}: expected 1 to 64")
-    rows = _table_rows(rs, contracts, trump)
-    positions = [Position(rs, name, deal, leader=leader, trump=t, doubles=doubles)
-                 for name, t in rows]
-    seats = list(positions[0].seats) if positions else list(deal.seats)
-    start = time.perf_counter()
-
-    def job(pos: Position) -> tuple[dict[Seat, Any], dict | None, int]:
-        with _leased_core(pos, budget) as core:
-            try:
-                values, _ = _solve_loaded(core, pos, seats, budget, with_cards=False)
-            except SolveTimeout as exc:
-                if not partial or not exc.bounds:
-                    raise
-                bounds = exc.bounds
-                return ({s: lo if lo == hi else None for s, (lo, hi) in bounds.items()},
-                        bounds, core.nodes)
-            return values, None, core.nodes
-
-    if threads == 1 or len(positions) < 2:
-        results = [job(p) for p in positions]
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            results = list(pool.map(job, positions))
-    table_rows = []
-    nodes = 0
-    for (name, t), (vals, bounds, n) in zip(rows, results):
-        nodes += n
-        row = {"contract": name, "trump": None if t is None else t.name,
-               "label": name if t is None else f"{name} {t.name}",
-               "values": {s.name: vals[s] for s in seats}}
-        if partial:
-            row["complete"] = bounds is None
-            row["bounds"] = {s.name: [vals[s], vals[s]] if bounds is None else list(bounds[s])
-                             for s in seats}
-        table_rows.append(row)
-    return {"variant": rs.name, "deal": deal.pbn(), "leader": Seat.parse(leader).name,
-            "doubles": bool(doubles), "seats": [s.name for s in seats], "rows": table_rows,
-            "nodes": nodes, "ms": round((time.perf_counter() - start) * 1000.0, 3)}
-
-
-def format_table(table: Mapping[str, Any]) -> str:
-    """A ``dd_table`` result as readable text: one row per contract, a column per seat."""
-    seats = table["seats"]
-    width = max([len(r["label"]) for r in table["rows"]] + [8])
-    lines = [f"{table['variant']}  {table['deal']}  leader {table['leader']}"
-             + ("  doubles" if table.get("doubles") else ""),
-             f"{'contract':<{width}}" + "".join(f"{s:>7}" for s in seats)]
-    def cell(r: Mapping[str, Any], s: str) -> str:
-        if r["values"][s] is not None:
-            return f"{r['values'][s]:>7}"
-        lo, hi = r["bounds"][s]
-        return f"{f'{lo}..{hi}':>7}"
-    for r in table["rows"]:
-        lines.append(f"{r['label']:<{width}}" + "".join(cell(r, s) for s in seats))
-    if any(not r.get("complete", True) for r in table["rows"]):
-        lines.append("lo..hi: the range proved before the budget stopped that row")
-    lines.append(f"{table['nodes']} nodes, {table['ms']:.0f} ms")
-    return "\n".join(lines)

@@ -202,14 +202,16 @@ def fake_solver(monkeypatch):
                 "complete": False, "nodes": 1, "ms": 0.1, "echo": req.get("id")}
 
     def dd_table(variant, deal, leader, contracts=None, trump=None, doubles=False, budget=None, threads=2,
-                 partial=False):
+                 exact=False):
         calls.append(dict(variant=variant, deal=deal, leader=leader, contracts=contracts, trump=trump,
-                          doubles=doubles, budget=budget, threads=threads))
-        return {"variant": variant, "contracts": {}}
+                          doubles=doubles, budget=budget, threads=threads, exact=exact))
+        return types.SimpleNamespace(to_dict=lambda: {"variant": variant, "contracts": {}})
 
-    module.dd_table = dd_table
     monkeypatch.setitem(sys.modules, "kingsolve.solver", module)
     monkeypatch.setattr(views, "solve_request", solve_request)
+    table = types.ModuleType("kingsolve.table")
+    table.dd_table = dd_table
+    monkeypatch.setitem(sys.modules, "kingsolve.table", table)
     return calls
 
 
@@ -406,15 +408,19 @@ def test_a_real_search_with_no_estimate_or_not_exact_is_503(client):
     assert set(resp.get_json()["bounds"]) == {"N", "E", "S", "W"}
 
 
-def test_table_partial_rows_carry_bounds(client):
+def test_table_rows_answer_within_the_budget_and_exact_names_the_row(client):
     full = {"variant": "italian", "deal": Deal.random(3).pbn(), "contracts": ["no-queens"],
             "nodes": 5000}
-    assert "budget" in error_of(client.post("/api/v1/table", json=full), 503, "budget")
-    body = client.post("/api/v1/table", json={**full, "partial": True}).get_json()
+    message = error_of(client.post("/api/v1/table", json={**full, "exact": True}), 503, "budget")
+    assert "no-queens" in message
+    body = client.post("/api/v1/table", json=full).get_json()
     row = body["rows"][0]
     # RULES.md 4: four queens at -3 each, so every proved range lies in -12..0
-    assert row["complete"] is False and set(row["bounds"]) == {"N", "E", "S", "W"}
+    assert row["solved"] is False and set(row["bounds"]) == {"N", "E", "S", "W"}
     assert all(-12 <= lo <= hi <= 0 for lo, hi in row["bounds"].values())
+    for seat, est in row["estimates"].items():
+        lo, hi = row["bounds"][seat]
+        assert lo <= est <= hi
 
 
 def test_table_of_a_small_deal(client):

@@ -189,3 +189,64 @@ def test_the_library_solver_gives_the_same_choices():
         assert fast.summary == slow.summary
         assert fast.nodes > 0 and fast.to_dict()["budget"] == {"nodes": 200_000_000,
                                                                "ms": 60_000.0, "tt_mb": 64}
+
+
+# --- within a budget: estimates inside proved ranges, never a failure ---------------------
+
+@pytest.mark.parametrize("nodes", [50, 400, 3000])
+def test_a_budgeted_choice_ranks_every_option_inside_bounds_holding_the_exact_values(nodes):
+    # RULES.md 11: each option's proved range holds the exact value (the library's
+    # exact search, itself checked against the brute force above), its estimate lies
+    # in the range, and the budget is the whole choice's
+    from kingsolve.result import Budget
+    from kingsolve.solver import solve
+    deal = deal_of(5, per_seat=6)
+    ch = trump_choice("italian", deal, leader="E", budget=Budget(nodes=nodes))
+    exact = {o.label: solve(Position("italian", "trumps", deal, leader="E", trump=o.trump),
+                            cards=False).values for o in ch.options}
+    for o in ch.options:
+        for seat, (lo, hi) in o.bounds.items():
+            assert lo <= exact[o.label][seat] <= hi, (nodes, o.label, seat)
+            assert lo <= o.rating(seat) <= hi
+            if seat in o.values:
+                assert o.values[seat] == exact[o.label][seat]
+    for seat in deal.seats:
+        ranking = ch.summary["ranking"][seat.name]
+        ratings = [ch.option(label).rating(seat) for label in ranking]
+        assert ratings == sorted(ratings, reverse=True)
+        if ch.summary["proved_best"][seat.name]:
+            # some best option by rating is an exact best option
+            top = max(exact[o.label][seat] for o in ch.options)
+            assert any(exact[label][seat] == top for label in ch.summary["best"][seat.name])
+
+
+def test_a_full_deal_choice_answers_within_its_budget_and_exact_names_the_option():
+    from kingsolve.errors import SolveTimeout
+    from kingsolve.result import Budget
+    deal = Deal.random(5)
+    ch = trump_choice("italian", deal, leader="N", budget=Budget(ms=800))
+    assert ch.ms < 800 + 1500 and not ch.summary["exact"]
+    for o in ch.options:
+        assert set(o.estimates) == set(deal.seats)
+        assert all(lo <= o.estimates[s] <= hi for s, (lo, hi) in o.bounds.items())
+    text = ch.text()
+    assert "≈" in text and "proved range" in text
+    rows = [line for line in text.splitlines() if line.startswith("  trump ")]
+    for line, o in zip(rows, ch.options):
+        assert [p.strip() for p in line[len(o.label) + 2:].split("  ") if p.strip()] == \
+            [o.cell(s) for s in deal.seats]
+    with pytest.raises(SolveTimeout, match=r"option 'trump S' stopped: search stopped"):
+        trump_choice("italian", deal, leader="N", budget=Budget(nodes=2000), exact=True)
+
+
+def test_cli_choices_prints_every_option_on_a_small_budget(capsys):
+    from kingsolve.cli import main
+    argv = ["choices", "trump", "--variant", "italian", "--seed", "5", "--leader", "N"]
+    assert main([*argv, "--ms", "600"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"trump {s}" in out for s in "SHDC") and "≈" in out and "exact: False" in out
+    assert main([*argv, "--ms", "600", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert all(set(o) >= {"values", "bounds", "estimates", "solved"} for o in data["options"])
+    assert main([*argv, "--nodes", "1000", "--exact"]) != 0
+    assert "option 'trump S' stopped" in capsys.readouterr().err

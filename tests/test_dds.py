@@ -19,7 +19,8 @@ from kingsolve import Deal, Position, Seat
 from kingsolve.cards import Card
 from kingsolve.deal import hand_text
 from kingsolve.result import Budget
-from kingsolve.solver import dd_table, solve
+from kingsolve.solver import solve
+from kingsolve.table import dd_table
 
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")
@@ -111,8 +112,8 @@ def test_full_deals_agree_with_dds(seed):
     pos = Position("italian", contract, deal, leader=leader, trump=trump, doubles=True)
     mult = 2 if trump is None else 1
     table = dd_table("italian", deal, leader, contracts=[contract], trump=trump, doubles=True,
-                     budget=Budget(nodes=2_000_000_000, ms=300_000))
-    values = table["rows"][0]["values"]
+                     budget=Budget(nodes=2_000_000_000, ms=300_000), exact=True)
+    values = table.to_dict()["rows"][0]["values"]
     best = max(t for _, t in endplay_dds.solve_board(_dds_board(pos)))
     assert values[leader.name] == mult * best
     assert values[leader.next().name] == mult * (13 - best)

@@ -18,7 +18,8 @@ from kingsolve.cli import main
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
 from kingsolve.result import Budget
 from kingsolve.request import solve_request
-from kingsolve.solver import dd_table, format_table, solve
+from kingsolve.solver import solve
+from kingsolve.table import Table, dd_table, format_table
 
 DEAL = "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"
 def _play(n: int, seed: int = 3) -> list[str]:
@@ -189,42 +190,135 @@ def test_package_exports():
 def test_dd_table_rows_and_text():
     deal = "N:AK.Q.. QJ.K.. T9.A.. 87.J.."
     table = dd_table("italian-wikipedia", deal, "N", threads=2)
-    labels = [r["label"] for r in table["rows"]]
+    assert isinstance(table, Table) and table.solved and kingsolve.Table is Table
+    labels = [r.label for r in table.rows]
     # RULES.md 5: trumps once per suit and with no trump
     assert labels.count("trumps") == 1 and "trumps S" in labels and "trumps C" in labels
-    assert "domino" not in labels and table["seats"] == ["N", "E", "S", "W"]
+    assert "domino" not in labels and table.seats == (Seat.N, Seat.E, Seat.S, Seat.W)
     one = dd_table("italian-wikipedia", deal, "N", threads=1)
-    assert [r["values"] for r in one["rows"]] == [r["values"] for r in table["rows"]]
-    for row in table["rows"]:
-        trump = row["trump"]
-        pos = Position("italian-wikipedia", row["contract"], deal, leader="N", trump=trump)
-        assert row["values"] == {s.name: v for s, v in solve(pos).values.items()}
+    assert one.values == table.values
+    for row in table.to_dict()["rows"]:
+        pos = Position("italian-wikipedia", row["contract"], deal, leader="N", trump=row["trump"])
+        exact = {s.name: v for s, v in solve(pos).values.items()}
+        assert row["values"] == exact and row["estimates"] == exact and row["solved"]
+        assert row["bounds"] == {s: [v, v] for s, v in exact.items()}
     text = format_table(table)
-    assert "no-queens" in text and "trumps H" in text
+    assert "no-queens" in text and "trumps H" in text and "≈" not in text
 
 
-def test_partial_table_keeps_the_rows_a_budget_stops():
-    # RULES.md 11: a stopped row shows each seat's proved range; the exact value is in it.
+def _eight_card_deal(seed: int) -> Deal:
     from kingsolve.cards import cards_of_mask
-    hands = [sum(c.mask for c in sorted(cards_of_mask(h), key=lambda c: c.bit)[:8])
-             for h in Deal.random(5).hands]
-    deal = Deal(hands)
+    return Deal([sum(c.mask for c in sorted(cards_of_mask(h), key=lambda c: c.bit)[:8])
+                 for h in Deal.random(seed).hands])
+
+
+@pytest.mark.parametrize("seed", [5, 11])
+def test_a_budgeted_table_answers_every_cell_inside_bounds_holding_the_exact_value(seed):
+    # RULES.md 11: each cell's proved range holds the exact value, its estimate lies in
+    # the range, and a cell shown as exact is the exact value.
+    deal = _eight_card_deal(seed)
     exact = dd_table("italian", deal, "N", threads=2)
-    with pytest.raises(SolveTimeout):
-        dd_table("italian", deal, "N", budget=Budget(nodes=4096), threads=2)
-    parts = {nodes: dd_table("italian", deal, "N", budget=Budget(nodes=nodes), threads=2,
-                             partial=True) for nodes in (4096, 30_000, 120_000)}
-    assert not all(r["complete"] for r in parts[4096]["rows"])
-    for nodes, part in parts.items():
-        assert [r["label"] for r in part["rows"]] == [r["label"] for r in exact["rows"]]
-        for p_row, e_row in zip(part["rows"], exact["rows"]):
-            for seat, (lo, hi) in p_row["bounds"].items():
-                assert lo <= e_row["values"][seat] <= hi, (nodes, p_row["label"], seat)
-                assert p_row["values"][seat] == (lo if lo == hi else None)
-                if p_row["complete"]:
-                    assert p_row["values"][seat] == e_row["values"][seat]
-    text = format_table(parts[4096])
-    assert ".." in text and "the range proved" in text
+    assert exact.solved
+    for nodes in (4096, 30_000, 120_000):
+        part = dd_table("italian", deal, "N", budget=Budget(nodes=nodes), threads=2)
+        assert [r.label for r in part.rows] == [r.label for r in exact.rows]
+        for p_row, e_row in zip(part.rows, exact.rows):
+            for seat, (lo, hi) in p_row.analysis.bounds.items():
+                value = e_row.analysis.values[seat]
+                assert lo <= value <= hi, (nodes, p_row.label, seat)
+                # a few hundred nodes a row may not finish the first play-outs
+                est = p_row.analysis.estimates.get(seat, lo)
+                assert lo <= est <= hi, (nodes, p_row.label, seat)
+                if lo == hi:
+                    assert p_row.analysis.values[seat] == value
+        row = part.to_dict()["rows"][0]
+        assert set(row) >= {"values", "bounds", "estimates", "solved"}
+        assert all(lo == hi for s, (lo, hi) in row["bounds"].items() if s in row["values"])
+    small = dd_table("italian", deal, "N", budget=Budget(nodes=4096), threads=2)
+    assert not small.solved and not small.to_dict()["solved"]
+    text = format_table(small)
+    assert "≈" in text and ".." in text and "estimate" in text and "proved range" in text
+
+
+def test_an_exact_table_names_the_row_that_stopped():
+    # issue 22 item 5: the stop says which contract it was
+    with pytest.raises(SolveTimeout, match=r"table row 'no-tricks' stopped: .*proved so far"):
+        dd_table("italian", Deal.random(3), "W", contracts=["no-tricks"],
+                 budget=Budget(nodes=4096), threads=1, exact=True)
+    with pytest.raises(SolveTimeout, match=r"table row 'trumps \w' stopped"):
+        dd_table("italian", Deal.random(3), "W", contracts=["trumps"],
+                 budget=Budget(nodes=20_000), threads=2, exact=True)
+
+
+def test_the_table_budget_bounds_the_whole_table():
+    # a full deal's twelve rows on two threads within one total, never a row each
+    deal = Deal.random(5)
+    table = dd_table("italian", deal, "N", budget=Budget(ms=1200), threads=2)
+    assert len(table.rows) == 12 and table.ms < 1200 + 1500      # generous for a busy machine
+    for row in table.rows:
+        assert set(row.analysis.estimates) == {Seat.N, Seat.E, Seat.S, Seat.W}, row.label
+        for seat, (lo, hi) in row.analysis.bounds.items():
+            assert lo <= row.analysis.estimates[seat] <= hi
+
+
+def test_budget_shares_split_the_total_between_pieces_as_they_start():
+    from kingsolve.result import BudgetShares
+    shares = BudgetShares(Budget(nodes=1000, ms=4000), pieces=4)
+    first = shares.take()
+    assert first.nodes == 250 and 990 < first.ms <= 1000
+    shares.done(first, 50)                      # a quick piece leaves its share to the rest
+    second = shares.take()
+    assert second.nodes == (1000 - 50) // 3 and second.ms > 1250
+    together = BudgetShares(Budget(nodes=800, ms=4000), pieces=4, threads=2)
+    a, b = together.take(), together.take()
+    # two run at once: each holds half the time, and the nodes are split four ways
+    assert 1900 < a.ms <= 2000 and 1900 < b.ms <= 2000 and a.nodes == 200 and b.nodes == 200
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_analysis_without_cards_bounds_hold_the_exact_values(seed):
+    # RULES.md 11: the mover's side searched whole like the others; estimates inside
+    # the proved ranges, no per-card values; exact once the budget allows
+    from kingsolve.analysis import analyse
+    deal = _eight_card_deal(seed)
+    pos = Position("italian", ["no-tricks", "no-queens", "no-hearts"][seed], deal, leader="E")
+    exact = solve(pos, cards=False).values
+    for nodes in (300, 3000):
+        a = analyse(pos, budget=Budget(nodes=nodes), cards=False)
+        assert a.card_bounds == {} and a.best == [] and "cards" not in a.text()
+        for seat, (lo, hi) in a.bounds.items():
+            assert lo <= exact[seat] <= hi, (nodes, seat)
+            if seat in a.estimates:
+                assert lo <= a.estimates[seat] <= hi
+    whole = analyse(pos, cards=False)
+    assert whole.solved and whole.values == exact and whole.estimates == exact
+
+
+def test_a_table_reports_its_rows_as_they_improve(capsys):
+    seen: list = []
+    deal = Deal.random(5)
+    table = dd_table("italian", deal, "N", contracts=["no-queens", "no-tricks", "no-hearts"],
+                     budget=Budget(ms=600), threads=2, on_update=seen.append)
+    assert len(seen) >= 3 and all(isinstance(t, Table) for t in seen)
+    assert [r.label for r in seen[-1].rows] == [r.label for r in table.rows]
+    assert seen[-1].values == table.values
+    assert main(["table", "--deal", deal.pbn(), "--ms", "400", "--contracts", "no-queens",
+                 "--watch", "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) >= 2 and all(len(x["rows"]) == 1 for x in lines)
+
+
+def test_format_table_keeps_columns_apart_whatever_the_cell_width():
+    # issue 22 item 10: wide range cells never run into each other
+    table = dd_table("italian", Deal.random(3), "N", contracts=["no-kings-jacks", "no-tricks"],
+                     budget=Budget(nodes=3000), threads=1)
+    lines = format_table(table).splitlines()
+    for line, row in zip(lines[2:], table.rows):
+        cells = [row.cell(s) for s in table.seats]
+        rest = line[len(row.label):]
+        # each cell right-aligned in its own column, at least two spaces before it
+        parts = [p.strip() for p in rest.split("  ") if p.strip()]
+        assert parts == cells, line
 
 
 def test_a_stopped_table_row_narrows_every_seat():
@@ -232,8 +326,8 @@ def test_a_stopped_table_row_narrows_every_seat():
     # row's budget is shared among the seats, so a stop leaves each of them narrowed
     # at both ends, not the first seat alone.
     row, = dd_table("italian", Deal.random(3), "W", contracts=["no-tricks"],
-                    budget=Budget(nodes=2_000_000), threads=1, partial=True)["rows"]
-    assert not row["complete"]
+                    budget=Budget(nodes=2_000_000), threads=1).to_dict()["rows"]
+    assert not row["solved"]
     for seat, (lo, hi) in row["bounds"].items():
         assert -13 < lo <= hi < 0, (seat, lo, hi)
 
@@ -243,6 +337,54 @@ def test_cli_solve_prints_json(capsys):
                  "--play", " ".join(PLAY), "--seats", "N,E"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out["values"]) == {"N", "E"}
+
+
+FULL = ["--variant", "italian", "--contract", "no-queens", "--deal", DEAL]
+
+
+def test_cli_solve_marks_estimates_and_ranges_in_text(capsys):
+    assert main(["solve", *FULL, "--ms", "150", "--text"]) == 0
+    text = capsys.readouterr().out
+    assert "≈" in text and ".." in text and "estimate" in text and "cards:" in text
+    # a position solved exactly shows plain numbers and no legend
+    assert main(["solve", *FULL, "--play", " ".join(PLAY), "--text"]) == 0
+    text = capsys.readouterr().out
+    assert "≈" not in text and "estimate" not in text and "best:" in text
+
+
+def test_cli_solve_exact_fails_naming_what_stopped(capsys):
+    assert main(["solve", *FULL, "--ms", "100", "--exact"]) != 0
+    err = capsys.readouterr().err
+    assert "time budget of 100 ms" in err and "proved so far: N" in err
+    assert main(["solve", *FULL, "--ms", "100", "--exact", "--watch"]) != 0
+    err = capsys.readouterr().err
+    assert "not every value exact" in err and "N -12.." in err
+    assert main(["solve", *FULL, "--play", " ".join(PLAY), "--exact"]) == 0
+    assert json.loads(capsys.readouterr().out)["solved"] is True
+
+
+def test_cli_solve_watch_prints_each_improvement(capsys):
+    assert main(["solve", *FULL, "--ms", "300", "--watch"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) >= 2 and all(set(x) >= {"bounds", "estimates", "solved"} for x in lines)
+    assert main(["solve", *FULL, "--ms", "300", "--watch", "--text"]) == 0
+    blocks = capsys.readouterr().out.strip().split("\n\n")     # not a terminal: one after another
+    assert len(blocks) >= 2 and all(b.startswith("N to play") for b in blocks)
+
+
+def test_live_text_redraws_in_place_on_a_terminal():
+    import io
+    from kingsolve.cli import LiveText
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term = Terminal()
+    live = LiveText(term)
+    live.draw("a\nb")
+    live.draw("c\nd")
+    assert term.getvalue() == "a\nb\n\x1b[2F\x1b[Jc\nd\n"
 
 
 def test_cli_solve_reports_errors(capsys):
@@ -258,7 +400,18 @@ def test_cli_table_text_and_json(capsys):
     assert "no-king-of-hearts" in text and "trumps S" in text
     assert main(["table", "--variant", "turkish", "--deal", deal, "--leader", "E", "--json"]) == 0
     table = json.loads(capsys.readouterr().out)
-    assert table["leader"] == "E" and len(table["rows"]) == 6 + 4
+    assert table["leader"] == "E" and len(table["rows"]) == 6 + 4 and table["solved"]
+
+
+def test_cli_table_prints_every_row_on_a_small_budget(capsys):
+    deal = Deal.random(5).pbn()
+    assert main(["table", "--deal", deal, "--ms", "600", "--contracts", "no-queens,no-tricks"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].startswith("no-queens") and lines[3].startswith("no-tricks")
+    assert "≈" in lines[2] and "proved range" in "\n".join(lines)
+    assert main(["table", "--deal", deal, "--ms", "300", "--contracts", "no-queens",
+                 "--exact"]) != 0
+    assert "table row 'no-queens' stopped" in capsys.readouterr().err
 
 
 def test_domino_requests_go_to_the_domino_solver():
