@@ -36,6 +36,7 @@ DEFAULTS: dict[str, Any] = {
                                            # choices or hint
     "KINGSOLVE_TT_MB": 64,                 # transposition-table memory of a /table search
     "KINGSOLVE_TABLE_THREADS": 1,          # threads of one /table request
+    "KINGSOLVE_READ_TIMEOUT": 10,          # seconds a request body may stall (408 past it)
 }
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             message = f"request body too large: at most {app.config['MAX_CONTENT_LENGTH']} bytes"
         elif exc.code == 405:
             message = f"method not allowed here: use {headers.get('Allow', 'another method')}"
+        if exc.code in (408, 413):
+            headers["Connection"] = "close"     # the rest of the body is never read
         return respond({"error": code, "message": message}, exc.code or 500, headers)
 
     @app.errorhandler(ModuleNotFoundError)
