@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from kingsolve import __version__
-from kingsolve.errors import InvalidRequestError
+from kingsolve.errors import InvalidRequestError, excerpt
 from kingsolve.hint import CHOICES as HINT_CHOICES
 from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve.request import MAX_PLAY, MAX_TEXT
@@ -247,6 +247,52 @@ def _analysis_responses() -> dict[str, dict]:
             "HintResponse": {"anyOf": [card_hint, choice_hint]}}
 
 
+#: What each JSON type is called in an error message.
+TYPE_NAMES = {"string": "text", "integer": "an integer", "number": "a number", "boolean": "true or false",
+              "array": "a list", "object": "an object", "null": "null"}
+
+
+def _problem(error) -> str:
+    """What a schema error found, quoting at most an excerpt of the input and naming the limit.
+
+    jsonschema's own messages start with the whole instance, however large it is.
+    """
+    value, limit, kind = error.instance, error.validator_value, error.validator
+    if kind == "maxLength":
+        return f"{len(value)} characters; at most {limit}"
+    if kind == "minLength":
+        return f"{len(value)} characters; at least {limit}"
+    if kind in ("maxItems", "minItems"):
+        return f"{len(value)} items; at {'most' if kind == 'maxItems' else 'least'} {limit}"
+    if kind == "maxProperties":
+        return f"{len(value)} entries; at most {limit}"
+    if kind == "uniqueItems":
+        return f"{excerpt(value)} repeats an item: each may appear once"
+    if kind == "type":
+        types = [limit] if isinstance(limit, str) else limit
+        return f"expected {' or '.join(TYPE_NAMES.get(t, t) for t in types)}, got {excerpt(value)}"
+    if kind in ("maximum", "minimum", "exclusiveMinimum", "exclusiveMaximum"):
+        words = {"maximum": "at most", "minimum": "at least", "exclusiveMinimum": "more than",
+                 "exclusiveMaximum": "less than"}[kind]
+        return f"{excerpt(value)} is out of range: expected {words} {limit}"
+    if kind == "enum":
+        return f"{excerpt(value)} is not one of {', '.join(map(repr, limit))}"
+    if kind == "const":
+        return f"expected {limit!r}, got {excerpt(value)}"
+    if kind in ("anyOf", "oneOf"):
+        return f"{excerpt(value)} fits none of the accepted forms"
+    return error.message.replace(repr(value), excerpt(value)) if _short_repr(value) else \
+        f"{excerpt(value)} is not accepted here"
+
+
+def _short_repr(value: Any) -> bool:
+    """Whether jsonschema's message, which starts with the value's repr, is short enough."""
+    try:
+        return len(repr(value)) <= 200
+    except ValueError:                          # an integer too long for its decimal text
+        return False
+
+
 class Schemas:
     """The request and response schemas of one app, with its limits, and its OpenAPI text."""
 
@@ -397,7 +443,7 @@ class Schemas:
             raise InvalidRequestError(f"invalid batch of {len(error.instance)} requests: "
                                       f"expected 1 to {self.batch_max}")
         where = f"{noun} {field!r}" if field else "request"
-        raise InvalidRequestError(f"invalid {where}: {error.message}")
+        raise InvalidRequestError(f"invalid {where}: {_problem(error)}")
 
     # --- the OpenAPI document ---------------------------------------------------------
     def openapi(self) -> dict:

@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
 from .deal import Deal
-from .errors import InvalidRequestError, SolveTimeout
+from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .position import Position, trick_winner_index
 from .result import Budget, SolveResult
 from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
@@ -146,7 +146,7 @@ class HintResult:
         for h in self.cards:
             if h.card == c:
                 return h
-        raise InvalidRequestError(f"card {str(c)!r} is not a legal card of this hint")
+        raise InvalidRequestError(f"card {excerpt(str(c))} is not a legal card of this hint")
 
     def to_dict(self) -> dict:
         return {"seat": self.seat.name, "recommended": str(self.recommended),
@@ -190,7 +190,7 @@ class ChoiceHint:
         for o in self.options:
             if o.option == name:
                 return o
-        raise InvalidRequestError(f"no option {name!r} in this hint")
+        raise InvalidRequestError(f"no option {excerpt(name)} in this hint")
 
     def to_dict(self) -> dict:
         return {"choice": self.choice, "seat": self.seat.name, "recommended": self.recommended,
@@ -201,7 +201,7 @@ class ChoiceHint:
 
 def _check_samples(samples: Any) -> int:
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise InvalidRequestError(f"invalid samples {samples!r}: expected 1 to {MAX_SAMPLES}")
+        raise InvalidRequestError(f"invalid samples {excerpt(samples)}: expected 1 to {MAX_SAMPLES}")
     return samples
 
 
@@ -209,13 +209,13 @@ def _check_ms(ms: Any) -> float | None:
     if ms is None:
         return None
     if isinstance(ms, bool) or not isinstance(ms, (int, float)) or not ms > 0:
-        raise InvalidRequestError(f"invalid ms {ms!r}: expected a positive number of milliseconds")
+        raise InvalidRequestError(f"invalid ms {excerpt(ms)}: expected a positive number of milliseconds")
     return float(ms)
 
 
 def _check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidRequestError(f"invalid seed {seed!r}: expected an integer")
+        raise InvalidRequestError(f"invalid seed {excerpt(seed)}: expected an integer")
     return seed
 
 
@@ -223,7 +223,7 @@ def _check_horizon(horizon: Any) -> int:
     if horizon is None:
         return DEFAULT_HORIZON
     if isinstance(horizon, bool) or not isinstance(horizon, int) or not 0 <= horizon <= 26:
-        raise InvalidRequestError(f"invalid horizon {horizon!r}: expected 0 to 26 tricks left")
+        raise InvalidRequestError(f"invalid horizon {excerpt(horizon)}: expected 0 to 26 tricks left")
     return horizon
 
 
@@ -257,7 +257,7 @@ def _with_best(values: dict[Card, float], legal: Sequence[Card]) -> tuple[dict[C
 
 def _check_threads(threads: Any) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise InvalidRequestError(f"invalid threads {threads!r}: expected 1 to 64")
+        raise InvalidRequestError(f"invalid threads {excerpt(threads)}: expected 1 to 64")
     return threads
 
 
@@ -447,7 +447,7 @@ def _option_values(rs: RuleSet, seat: Seat, hand, opts: Sequence[_Option], seats
 def _trump_options(rs: RuleSet, contract: str) -> list[Suit | None]:
     c = rs.contract(contract)
     if not c.takes_trump:
-        raise InvalidRequestError(f"contract {contract!r} of {rs.name!r} takes no trump to name")
+        raise InvalidRequestError(f"contract {excerpt(contract)} of {rs.name!r} takes no trump to name")
     out: list[Suit | None] = list(Suit)
     if c.trump == TRUMP_NAMED_OR_NONE:
         out.append(None)
@@ -658,7 +658,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
             opts.append(_Option(f"{t.name} bidder leads", "festa", t, seat))
             opts.append(_Option(f"{t.name} next leads", "festa", t, nxt))
     else:
-        raise InvalidRequestError(f"invalid role {role!r}: expected 'host' or 'bidder'")
+        raise InvalidRequestError(f"invalid role {excerpt(role)}: expected 'host' or 'bidder'")
     results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
                                        threads, solver, horizon)
     _need_results(results, timeouts)
@@ -701,12 +701,12 @@ CHOICES = ("card", "trump", "sell", "contract", "festa")
 def _req_field(req: Mapping, name: str, kind, default=None, required: bool = False):
     if req.get(name) is None:
         if required:
-            raise InvalidRequestError(f"missing field {name!r}")
+            raise InvalidRequestError(f"missing field {excerpt(name)}")
         return default
     value = req[name]
     if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
         want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise InvalidRequestError(f"invalid field {name!r}: expected {want}, got {value!r}")
+        raise InvalidRequestError(f"invalid field {excerpt(name)}: expected {want}, got {excerpt(value)}")
     return value
 
 
@@ -721,14 +721,14 @@ def hint_request(request: Any) -> dict:
                                   f"got {type(request).__name__}")
     unknown = sorted(k for k in request if k not in HINT_FIELDS)
     if unknown:
-        raise InvalidRequestError(f"unknown field {unknown[0]!r} in hint request: expected "
+        raise InvalidRequestError(f"unknown field {excerpt(unknown[0])} in hint request: expected "
                                   f"{', '.join(sorted(HINT_FIELDS))}")
     req = request
     budget = budget_from_request({k: req.get(k) for k in ("nodes",)})
     choice = _req_field(req, "choice", str, "card")
     if choice not in CHOICES:
         raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "
-                                  f"got {choice!r}")
+                                  f"got {excerpt(choice)}")
     variant = _req_field(req, "variant", str, required=True)
     seat = _req_field(req, "seat", str, required=True)
     hand = _req_field(req, "hand", (str, list), required=True)
@@ -755,7 +755,7 @@ def hint_request(request: Any) -> dict:
                                **common)
     else:
         if variant != "portuguese":
-            raise InvalidRequestError(f"the festa is Portuguese (RULES.md 6), not {variant!r}")
+            raise InvalidRequestError(f"the festa is Portuguese (RULES.md 6), not {excerpt(variant)}")
         result = festa_hint(seat, hand, role=_req_field(req, "role", str, "host"), **common)
     out = result.to_dict()
     if "id" in req:
@@ -796,6 +796,6 @@ def request_from_args(args, req: dict) -> dict:
     for item in getattr(args, "known", None) or ():
         seat, sep, cards = item.partition(":")
         if not sep:
-            raise InvalidRequestError(f"invalid --known {item!r}: expected SEAT:CARDS such as E:HK")
+            raise InvalidRequestError(f"invalid --known {excerpt(item)}: expected SEAT:CARDS such as E:HK")
         req.setdefault("known", {})[seat] = cards
     return req

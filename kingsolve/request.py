@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from .cards import Seat
 from .deal import Deal
-from .errors import InvalidRequestError
+from .errors import InvalidRequestError, excerpt
 from .rules import get_variant
 
 __all__ = ["position_from_request", "legal_request", "REQUEST_FIELDS", "MAX_TEXT"]
@@ -33,12 +33,12 @@ def _field(req: Mapping[str, Any], name: str, kind: type | tuple, default: Any =
            required: bool = False) -> Any:
     if name not in req or req[name] is None:
         if required:
-            raise InvalidRequestError(f"missing field {name!r}")
+            raise InvalidRequestError(f"missing field {excerpt(name)}")
         return default
     value = req[name]
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise InvalidRequestError(f"invalid field {name!r}: expected {expected}, got {value!r}")
+        raise InvalidRequestError(f"invalid field {excerpt(name)}: expected {expected}, got {excerpt(value)}")
     return value
 
 
@@ -48,7 +48,7 @@ def check_request(req: Any) -> Mapping[str, Any]:
         raise InvalidRequestError(f"invalid request: expected a JSON object, got {type(req).__name__}")
     unknown = sorted(k for k in req if k not in REQUEST_FIELDS)
     if unknown:
-        raise InvalidRequestError(f"unknown field {unknown[0]!r} in request: expected "
+        raise InvalidRequestError(f"unknown field {excerpt(unknown[0])} in request: expected "
                                   f"{', '.join(sorted(REQUEST_FIELDS))}")
     return req
 
@@ -60,7 +60,7 @@ def position_from_request(req: Any):
     contract_name = _field(req, "contract", str, required=True)
     options = _field(req, "options", list, default=[])
     if not all(isinstance(o, str) for o in options):
-        raise InvalidRequestError(f"invalid field 'options': expected a list of names, got {options!r}")
+        raise InvalidRequestError(f"invalid field 'options': expected a list of names, got {excerpt(options)}")
     contract = variant.contract(contract_name, options)
     deal_text = _field(req, "deal", str, required=True)
     if len(deal_text) > MAX_TEXT:
@@ -72,7 +72,7 @@ def position_from_request(req: Any):
         raise InvalidRequestError(f"invalid field 'play': {len(play)} cards, at most {MAX_PLAY}")
     for i, card in enumerate(play):
         if not isinstance(card, str):
-            raise InvalidRequestError(f"invalid field 'play': play[{i}] is {card!r}, expected a card "
+            raise InvalidRequestError(f"invalid field 'play': play[{i}] is {excerpt(card)}, expected a card "
                                       f"such as 'SQ'")
     leader = Seat.parse(_field(req, "leader", str, default="N"))
     doubles = _field(req, "doubles", bool, default=False)

@@ -47,3 +47,52 @@ def test_chunked_bodies_over_the_limit_are_413():
     # cut mid-JSON at the limit, it is still too large, not malformed
     error_of(post_chunked(client, body[:50] + b"x" * 5000), 413)
     error_of(post_chunked(client, body + b" " * (1001 - len(body))), 413)
+
+
+# --- errors quote an excerpt of oversized input ----------------------------------------------
+
+BIG = "x" * 200_000
+RECORD = f'[Variant "italian"]\n[Contract "no-queens"]\n[Deal "{DEAL}"]\n[Leader "N"]\n'
+
+
+@pytest.mark.parametrize("path, body, words", [
+    ("legal", {**LEGAL, "deal": BIG}, "200000 characters; at most 400"),
+    ("legal", {**LEGAL, "contract": BIG}, "200000 characters; at most 40"),
+    ("legal", {**LEGAL, "id": BIG}, "200000 characters; at most 100"),
+    ("legal", {**LEGAL, "play": ["SA"] * 10_000}, "10000 items; at most 52"),
+    ("legal", {**LEGAL, "play": [BIG]}, "at most 3"),
+    ("legal", {**LEGAL, "variant": BIG}, "is not one of"),
+    ("legal", {**LEGAL, "leader": ["N"] * 10_000}, "expected text, got ['N', 'N',"),
+    ("legal", {**LEGAL, "doubles": {"a": BIG}}, "expected true or false"),
+    ("solve", {**LEGAL, "seats": [BIG]}, "at most 5"),
+    ("hint", {"variant": "italian", "contract": "no-queens", "seat": "N", "hand": BIG}, "200000 characters; at most 60"),
+    ("review", {"record": BIG}, "200000 characters; at most 4000"),
+    ("review", {"record": RECORD + f'[Score "{"y" * 3000}"]\n'}, "'yyyy"),
+    ("review", {"record": RECORD.replace("no-queens", "z" * 3000)}, "unknown contract 'zzzz"),
+    ("review", {"record": RECORD + '[Play "N"]\n' + "ZZ " * 1000}, "trick 1 has 1000 cards"),
+    ("review", {"record": "[" + "q" * 3900}, "invalid tag line '[qqqq"),
+    ("choices", {"kind": "sale", "variant": "italian", "deal": DEAL, "dealer": BIG}, "at most 5"),
+])
+def test_errors_quote_an_excerpt_of_oversized_input(client, path, body, words):
+    message = error_of(client.post(f"/api/v1/{path}", json=body), 400)
+    assert words in message
+    assert len(message) < 300, message
+
+
+def test_a_batch_item_quotes_an_excerpt(client):
+    out = client.post("/api/v1/solve", json=[{**LEGAL, "deal": BIG}]).get_json()
+    assert out[0]["message"] == "invalid field 'deal': 200000 characters; at most 400"
+
+
+def test_library_errors_quote_an_excerpt():
+    from kingsolve.errors import KingsolveError
+    from kingsolve.record import Record
+    from kingsolve.request import position_from_request
+    for bad in ({**LEGAL, "play": "SA" * 10_000}, {**LEGAL, "leader": BIG}, {**LEGAL, "deal": DEAL + " " + "K" * 300},
+                {**LEGAL, "contract": BIG}, {**LEGAL, "variant": BIG}, {**LEGAL, "trump": BIG}):
+        with pytest.raises(KingsolveError) as err:
+            position_from_request(bad)
+        assert len(str(err.value)) < 300, str(err.value)
+    with pytest.raises(KingsolveError) as err:
+        Record.parse(RECORD + f'[Hand "{"9" * 3000}"]\n[Play "N"]\n' + "SQ " * 1000)
+    assert "…" in str(err.value) and len(str(err.value)) < 300
