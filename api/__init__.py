@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 from kingsolve import __version__
 from kingsolve.errors import KingsolveError, SolveTimeout
 
+from .limits import install_limits
 from .schemas import Schemas
 from .views import bp
 from .wire import respond
@@ -37,6 +38,14 @@ DEFAULTS: dict[str, Any] = {
     "KINGSOLVE_TT_MB": 64,                 # transposition-table memory of a /table search
     "KINGSOLVE_TABLE_THREADS": 1,          # threads of one /table request
     "KINGSOLVE_READ_TIMEOUT": 10,          # seconds a request body may stall (408 past it)
+    "KINGSOLVE_SEARCH_SLOTS": None,        # searches run at once by the whole server (default:
+                                           # one per core); others wait within their budget
+    "KINGSOLVE_CLIENT_SEARCHES": 4,        # searches one client address may run or wait for
+                                           # at once (429 past it)
+    "KINGSOLVE_RATE_LIMIT": "1200 per minute",  # requests to /api/v1 per client address and
+                                           # worker process (429 past it); None: no limit
+    "KINGSOLVE_LOCK_DIR": None,            # folder of the search slots' lock files, shared by
+                                           # the worker processes (default: one per app)
 }
 
 log = logging.getLogger(__name__)
@@ -58,6 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     app.extensions["kingsolve"] = ApiState(Schemas(app.config))
     app.register_blueprint(bp)
+    install_limits(app)
 
     @app.get("/")
     def board():
@@ -69,8 +79,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.errorhandler(KingsolveError)
     def bad_input(exc: KingsolveError):
-        status = 503 if isinstance(exc, SolveTimeout) else 400
-        return respond(exc.to_dict(), status)
+        status = getattr(exc, "status", 503 if isinstance(exc, SolveTimeout) else 400)
+        retry = getattr(exc, "retry_after", None)
+        return respond(exc.to_dict(), status, {"Retry-After": str(retry)} if retry else None)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
@@ -79,6 +90,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         message = exc.description or exc.name
         if exc.code == 413:
             message = f"request body too large: at most {app.config['MAX_CONTENT_LENGTH']} bytes"
+        elif exc.code == 429:
+            message = f"too many requests from this client: at most {exc.description}"
         elif exc.code == 405:
             message = f"method not allowed here: use {headers.get('Allow', 'another method')}"
         if exc.code in (408, 413):

@@ -465,13 +465,16 @@ class Schemas:
             "400": answer("Error", "bad input: the message names the problem"),
             "413": answer("Error", "body larger than the server's limit"),
             "415": answer("Error", "body neither application/json nor application/msgpack"),
+            "429": answer("Error", "too many requests, or searches at once, from this client "
+                                   "(see Retry-After)"),
         }
 
         def post(summary: str, request: str, response: dict, busy: bool = False) -> dict:
             out = {"post": {"summary": summary, "requestBody": body(request),
                             "responses": {"200": response, **errors}}}
             if busy:
-                out["post"]["responses"]["503"] = answer("Error", "the search went over its budget")
+                out["post"]["responses"]["503"] = answer("Error", "the search went over its budget, "
+                                                         "or no search slot came free within it")
             return out
 
         solve_ok = {"description": "values of the position (a list for a batch)", "content": {

@@ -15,6 +15,7 @@ from kingsolve.request import legal_request
 from kingsolve.result import Budget
 from kingsolve.rules import VARIANTS
 
+from .limits import admit_search, waited_ms
 from .wire import read_body, respond
 
 __all__ = ["bp"]
@@ -37,6 +38,7 @@ def _budget(req: dict, ms_left: float | None = None) -> dict:
     ms = min(req.get("ms") or cfg["KINGSOLVE_MAX_MS"], cfg["KINGSOLVE_MAX_MS"])
     if ms_left is not None:
         ms = min(ms, ms_left)
+    ms = admit_search(ms)       # waits for a search slot; the wait comes out of ms
     return {**req, "nodes": int(nodes), "ms": float(ms)}
 
 
@@ -114,7 +116,7 @@ def _analysis_budget(req: dict) -> tuple[Budget, Any]:
     req = _budget(req)
     cfg = current_app.config
     budget = Budget(nodes=req["nodes"], ms=req["ms"], tt_mb=cfg["KINGSOLVE_TT_MB"])
-    return budget, _deadline_solver(cfg["KINGSOLVE_BATCH_MS"])
+    return budget, _deadline_solver(cfg["KINGSOLVE_BATCH_MS"] - waited_ms())
 
 
 @bp.post("/review")
