@@ -18,7 +18,7 @@ from kingsolve import __version__
 from kingsolve.errors import InvalidRequestError, excerpt
 from kingsolve.hint import CHOICES as HINT_CHOICES
 from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
-from kingsolve.request import MAX_PLAY, MAX_TEXT
+from kingsolve.request import JSON_SAFE_INT, MAX_PLAY, MAX_TEXT
 from kingsolve.rules import VARIANTS
 
 __all__ = ["Schemas"]
@@ -27,8 +27,6 @@ SEATS = ["N", "E", "S", "W"]
 NAME = {"type": "string", "minLength": 1, "maxLength": 40}
 CARD = {"type": "string", "minLength": 2, "maxLength": 3, "description": "a card: suit then rank, e.g. 'SQ'"}
 SCORE = {"type": "number"}
-#: The largest integer every JSON and msgpack peer represents exactly (2**53 - 1).
-JSON_SAFE_INT = 2**53 - 1
 SCORES = {"type": "object", "additionalProperties": SCORE, "description": "a score per seat"}
 TEXT_OR_NULL = {"type": ["string", "null"]}
 
@@ -229,7 +227,10 @@ def _analysis_responses() -> dict[str, dict]:
                 "properties": {"card": CARD, "mean": SCORE, "std": SCORE, "best": SCORE,
                                "min": SCORE, "max": SCORE}}},
             "samples": {"type": "integer"}, "exact": {"type": "boolean"},
-            "consistent_deals": {"type": "integer"}, "timeouts": {"type": "integer"},
+            "consistent_deals": {"type": ["integer", "string"],
+                                 "description": "deals that fit what the seat knows; decimal "
+                                                "text when larger than 2**53 - 1"},
+            "timeouts": {"type": "integer"},
             "horizon": {"type": ["integer", "null"],
                         "description": "null: every sample searched whole; else the tricks left "
                                        "at which the rollouts handed over to the search"},

@@ -32,6 +32,7 @@ from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .position import Position, trick_winner_index
+from .request import json_int
 from .result import Budget, SolveResult
 from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .sampling import DealSampler, SeatView
@@ -151,7 +152,7 @@ class HintResult:
     def to_dict(self) -> dict:
         return {"seat": self.seat.name, "recommended": str(self.recommended),
                 "cards": [h.to_dict() for h in self.cards], "samples": self.samples,
-                "exact": self.exact, "consistent_deals": self.consistent_deals,
+                "exact": self.exact, "consistent_deals": json_int(self.consistent_deals),
                 "seed": self.seed, "budget": self.budget.to_dict(), "timeouts": self.timeouts,
                 "ms": round(self.ms, 3), "inferences": [x.to_dict() for x in self.inferences],
                 "horizon": self.horizon}
@@ -724,7 +725,9 @@ def hint_request(request: Any) -> dict:
         raise InvalidRequestError(f"unknown field {excerpt(unknown[0])} in hint request: expected "
                                   f"{', '.join(sorted(HINT_FIELDS))}")
     req = request
-    budget = budget_from_request({k: req.get(k) for k in ("nodes",)})
+    # Each search is cut to what is left of the hint's time, so no search gets more than
+    # the hint's ms: that is the per-search budget to report.
+    budget = budget_from_request({k: req.get(k) for k in ("nodes", "ms")})
     choice = _req_field(req, "choice", str, "card")
     if choice not in CHOICES:
         raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "

@@ -45,6 +45,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from .cards import Card, Seat, Suit
 from .deal import Deal
 from .errors import KingsolveError, ParseError, excerpt
+from .request import JSON_SAFE_INT
 from .rules import TRUMP_NONE, RuleSet, get_variant
 
 __all__ = ["Record", "RecordError", "parse_records", "format_records", "read_records",
@@ -597,9 +598,10 @@ def _int_tag(tags: dict[str, tuple[str, int]], tag: str, minimum: int = 0) -> in
     if tag not in tags:
         return None
     value, line = tags[tag]
-    if not re.fullmatch(r"\d+", value) or int(value) < minimum:
+    # Read only when it is short: it must fit a JSON number a JavaScript client holds.
+    if not re.fullmatch(r"\d{1,16}", value) or not minimum <= int(value) <= JSON_SAFE_INT:
         raise RecordError(f"tag {tag}: invalid value {excerpt(value)}: expected a whole number "
-                          f"of at least {minimum}", line)
+                          f"from {minimum} to {JSON_SAFE_INT}", line)
     return int(value)
 
 

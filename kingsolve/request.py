@@ -20,13 +20,27 @@ from .deal import Deal
 from .errors import InvalidRequestError, excerpt
 from .rules import get_variant
 
-__all__ = ["position_from_request", "legal_request", "REQUEST_FIELDS", "MAX_TEXT"]
+__all__ = ["position_from_request", "legal_request", "REQUEST_FIELDS", "MAX_TEXT", "JSON_SAFE_INT",
+           "json_int"]
 
 #: Fields a request may carry (others are refused, to catch typos).
 REQUEST_FIELDS = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
                   "seats", "id", "budget", "nodes", "ms", "samples", "seed"}
 MAX_TEXT = 400          # longest deal text accepted
 MAX_PLAY = 52           # longest play record accepted
+#: The largest integer every JSON and msgpack peer holds exactly (2**53 - 1): a
+#: JavaScript client reads a larger one rounded.
+JSON_SAFE_INT = 2**53 - 1
+
+
+def json_int(n: int) -> int | str:
+    """``n`` as a JSON value a JavaScript client reads exactly: the integer, or its
+    decimal text when it is larger than ``JSON_SAFE_INT``.
+
+    >>> json_int(52), json_int(2**60)
+    (52, '1152921504606846976')
+    """
+    return n if -JSON_SAFE_INT <= n <= JSON_SAFE_INT else str(n)
 
 
 def _field(req: Mapping[str, Any], name: str, kind: type | tuple, default: Any = None,

@@ -96,3 +96,30 @@ def test_library_errors_quote_an_excerpt():
     with pytest.raises(KingsolveError) as err:
         Record.parse(RECORD + f'[Hand "{"9" * 3000}"]\n[Play "N"]\n' + "SQ " * 1000)
     assert "…" in str(err.value) and len(str(err.value)) < 300
+
+
+# --- numbers a JavaScript client cannot hold ------------------------------------------------
+
+def test_a_5000_digit_number_is_refused_in_the_clients_terms(client):
+    resp = client.post("/api/v1/legal", data=b'{"id": ' + b"9" * 5000 + b"}", content_type="application/json")
+    message = error_of(resp, 400, "parse")
+    assert message == "invalid JSON body: number too long: 5000 digits; at most 20"
+    assert "sys." not in message
+
+
+def test_a_records_100_digit_hand_tag_is_refused_not_echoed(client):
+    text = RECORD + f'[Hand "{"1" * 100}"]\n'
+    message = error_of(client.post("/api/v1/review", json={"record": text}), 400)
+    assert "tag Hand" in message and "9007199254740991" in message and "1" * 50 not in message
+    twin = {"variant": "italian", "contract": "no-queens", "deal": DEAL, "leader": "N", "hand": "1" * 100}
+    assert "tag Hand" in error_of(client.post("/api/v1/review", json={"record": twin}), 400)
+
+
+def test_counts_past_2_53_go_as_text():
+    from kingsolve.hint import hint_request
+    from kingsolve.request import JSON_SAFE_INT
+    # a first lead with nothing known: the other 39 cards can lie in ~8.4e16 ways
+    out = hint_request({"variant": "italian", "contract": "no-queens", "seat": "N", "leader": "N",
+                        "hand": DEAL[2:18], "samples": 1, "ms": 5000, "nodes": 1000})
+    assert out["consistent_deals"] == str(int(out["consistent_deals"]))
+    assert int(out["consistent_deals"]) > JSON_SAFE_INT
