@@ -74,6 +74,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return send_from_directory(STATIC, "index.html")
 
     @app.get("/healthz")
+    @app.get("/api/v1/healthz")
     def healthz():
         return respond({"status": "ok", "version": __version__})
 

@@ -16,6 +16,7 @@ from jsonschema.exceptions import best_match
 
 from kingsolve import __version__
 from kingsolve.errors import InvalidRequestError, excerpt
+from kingsolve.hint import CHOICE_ALIASES as HINT_CHOICE_ALIASES
 from kingsolve.hint import CHOICES as HINT_CHOICES
 from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve.request import JSON_SAFE_INT, MAX_PLAY, MAX_TEXT
@@ -158,7 +159,9 @@ def _hint_request(max_ms: float) -> dict:
             "nodes": {"type": "integer", "minimum": 1, "maximum": JSON_SAFE_INT,
                       "description": "node budget of each search"},
             "seed": {"type": "integer", "minimum": -JSON_SAFE_INT, "maximum": JSON_SAFE_INT},
-            "choice": {"enum": list(HINT_CHOICES), "description": "a choice hint instead of a card"},
+            "choice": {"enum": [*HINT_CHOICES, *HINT_CHOICE_ALIASES],
+                       "description": "a choice hint instead of a card ('sell': the older name of "
+                                      "'sale', the same choice as /choices kind 'sale')"},
             "role": {"enum": ["host", "bidder"], "description": "festa role (default host)"},
             "contracts": {"type": "array", "items": NAME, "maxItems": 20},
             "players": {"type": "integer", "enum": [2, 3, 4]},
@@ -310,7 +313,8 @@ class Schemas:
         legal = {"type": "object", "required": ["variant", "contract", "deal"],
                  "properties": _position_properties(), "additionalProperties": False}
         seats = {"seats": {"type": "array", "items": {"type": "string", "maxLength": 5}, "minItems": 1,
-                           "maxItems": 4, "description": "seats whose values to find (default: all)"}}
+                           "maxItems": 4, "uniqueItems": True,
+                           "description": "seats whose values to find, each once (default: all)"}}
         solve = {**legal, "properties": {**legal["properties"], **budget, **seats}}
         table_props = {k: v for k, v in _position_properties().items()
                        if k in ("variant", "deal", "leader", "trump", "doubles")}
@@ -519,6 +523,8 @@ class Schemas:
                 "/api/v1/openapi.json": {"get": {"summary": "this document", "responses": {
                     "200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}}}},
                 "/healthz": {"get": {"summary": "liveness", "responses": {
+                    "200": answer("Health", "the server answers")}}},
+                "/api/v1/healthz": {"get": {"summary": "liveness (the same as /healthz)", "responses": {
                     "200": answer("Health", "the server answers")}}},
             },
             "components": {"schemas": {**self.requests, **self.responses}},

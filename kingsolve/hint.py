@@ -13,7 +13,7 @@ is out of reach (issue 3), and in the early tricks the play-out does not assume 
 the three others play together against the seat; measured in
 ``benchmarks/hint_play.py``, it plays better than searching whole hands (README).
 
-The choice hints (trump, selling, Turkish contract, Portuguese festa) score each
+The choice hints (trump, the Italian sale, Turkish contract, Portuguese festa) score each
 option by the same sampling of the unseen hands, from the seat's hand alone, with
 the same deals for every option, each hand played out the same way
 (``kingsolve.solver.playout_values``).
@@ -38,7 +38,7 @@ from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .sampling import DealSampler, SeatView
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
-           "sell_hint", "contract_hint", "festa_hint", "hint_request", "play_preference",
+           "sale_hint", "sell_hint", "contract_hint", "festa_hint", "hint_request", "play_preference",
            "MAX_SAMPLES", "DEFAULT_HORIZON"]
 
 #: The most samples a hint may ask for.
@@ -516,7 +516,7 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
                    horizon=_used_horizon(rs, horizon, solver))
 
 
-def sell_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int = 20,
+def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int = 20,
               ms: float | None = None, seed: int = 0, budget: Budget | None = None,
               threads: int = 1, solver: Solver | None = None,
               horizon: int | None = None) -> ChoiceHint:
@@ -569,7 +569,7 @@ def sell_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
             vals.append(r[gains[0][1]][dealer] + price)
         values[f"sell {k}"] = vals
         extra[f"sell {k}"] = {"sold": _num(sold / len(results))}
-    return _finish("sell", dealer, values, len(results), seed, budget, start,
+    return _finish("sale", dealer, values, len(results), seed, budget, start,
                    {"declare_trump": declare, "timeouts": timeouts}, extra,
                    horizon=_used_horizon(rs, horizon, solver))
 
@@ -696,7 +696,11 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
 HINT_FIELDS = {"variant", "contract", "trump", "options", "doubles", "leader", "play", "seat",
                "hand", "known", "samples", "ms", "seed", "nodes", "id", "choice", "role",
                "contracts", "players", "threads", "horizon"}
-CHOICES = ("card", "trump", "sell", "contract", "festa")
+CHOICES = ("card", "trump", "sale", "contract", "festa")
+#: Older names of choices, still read on input: the sale was once asked as ``sell``.
+CHOICE_ALIASES = {"sell": "sale"}
+#: Kept for code written against the older name.
+sell_hint = sale_hint
 
 
 def _req_field(req: Mapping, name: str, kind, default=None, required: bool = False):
@@ -714,7 +718,7 @@ def _req_field(req: Mapping, name: str, kind, default=None, required: bool = Fal
 def hint_request(request: Any) -> dict:
     """Answer a hint request: the shared request fields (no deal) plus ``seat``, ``hand``,
     ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
-    (``trump``, ``sell``, ``contract``, ``festa`` with ``role``) instead of a card hint.
+    (``trump``, ``sale``, ``contract``, ``festa`` with ``role``) instead of a card hint.
     Returns the JSON-ready result."""
     from .solver import budget_from_request
     if not isinstance(request, Mapping):
@@ -729,6 +733,7 @@ def hint_request(request: Any) -> dict:
     # the hint's ms: that is the per-search budget to report.
     budget = budget_from_request({k: req.get(k) for k in ("nodes", "ms")})
     choice = _req_field(req, "choice", str, "card")
+    choice = CHOICE_ALIASES.get(choice, choice)
     if choice not in CHOICES:
         raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "
                                   f"got {excerpt(choice)}")
@@ -751,8 +756,8 @@ def hint_request(request: Any) -> dict:
     elif choice == "trump":
         result = trump_hint(variant, seat, hand, contract=_req_field(req, "contract", str),
                             leader=_req_field(req, "leader", str), **common)
-    elif choice == "sell":
-        result = sell_hint(variant, seat, hand, **common)
+    elif choice == "sale":
+        result = sale_hint(variant, seat, hand, **common)
     elif choice == "contract":
         result = contract_hint(variant, seat, hand, contracts=_req_field(req, "contracts", list),
                                **common)
@@ -778,7 +783,8 @@ def add_hint_flags(p) -> None:
     p.add_argument("--ms", type=float, help="time limit of the whole hint, in milliseconds")
     p.add_argument("--seed", type=int, help="seed of the sampling (default 0)")
     p.add_argument("--nodes", type=int, help="node limit of each search")
-    p.add_argument("--choice", choices=CHOICES, help="a choice hint instead of a card hint")
+    p.add_argument("--choice", choices=(*CHOICES, *CHOICE_ALIASES),
+                   help="a choice hint instead of a card hint ('sell' is the sale's older name)")
     p.add_argument("--role", choices=("host", "bidder"), help="festa role (default host)")
     p.add_argument("--contracts", help="Turkish contracts to choose from, comma separated")
     p.add_argument("--threads", type=int, help="search threads (default 1)")

@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 
 from .cards import SUIT_MASK, Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
-from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, excerpt
+from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError, excerpt
 from .rules import (LEAD_UNTIL_BROKEN, LEAD_WHILE_OTHER_SUITS, TRUMP_NAMED,
                     TRUMP_NAMED_OR_NONE, TRUMP_RUFF_OVERRUFF_STRICT, TRUMP_FREE,
                     Contract, ContractTables, RuleSet, compile_contract, get_variant)
@@ -340,15 +340,15 @@ class Position:
 def parse_played_card(position, card: "Card | str", index: int | None) -> tuple[Seat, Card, str]:
     """The seat on move, the parsed card and its place in the record, for ``play``.
 
-    Shared by the trick and the domino engines: raises ``IllegalPlayError`` naming
-    the card and its index ``play[i]`` when the card does not parse, the hand is
-    complete, or the seat on move does not hold it.
+    Shared by the trick and the domino engines: raises ``ParseError`` naming the card
+    and its index ``play[i]`` when the card does not parse, ``IllegalPlayError`` when
+    the hand is complete or the seat on move does not hold it.
     """
     where = f" at play[{len(position.record) if index is None else index}]"
     try:
         c = Card.parse(card)
     except ValueError as exc:
-        raise IllegalPlayError(f"invalid card{where}: {exc}") from None
+        raise ParseError(f"invalid card{where}: {exc}") from None
     seat = position.to_move
     if seat is None:
         raise IllegalPlayError(f"illegal card {excerpt(str(c))}{where}: the hand is already complete")

@@ -123,3 +123,54 @@ def test_counts_past_2_53_go_as_text():
                         "hand": DEAL[2:18], "samples": 1, "ms": 5000, "nodes": 1000})
     assert out["consistent_deals"] == str(int(out["consistent_deals"]))
     assert int(out["consistent_deals"]) > JSON_SAFE_INT
+
+
+# --- smaller ones: seats, card parse errors, one name for the sale, health, hint budget ----
+
+def test_duplicate_seats_are_refused(client):
+    message = error_of(client.post("/api/v1/solve", json={**LEGAL, "seats": ["N", "N"]}), 400, "invalid-request")
+    assert message == "invalid field 'seats': ['N', 'N'] repeats an item: each may appear once"
+
+
+def test_an_unparseable_card_is_a_parse_error(client):
+    message = error_of(client.post("/api/v1/legal", json={**LEGAL, "play": ["SQ", "XX"]}), 400, "parse")
+    assert "invalid card at play[1]" in message
+    error_of(client.post("/api/v1/legal", json={**LEGAL, "play": ["HA"]}), 400, "illegal-play")
+
+
+def test_the_sale_has_one_name_and_sell_is_read_as_it(client, monkeypatch):
+    import importlib
+
+    from kingsolve.result import SolveResult
+    hint_module = importlib.import_module("kingsolve.hint")     # the package's `hint` is a function
+
+    def trumps_held(position, seats=None, budget=None):
+        t = position.trump
+        values = {s: 0 if t is None else (position.deal.hands[s] >> (16 * t) & 0xFFFF).bit_count() for s in seats}
+        return SolveResult(position.to_move, {}, values, {}, [], False)
+
+    hint = hint_module.sale_hint("italian", "W", "AKQJT.AK3.72.843", samples=2, solver=trumps_held)
+    assert hint.to_dict()["choice"] == "sale"
+    asked = []
+    monkeypatch.setattr(hint_module, "sale_hint", lambda *a, **k: asked.append(a) or hint)
+    for name in ("sale", "sell"):
+        body = {"variant": "italian", "seat": "W", "hand": "AKQJT.AK3.72.843", "choice": name}
+        resp = client.post("/api/v1/hint", json=body)
+        assert resp.status_code == 200 and resp.get_json()["choice"] == "sale"
+    assert len(asked) == 2
+
+
+def test_api_v1_healthz_answers_like_healthz(client):
+    assert client.get("/api/v1/healthz").get_json() == client.get("/healthz").get_json()
+    assert "/api/v1/healthz" in client.get("/api/v1/openapi.json").get_json()["paths"]
+
+
+def test_hint_reports_the_per_search_budget_it_used():
+    from kingsolve.deal import Deal
+    client = create_app({"KINGSOLVE_MAX_MS": 2000}).test_client()
+    north = Deal.random(5, deck=32).pbn()[2:].split()[0]
+    body = {"variant": "russian", "contract": "no-queens", "seat": "N", "hand": north, "samples": 2,
+            "seed": 1, "ms": 60000}
+    resp = client.post("/api/v1/hint", json=body)
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["budget"]["ms"] == 2000
