@@ -86,7 +86,9 @@ def _record_twin() -> dict:
         "description": "a record's JSON twin: the position fields plus the record's tags",
         "properties": {
             **{k: pos[k] for k in ("variant", "contract", "trump", "options", "doubles", "deal",
-                                   "leader", "play")},
+                                   "play")},
+            "leader": {**pos["leader"], "description": "the seat that leads the first trick "
+                       "(default: the seat after the dealer, else N)"},
             "dealer": {"type": ["string", "null"], "maxLength": 5},
             **{k: text for k in ("event", "site", "date", "hand", "seed")},
             "sale": {"type": ["object", "null"], "description": "Italian sale: buyer and price",
@@ -289,6 +291,20 @@ def _problem(error) -> str:
         f"{excerpt(value)} is not accepted here"
 
 
+def _within_the_fitting_form(error):
+    """The error inside the one form of an ``anyOf`` or ``oneOf`` that the input's type fits.
+
+    A record may be text or an object: an object that misses fields is told which,
+    not that it fits neither form.
+    """
+    while error.validator in ("anyOf", "oneOf") and error.context:
+        fitting = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
+        if not fitting or len({e.relative_schema_path[0] for e in fitting}) != 1:
+            break
+        error = best_match(fitting)
+    return error
+
+
 def _short_repr(value: Any) -> bool:
     """Whether jsonschema's message, which starts with the value's repr, is short enough."""
     try:
@@ -434,16 +450,18 @@ class Schemas:
         error = best_match(self._validators[name].iter_errors(data))
         if error is None:
             return
+        error = _within_the_fitting_form(error)
         field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
         field = field.lstrip(".")
+        where = f" in {field!r}" if field else ""
         if error.validator == "additionalProperties":
             unknown = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-            where = f" in {field!r}" if field else ""
-            raise InvalidRequestError(f"unknown {noun} {unknown[0]!r}{where}: expected "
+            raise InvalidRequestError(f"unknown {noun} {excerpt(unknown[0])}{where}: expected "
                                       f"{', '.join(sorted(error.schema['properties']))}")
         if error.validator == "required":
             missing = [r for r in error.validator_value if r not in error.instance]
-            raise InvalidRequestError(f"missing {noun} {missing[0]!r}")
+            names = ", ".join(map(repr, missing))
+            raise InvalidRequestError(f"missing {noun}{'s' if len(missing) > 1 else ''} {names}{where}")
         if error.validator in ("maxItems", "minItems") and not field:
             raise InvalidRequestError(f"invalid batch of {len(error.instance)} requests: "
                                       f"expected 1 to {self.batch_max}")

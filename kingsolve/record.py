@@ -332,6 +332,8 @@ class Record:
                 raise RecordError(f"invalid field 'score': expected an object of seat to points, "
                                   f"got {excerpt(score)}")
             tags["Score"] = (" ".join(f"{k} {v}" for k, v in score.items()), 0)
+        if "Leader" not in tags and "Dealer" not in tags:
+            tags["Leader"] = ("N", 0)           # as in a request: N leads unless told
         play = data.get("play") or []
         if not isinstance(play, list) or not all(isinstance(c, str) for c in play):
             raise RecordError(f"invalid field 'play': expected a list of cards, got {excerpt(play)}")
@@ -492,6 +494,9 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
     if leader is None and dealer is not None and contract.kind == "tricks":
         leader = variant.next_seat(dealer, deal.seats)
     if leader is None:
+        if from_json:
+            raise RecordError(f"missing field 'leader' in record: the {contract.name} takes no "
+                              f"leader from the dealer")
         raise RecordError("missing tag 'Leader' in the record starting here", first_line)
     if play_seat is not None and play_seat != leader:
         raise RecordError(f"tag Play names {play_seat.name} but the leader is {leader.name}: "

@@ -174,3 +174,24 @@ def test_hint_reports_the_per_search_budget_it_used():
     resp = client.post("/api/v1/hint", json=body)
     assert resp.status_code == 200, resp.get_json()
     assert resp.get_json()["budget"]["ms"] == 2000
+
+
+# --- the record's JSON form agrees with its schema --------------------------------------------
+
+SMALL_DEAL = "N:AQ.K9.. KJ.Q2.. T9.A8.. 87.J4.."
+
+
+def test_a_record_object_with_the_required_fields_alone_is_reviewed(client):
+    resp = client.post("/api/v1/review", json={"record": {"variant": "italian", "contract": "no-queens",
+                                                          "deal": SMALL_DEAL}})
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["record"]["leader"] == "N"
+    led_by_dealer = {"variant": "italian", "contract": "no-queens", "deal": SMALL_DEAL, "dealer": "W"}
+    assert client.post("/api/v1/review", json={"record": led_by_dealer}).get_json()["record"]["leader"] == "N"
+
+
+def test_a_record_object_names_its_missing_fields(client):
+    message = error_of(client.post("/api/v1/review", json={"record": {}}), 400, "invalid-request")
+    assert message == "missing fields 'variant', 'contract', 'deal' in 'record'"
+    message = error_of(client.post("/api/v1/review", json={"record": {"variant": "italian", "deal": SMALL_DEAL}}), 400)
+    assert message == "missing field 'contract' in 'record'"
