@@ -44,11 +44,29 @@ DEFAULTS: dict[str, Any] = {
                                            # at once (429 past it)
     "KINGSOLVE_RATE_LIMIT": "1200 per minute",  # requests to /api/v1 per client address and
                                            # worker process (429 past it); None: no limit
+    "KINGSOLVE_CORS_ORIGINS": (),          # origins whose pages may call the API from a
+                                           # browser ("*": any); none by default
     "KINGSOLVE_LOCK_DIR": None,            # folder of the search slots' lock files, shared by
                                            # the worker processes (default: one per app)
 }
 
 log = logging.getLogger(__name__)
+
+
+def _allow_origins(app: Flask, origins) -> None:
+    """CORS for the API and the health check: pages of ``origins`` may call them.
+
+    Preflight requests (OPTIONS) are answered for them; other origins get no CORS
+    headers, so browsers keep their pages out. The board is served from the API's own
+    origin and needs none.
+    """
+    if not origins:
+        return
+    from flask_cors import CORS
+
+    allowed = "*" if "*" in origins else list(origins)
+    CORS(app, resources={r"/api/*": {}, r"/healthz": {}}, origins=allowed,
+         allow_headers=["Content-Type", "Accept"], expose_headers=["Retry-After"], max_age=600)
 
 
 @dataclass(frozen=True)
@@ -68,6 +86,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["kingsolve"] = ApiState(Schemas(app.config))
     app.register_blueprint(bp)
     install_limits(app)
+    _allow_origins(app, app.config["KINGSOLVE_CORS_ORIGINS"])
 
     @app.get("/")
     def board():

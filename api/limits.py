@@ -189,10 +189,10 @@ def install_limits(app: Flask) -> None:
         from flask_limiter.util import get_remote_address
 
         def outside_the_api() -> bool:
-            return not (request.endpoint or "").startswith("api_v1.")
+            return request.method == "OPTIONS" or not (request.endpoint or "").startswith("api_v1.")
 
-        # The health check, the board and its files are never limited: a probe or a
-        # page load must not spend a client's requests.
+        # The health check, the board and its files are never limited, nor a browser's
+        # preflights: a probe or a page load must not spend a client's requests.
         Limiter(get_remote_address, app=app, storage_uri="memory://", headers_enabled=True,
                 default_limits=[rate], default_limits_exempt_when=outside_the_api)
 

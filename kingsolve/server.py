@@ -79,6 +79,9 @@ def add_serve_flags(p: argparse.ArgumentParser) -> None:
                    help=f"worker processes (default: one per core, at least 2: {default_workers()})")
     p.add_argument("--max-ms", type=float, default=None, help="longest search a request may ask for, in ms")
     p.add_argument("--max-nodes", type=int, default=None, help="largest node budget a request may ask for")
+    p.add_argument("--cors-origin", action="append", default=None, metavar="URL",
+                   help="an origin whose pages may call the API from a browser, e.g. "
+                        "https://club.example ('*': any); repeatable (default: none)")
     p.add_argument("--read-timeout", type=float, default=None, metavar="S",
                    help="seconds a request body may stall before a 408 (default 10)")
     p.add_argument("--threads", type=int, default=THREADS,
@@ -121,6 +124,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             if not 1 <= value <= 1024:
                 raise KingsolveError(f"invalid --{flag.replace('_', '-')} {value}: expected 1 to 1024")
             config[key] = value
+    if args.cors_origin:
+        config["KINGSOLVE_CORS_ORIGINS"] = [_origin(o) for o in args.cors_origin]
     if args.rate_limit is not None:
         config["KINGSOLVE_RATE_LIMIT"] = _rate(args.rate_limit)
     serve(args.host, args.port, args.workers, config, threads=args.threads)
@@ -140,3 +145,19 @@ def _rate(text: str) -> str | None:
         raise KingsolveError(f"invalid --rate-limit {text[:40]!r}: expected a rate such as "
                              f"'600 per minute' or 'none'") from None
     return text
+
+
+def _origin(text: str) -> str:
+    """A CORS origin as browsers send it: scheme://host[:port], no path; or '*'."""
+    from urllib.parse import urlsplit
+
+    from .errors import KingsolveError
+
+    if text == "*":
+        return text
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
+            or parts.query or parts.fragment or parts.username:
+        raise KingsolveError(f"invalid --cors-origin {text[:60]!r}: expected an origin such as "
+                             f"https://club.example (scheme, host and port only) or '*'")
+    return f"{parts.scheme}://{parts.netloc}".lower()

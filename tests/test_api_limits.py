@@ -195,3 +195,40 @@ def test_a_record_object_names_its_missing_fields(client):
     assert message == "missing fields 'variant', 'contract', 'deal' in 'record'"
     message = error_of(client.post("/api/v1/review", json={"record": {"variant": "italian", "deal": SMALL_DEAL}}), 400)
     assert message == "missing field 'contract' in 'record'"
+
+
+# --- CORS ---------------------------------------------------------------------------------------
+
+CLUB = "https://club.example"
+
+
+def test_no_cors_headers_by_default(client):
+    resp = client.post("/api/v1/legal", json=LEGAL, headers={"Origin": CLUB})
+    assert resp.status_code == 200 and "Access-Control-Allow-Origin" not in resp.headers
+
+
+def test_allowed_origins_get_cors_headers_and_preflight_answers():
+    client = create_app({"KINGSOLVE_CORS_ORIGINS": [CLUB]}).test_client()
+    resp = client.post("/api/v1/legal", json=LEGAL, headers={"Origin": CLUB})
+    assert resp.headers["Access-Control-Allow-Origin"] == CLUB
+    assert "Retry-After" in resp.headers["Access-Control-Expose-Headers"]
+    pre = client.options("/api/v1/solve", headers={
+        "Origin": CLUB, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type"})
+    assert pre.status_code == 200
+    assert pre.headers["Access-Control-Allow-Origin"] == CLUB
+    assert "POST" in pre.headers["Access-Control-Allow-Methods"]
+    assert "content-type" in pre.headers["Access-Control-Allow-Headers"].lower()
+    assert client.get("/healthz", headers={"Origin": CLUB}).headers["Access-Control-Allow-Origin"] == CLUB
+    other = client.post("/api/v1/legal", json=LEGAL, headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+
+
+def test_serve_takes_cors_origins(monkeypatch):
+    from kingsolve import server
+    from kingsolve.cli import main
+    seen = {}
+    monkeypatch.setattr(server, "serve", lambda host, port, workers, config, threads: seen.update(config))
+    assert main(["serve", "--cors-origin", CLUB, "--cors-origin", "http://localhost:3000"]) == 0
+    assert seen["KINGSOLVE_CORS_ORIGINS"] == [CLUB, "http://localhost:3000"]
+    assert main(["serve", "--cors-origin", "club.example/path"]) == 2
