@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from kingsolve import __version__
 from kingsolve.errors import KingsolveError, SolveTimeout
 
-from .limits import install_limits
+from .limits import install_limits, rate_retry_after
 from .schemas import Schemas
 from .views import bp
 from .wire import respond
@@ -112,6 +112,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             message = f"request body too large: at most {app.config['MAX_CONTENT_LENGTH']} bytes"
         elif exc.code == 429:
             message = f"too many requests from this client: at most {exc.description}"
+            headers["Retry-After"] = str(rate_retry_after(app))
         elif exc.code == 405:
             message = f"method not allowed here: use {headers.get('Allow', 'another method')}"
         if exc.code in (408, 413):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import math
 import os
 import shutil
 import tempfile
@@ -30,7 +31,7 @@ from flask import Flask, g, request
 from kingsolve.errors import KingsolveError, SolveTimeout
 
 __all__ = ["SearchGate", "TooManySearches", "ServerBusy", "install_limits", "admit_search",
-           "waited_ms"]
+           "waited_ms", "rate_retry_after"]
 
 #: How often a waiting request looks for a free slot, in seconds.
 POLL = 0.02
@@ -193,8 +194,10 @@ def install_limits(app: Flask) -> None:
 
         # The health check, the board and its files are never limited, nor a browser's
         # preflights: a probe or a page load must not spend a client's requests.
-        Limiter(get_remote_address, app=app, storage_uri="memory://", headers_enabled=True,
-                default_limits=[rate], default_limits_exempt_when=outside_the_api)
+        # Its own headers would put a Retry-After on every answer; the 429 sets one.
+        app.extensions["kingsolve_limiter"] = Limiter(
+            get_remote_address, app=app, storage_uri="memory://", default_limits=[rate],
+            default_limits_exempt_when=outside_the_api)
 
 
 def admit_search(ms: float) -> float:
@@ -221,3 +224,10 @@ def admit_search(ms: float) -> float:
 def waited_ms() -> float:
     """How long this request waited for its search slot since it arrived, in ms."""
     return g.get("search_waited_ms", 0.0)
+
+
+def rate_retry_after(app: Flask) -> int:
+    """Seconds until the request rate lets this client in again (at least 1)."""
+    limiter = app.extensions.get("kingsolve_limiter")
+    window = limiter.current_limit if limiter is not None else None
+    return max(1, math.ceil(window.reset_at - time.time())) if window else 1

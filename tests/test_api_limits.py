@@ -232,3 +232,98 @@ def test_serve_takes_cors_origins(monkeypatch):
     assert main(["serve", "--cors-origin", CLUB, "--cors-origin", "http://localhost:3000"]) == 0
     assert seen["KINGSOLVE_CORS_ORIGINS"] == [CLUB, "http://localhost:3000"]
     assert main(["serve", "--cors-origin", "club.example/path"]) == 2
+
+
+# --- per-client limits and the search slots -----------------------------------------------------
+
+def test_a_client_over_the_request_rate_gets_429_with_retry_after():
+    client = create_app({"KINGSOLVE_RATE_LIMIT": "3 per minute"}).test_client()
+    for _ in range(3):
+        assert client.post("/api/v1/legal", json=LEGAL).status_code == 200
+    resp = client.post("/api/v1/legal", json=LEGAL)
+    assert "at most 3 per 1 minute" in error_of(resp, 429, "too-many-requests")
+    assert 0 < int(resp.headers["Retry-After"]) <= 61
+    assert client.get("/healthz").status_code == 200          # probes are never limited
+    other = client.post("/api/v1/legal", json=LEGAL, environ_base={"REMOTE_ADDR": "10.0.0.2"})
+    assert other.status_code == 200
+
+
+@pytest.fixture
+def held_solver(monkeypatch):
+    """A stand-in search that runs until ``release`` is set, recording each request's ms."""
+    import sys
+    import threading
+    import types
+    module = types.ModuleType("kingsolve.solver")
+    module.release, module.started, module.calls = threading.Event(), threading.Semaphore(0), []
+
+    def solve_request(req):
+        module.calls.append(req)
+        module.started.release()
+        module.release.wait(10)
+        return {"to_move": "N", "taken": {}, "values": {}, "cards": {}, "best": [], "complete": False,
+                "nodes": 1, "ms": req["ms"]}
+
+    module.solve_request = solve_request
+    monkeypatch.setitem(sys.modules, "kingsolve.solver", module)
+    yield module
+    module.release.set()
+
+
+def in_background(client, body, addr="10.0.0.1"):
+    import concurrent.futures
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    future = pool.submit(client.post, "/api/v1/solve", json=body, environ_base={"REMOTE_ADDR": addr})
+    pool.shutdown(wait=False)
+    return future
+
+
+def test_a_client_over_its_concurrent_searches_gets_429(held_solver):
+    client = create_app({"KINGSOLVE_CLIENT_SEARCHES": 1, "KINGSOLVE_SEARCH_SLOTS": 4}).test_client()
+    first = in_background(client, LEGAL)
+    assert held_solver.started.acquire(timeout=10)
+    resp = client.post("/api/v1/solve", json=LEGAL, environ_base={"REMOTE_ADDR": "10.0.0.1"})
+    assert "at most 1" in error_of(resp, 429, "too-many-requests")
+    assert resp.headers["Retry-After"] == "1"
+    # another client searches meanwhile, and the light endpoints answer
+    other = in_background(client, LEGAL, addr="10.0.0.2")
+    assert held_solver.started.acquire(timeout=10)
+    assert client.post("/api/v1/legal", json=LEGAL, environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code == 200
+    held_solver.release.set()
+    assert first.result(10).status_code == 200 and other.result(10).status_code == 200
+    # its turn is free again once its search has ended
+    assert client.post("/api/v1/solve", json=LEGAL, environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code == 200
+
+
+def test_a_queued_search_keeps_its_budget_from_arrival(held_solver):
+    import time
+    client = create_app({"KINGSOLVE_SEARCH_SLOTS": 1}).test_client()
+    first = in_background(client, LEGAL)
+    assert held_solver.started.acquire(timeout=10)
+    start = time.monotonic()
+    resp = client.post("/api/v1/solve", json={**LEGAL, "ms": 300}, environ_base={"REMOTE_ADDR": "10.0.0.2"})
+    assert "server busy" in error_of(resp, 503, "busy")
+    assert 0.25 < time.monotonic() - start < 2 and resp.headers["Retry-After"] == "1"
+    # one that waits less than its budget gets the rest of it for its search
+    queued = in_background(client, {**LEGAL, "ms": 5000}, addr="10.0.0.3")
+    time.sleep(0.5)
+    held_solver.release.set()
+    assert first.result(10).status_code == 200
+    answer = queued.result(10)
+    assert answer.status_code == 200
+    assert 3000 < answer.get_json()["ms"] < 4600, answer.get_json()
+
+
+def test_serve_takes_the_limits(monkeypatch):
+    from kingsolve import server
+    from kingsolve.cli import main
+    seen = {}
+    monkeypatch.setattr(server, "serve", lambda host, port, workers, config, threads: seen.update(config,
+                                                                                                threads=threads))
+    assert main(["serve", "--rate-limit", "none", "--client-searches", "2", "--search-slots", "3",
+                 "--read-timeout", "5", "--threads", "8"]) == 0
+    assert (seen["KINGSOLVE_RATE_LIMIT"], seen["KINGSOLVE_CLIENT_SEARCHES"], seen["KINGSOLVE_SEARCH_SLOTS"],
+            seen["KINGSOLVE_READ_TIMEOUT"], seen["threads"]) == (None, 2, 3, 5, 8)
+    assert main(["serve", "--rate-limit", "60 per minute"]) == 0 and seen["KINGSOLVE_RATE_LIMIT"] == "60 per minute"
+    for bad in (["--rate-limit", "often"], ["--client-searches", "0"], ["--threads", "0"], ["--read-timeout", "-1"]):
+        assert main(["serve", *bad]) == 2
