@@ -33,8 +33,9 @@ from kingsolve.errors import KingsolveError, SolveTimeout
 __all__ = ["SearchGate", "TooManySearches", "ServerBusy", "install_limits", "admit_search",
            "waited_ms", "rate_retry_after"]
 
-#: How often a waiting request looks for a free slot, in seconds.
-POLL = 0.02
+#: How often a waiting request looks for a free slot, in seconds: first soon (most
+#: searches are short), then less and less often, up to the longest pause.
+FIRST_POLL, POLL = 0.001, 0.005
 #: Lock files the per-client caps are spread over: clients whose addresses share a
 #: bucket share a cap, so a large number keeps that rare while the folder stays small.
 CLIENT_BUCKETS = 4096
@@ -63,11 +64,14 @@ class _Held:
     """The lock files one request holds, closed (unlocked) when it ends."""
 
     files: list[int]
-    queued: bool = False        # no slot was free at once
+    changed: threading.Condition    # the gate's: told when a slot or the line changes
+    queued: bool = False            # no slot was free at once
 
     def release(self) -> None:
         while self.files:
             os.close(self.files.pop())
+        with self.changed:
+            self.changed.notify_all()
 
 
 def _try_lock(path: str) -> int | None:
@@ -88,6 +92,9 @@ class SearchGate:
         if slots < 1 or per_client < 1:
             raise ValueError("a search gate needs at least one slot and one search per client")
         self.folder, self.slots, self.per_client = folder, slots, per_client
+        # Waiters in this process wake as soon as one of its requests frees a slot;
+        # a slot freed by another worker is seen at the next look.
+        self._changed = threading.Condition()
 
     def _client_locks(self, client: str) -> list[str]:
         bucket = int.from_bytes(hashlib.sha256(client.encode()).digest()[:4], "big") % CLIENT_BUCKETS
@@ -99,7 +106,7 @@ class SearchGate:
         ``TooManySearches`` at once when the client has no turn left; ``ServerBusy``
         when no slot was free by the deadline (``time.monotonic()`` seconds).
         """
-        held = _Held([])
+        held = _Held([], self._changed)
         turn = next((fd for fd in map(_try_lock, self._client_locks(client)) if fd is not None), None)
         if turn is None:
             raise TooManySearches(f"too many searches at once from this client: at most "
@@ -107,6 +114,7 @@ class SearchGate:
         held.files.append(turn)
         slots = [os.path.join(self.folder, f"slot-{i}") for i in range(self.slots)]
         ticket, ticket_fd = self._take_ticket()
+        pause = FIRST_POLL
         try:
             while True:
                 if self._first_in_line(ticket):
@@ -116,14 +124,18 @@ class SearchGate:
                             held.files.append(fd)
                             return held
                 held.queued = True
-                if time.monotonic() + POLL > deadline:
+                if time.monotonic() >= deadline:
                     held.release()
                     raise ServerBusy(f"server busy: no search slot came free within the request's "
                                      f"time budget ({self.slots} searches run at once); retry later")
-                time.sleep(POLL)
+                with self._changed:
+                    self._changed.wait(min(pause, max(0.0, deadline - time.monotonic())))
+                pause = min(2 * pause, POLL)
         finally:
             os.unlink(os.path.join(self.queue, ticket))
             os.close(ticket_fd)
+            with self._changed:
+                self._changed.notify_all()      # the next in line may go
 
     # Waiting requests take slots in the order they came, whichever worker holds them:
     # each holds a locked ticket named by its arrival, and only the oldest live ticket
