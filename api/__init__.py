@@ -2,7 +2,8 @@
 
 ``create_app(config)`` builds the Flask app. Every limit is a setting (``DEFAULTS``);
 bad input of any kind answers 400 with ``{"error": code, "message": ...}``, a search
-over its budget 503, and no answer ever carries a traceback.
+over its budget 503, a client over its share 429 with ``Retry-After``
+(``kingsolve_api.limits``), and no answer ever carries a traceback.
 """
 
 from __future__ import annotations
