@@ -27,7 +27,7 @@ def load():
 
 @pytest.fixture(scope="module")
 def server(load):
-    proc, base = load.start_server(2, load.UNLIMITED + ["--read-timeout", "2", "--max-ms", "10000"])
+    proc, base = load.start_server(2, load.UNLIMITED + ["--read-timeout", "2"])
     yield base
     proc.terminate()
     try:
