@@ -26,7 +26,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 
 from kingsolve.errors import KingsolveError, SolveTimeout
 
@@ -171,7 +171,7 @@ class SearchGate:
         return True
 
 
-def _settings(config: Mapping[str, Any]) -> tuple[int, int, str]:
+def _settings(config: Mapping[str, Any]) -> tuple[int, int, str | None]:
     slots = int(config["KINGSOLVE_SEARCH_SLOTS"] or os.cpu_count() or 1)
     return slots, int(config["KINGSOLVE_CLIENT_SEARCHES"]), config["KINGSOLVE_RATE_LIMIT"]
 
@@ -218,7 +218,6 @@ def admit_search(ms: float) -> float:
 
     A request holds one slot for all its searches: later calls return ``ms`` as it is.
     """
-    from flask import current_app
     if "search_held" in g:
         return ms
     arrival = g.get("arrival", time.monotonic())
