@@ -2,8 +2,9 @@
 
 ``create_app(config)`` builds the Flask app. Every limit is a setting (``DEFAULTS``);
 bad input of any kind answers 400 with ``{"error": code, "message": ...}``, a search
-over its budget 503 (for /solve: not even an estimate within it), and no answer ever
-carries a traceback.
+over its budget 503 (for /solve: not even an estimate within it), a client over its
+share 429 with ``Retry-After`` (``kingsolve_api.limits``), and no answer ever carries
+a traceback.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from werkzeug.exceptions import HTTPException
 from kingsolve import __version__
 from kingsolve.errors import KingsolveError, SolveTimeout
 
+from .limits import install_limits, rate_retry_after
 from .schemas import Schemas
 from .stream import Running
 from .views import bp
@@ -40,9 +42,36 @@ DEFAULTS: dict[str, Any] = {
                                            # choices or hint
     "KINGSOLVE_TT_MB": 64,                 # transposition-table memory of a /table search
     "KINGSOLVE_TABLE_THREADS": 1,          # threads of one /table request
+    "KINGSOLVE_READ_TIMEOUT": 10,          # seconds a request body may stall (408 past it)
+    "KINGSOLVE_SEARCH_SLOTS": None,        # searches run at once by the whole server (default:
+                                           # one per core); others wait within their budget
+    "KINGSOLVE_CLIENT_SEARCHES": 4,        # searches one client address may run or wait for
+                                           # at once (429 past it)
+    "KINGSOLVE_RATE_LIMIT": "1200 per minute",  # requests to /api/v1 per client address and
+                                           # worker process (429 past it); None: no limit
+    "KINGSOLVE_CORS_ORIGINS": (),          # origins whose pages may call the API from a
+                                           # browser ("*": any); none by default
+    "KINGSOLVE_LOCK_DIR": None,            # folder of the search slots' lock files, shared by
+                                           # the worker processes (default: one per app)
 }
 
 log = logging.getLogger(__name__)
+
+
+def _allow_origins(app: Flask, origins) -> None:
+    """CORS for the API and the health check: pages of ``origins`` may call them.
+
+    Preflight requests (OPTIONS) are answered for them; other origins get no CORS
+    headers, so browsers keep their pages out. The board is served from the API's own
+    origin and needs none.
+    """
+    if not origins:
+        return
+    from flask_cors import CORS
+
+    allowed = "*" if "*" in origins else list(origins)
+    CORS(app, resources={r"/api/*": {}, r"/healthz": {}}, origins=allowed,
+         allow_headers=["Content-Type", "Accept"], expose_headers=["Retry-After"], max_age=600)
 
 
 @dataclass(frozen=True)
@@ -63,19 +92,23 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     app.extensions["kingsolve"] = ApiState(Schemas(app.config))
     app.register_blueprint(bp)
+    install_limits(app)
+    _allow_origins(app, app.config["KINGSOLVE_CORS_ORIGINS"])
 
     @app.get("/")
     def board():
         return send_from_directory(STATIC, "index.html")
 
     @app.get("/healthz")
+    @app.get("/api/v1/healthz")
     def healthz():
         return respond({"status": "ok", "version": __version__})
 
     @app.errorhandler(KingsolveError)
     def bad_input(exc: KingsolveError):
-        status = 503 if isinstance(exc, SolveTimeout) else 400
-        return respond(exc.to_dict(), status)
+        status = getattr(exc, "status", 503 if isinstance(exc, SolveTimeout) else 400)
+        retry = getattr(exc, "retry_after", None)
+        return respond(exc.to_dict(), status, {"Retry-After": str(retry)} if retry else None)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
@@ -84,8 +117,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         message = exc.description or exc.name
         if exc.code == 413:
             message = f"request body too large: at most {app.config['MAX_CONTENT_LENGTH']} bytes"
+        elif exc.code == 429:
+            message = f"too many requests from this client: at most {exc.description}"
+            headers["Retry-After"] = str(rate_retry_after(app))
         elif exc.code == 405:
             message = f"method not allowed here: use {headers.get('Allow', 'another method')}"
+        if exc.code in (408, 413):
+            headers["Connection"] = "close"     # the rest of the body is never read
         return respond({"error": code, "message": message}, exc.code or 500, headers)
 
     @app.errorhandler(ModuleNotFoundError)

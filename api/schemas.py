@@ -15,10 +15,11 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from kingsolve import __version__
-from kingsolve.errors import InvalidRequestError
+from kingsolve.errors import InvalidRequestError, excerpt
+from kingsolve.hint import CHOICE_ALIASES as HINT_CHOICE_ALIASES
 from kingsolve.hint import CHOICES as HINT_CHOICES
 from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
-from kingsolve.request import MAX_PLAY, MAX_TEXT
+from kingsolve.request import JSON_SAFE_INT, MAX_PLAY, MAX_TEXT
 from kingsolve.rules import VARIANTS
 
 __all__ = ["Schemas"]
@@ -27,8 +28,6 @@ SEATS = ["N", "E", "S", "W"]
 NAME = {"type": "string", "minLength": 1, "maxLength": 40}
 CARD = {"type": "string", "minLength": 2, "maxLength": 3, "description": "a card: suit then rank, e.g. 'SQ'"}
 SCORE = {"type": "number"}
-#: The largest integer every JSON and msgpack peer represents exactly (2**53 - 1).
-JSON_SAFE_INT = 2**53 - 1
 SCORES = {"type": "object", "additionalProperties": SCORE, "description": "a score per seat"}
 TEXT_OR_NULL = {"type": ["string", "null"]}
 
@@ -87,7 +86,9 @@ def _record_twin() -> dict:
         "description": "a record's JSON twin: the position fields plus the record's tags",
         "properties": {
             **{k: pos[k] for k in ("variant", "contract", "trump", "options", "doubles", "deal",
-                                   "leader", "play")},
+                                   "play")},
+            "leader": {**pos["leader"], "description": "the seat that leads the first trick "
+                       "(default: the seat after the dealer, else N)"},
             "dealer": {"type": ["string", "null"], "maxLength": 5},
             **{k: text for k in ("event", "site", "date", "hand", "seed")},
             "sale": {"type": ["object", "null"], "description": "Italian sale: buyer and price",
@@ -160,7 +161,9 @@ def _hint_request(max_ms: float) -> dict:
             "nodes": {"type": "integer", "minimum": 1, "maximum": JSON_SAFE_INT,
                       "description": "node budget of each search"},
             "seed": {"type": "integer", "minimum": -JSON_SAFE_INT, "maximum": JSON_SAFE_INT},
-            "choice": {"enum": list(HINT_CHOICES), "description": "a choice hint instead of a card"},
+            "choice": {"enum": [*HINT_CHOICES, *HINT_CHOICE_ALIASES],
+                       "description": "a choice hint instead of a card ('sell': the older name of "
+                                      "'sale', the same choice as /choices kind 'sale')"},
             "role": {"enum": ["host", "bidder"], "description": "festa role (default host)"},
             "contracts": {"type": "array", "items": NAME, "maxItems": 20},
             "players": {"type": "integer", "enum": [2, 3, 4]},
@@ -245,7 +248,10 @@ def _analysis_responses() -> dict[str, dict]:
                 "properties": {"card": CARD, "mean": SCORE, "std": SCORE, "best": SCORE,
                                "min": SCORE, "max": SCORE}}},
             "samples": {"type": "integer"}, "exact": {"type": "boolean"},
-            "consistent_deals": {"type": "integer"}, "timeouts": {"type": "integer"},
+            "consistent_deals": {"type": ["integer", "string"],
+                                 "description": "deals that fit what the seat knows; decimal "
+                                                "text when larger than 2**53 - 1"},
+            "timeouts": {"type": "integer"},
             "horizon": {"type": ["integer", "null"],
                         "description": "null: every sample searched whole; else the tricks left "
                                        "at which the rollouts handed over to the search"},
@@ -266,6 +272,66 @@ def _analysis_responses() -> dict[str, dict]:
             "HintResponse": {"anyOf": [card_hint, choice_hint]}}
 
 
+#: What each JSON type is called in an error message.
+TYPE_NAMES = {"string": "text", "integer": "an integer", "number": "a number", "boolean": "true or false",
+              "array": "a list", "object": "an object", "null": "null"}
+
+
+def _problem(error) -> str:
+    """What a schema error found, quoting at most an excerpt of the input and naming the limit.
+
+    jsonschema's own messages start with the whole instance, however large it is.
+    """
+    value, limit, kind = error.instance, error.validator_value, error.validator
+    if kind == "maxLength":
+        return f"{len(value)} characters; at most {limit}"
+    if kind == "minLength":
+        return f"{len(value)} characters; at least {limit}"
+    if kind in ("maxItems", "minItems"):
+        return f"{len(value)} items; at {'most' if kind == 'maxItems' else 'least'} {limit}"
+    if kind == "maxProperties":
+        return f"{len(value)} entries; at most {limit}"
+    if kind == "uniqueItems":
+        return f"{excerpt(value)} repeats an item: each may appear once"
+    if kind == "type":
+        types = [limit] if isinstance(limit, str) else limit
+        return f"expected {' or '.join(TYPE_NAMES.get(t, t) for t in types)}, got {excerpt(value)}"
+    if kind in ("maximum", "minimum", "exclusiveMinimum", "exclusiveMaximum"):
+        words = {"maximum": "at most", "minimum": "at least", "exclusiveMinimum": "more than",
+                 "exclusiveMaximum": "less than"}[kind]
+        return f"{excerpt(value)} is out of range: expected {words} {limit}"
+    if kind == "enum":
+        return f"{excerpt(value)} is not one of {', '.join(map(repr, limit))}"
+    if kind == "const":
+        return f"expected {limit!r}, got {excerpt(value)}"
+    if kind in ("anyOf", "oneOf"):
+        return f"{excerpt(value)} fits none of the accepted forms"
+    return error.message.replace(repr(value), excerpt(value)) if _short_repr(value) else \
+        f"{excerpt(value)} is not accepted here"
+
+
+def _within_the_fitting_form(error):
+    """The error inside the one form of an ``anyOf`` or ``oneOf`` that the input's type fits.
+
+    A record may be text or an object: an object that misses fields is told which,
+    not that it fits neither form.
+    """
+    while error.validator in ("anyOf", "oneOf") and error.context:
+        fitting = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
+        if not fitting or len({e.relative_schema_path[0] for e in fitting}) != 1:
+            break
+        error = best_match(fitting)
+    return error
+
+
+def _short_repr(value: Any) -> bool:
+    """Whether jsonschema's message, which starts with the value's repr, is short enough."""
+    try:
+        return len(repr(value)) <= 200
+    except ValueError:                          # an integer too long for its decimal text
+        return False
+
+
 class Schemas:
     """The request and response schemas of one app, with its limits, and its OpenAPI text."""
 
@@ -282,7 +348,8 @@ class Schemas:
         legal = {"type": "object", "required": ["variant", "contract", "deal"],
                  "properties": _position_properties(), "additionalProperties": False}
         seats = {"seats": {"type": "array", "items": {"type": "string", "maxLength": 5}, "minItems": 1,
-                           "maxItems": 4, "description": "seats whose values to find (default: all)"}}
+                           "maxItems": 4, "uniqueItems": True,
+                           "description": "seats whose values to find, each once (default: all)"}}
         solve_ms = float(config["KINGSOLVE_SOLVE_MS"])
         stream_ms = float(config["KINGSOLVE_STREAM_MS"])
         exact = {"exact": {"type": "boolean", "description": "true: exact values only, 503 "
@@ -446,21 +513,23 @@ class Schemas:
         error = best_match(self._validators[name].iter_errors(data))
         if error is None:
             return
+        error = _within_the_fitting_form(error)
         field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
         field = field.lstrip(".")
+        where = f" in {field!r}" if field else ""
         if error.validator == "additionalProperties":
             unknown = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-            where = f" in {field!r}" if field else ""
-            raise InvalidRequestError(f"unknown {noun} {unknown[0]!r}{where}: expected "
+            raise InvalidRequestError(f"unknown {noun} {excerpt(unknown[0])}{where}: expected "
                                       f"{', '.join(sorted(error.schema['properties']))}")
         if error.validator == "required":
             missing = [r for r in error.validator_value if r not in error.instance]
-            raise InvalidRequestError(f"missing {noun} {missing[0]!r}")
+            names = ", ".join(map(repr, missing))
+            raise InvalidRequestError(f"missing {noun}{'s' if len(missing) > 1 else ''} {names}{where}")
         if error.validator in ("maxItems", "minItems") and not field:
             raise InvalidRequestError(f"invalid batch of {len(error.instance)} requests: "
                                       f"expected 1 to {self.batch_max}")
         where = f"{noun} {field!r}" if field else "request"
-        raise InvalidRequestError(f"invalid {where}: {error.message}")
+        raise InvalidRequestError(f"invalid {where}: {_problem(error)}")
 
     # --- the OpenAPI document ---------------------------------------------------------
     def openapi(self) -> dict:
@@ -482,13 +551,16 @@ class Schemas:
             "400": answer("Error", "bad input: the message names the problem"),
             "413": answer("Error", "body larger than the server's limit"),
             "415": answer("Error", "body neither application/json nor application/msgpack"),
+            "429": answer("Error", "too many requests, or searches at once, from this client "
+                                   "(see Retry-After)"),
         }
 
         def post(summary: str, request: str, response: dict, busy: bool = False) -> dict:
             out = {"post": {"summary": summary, "requestBody": body(request),
                             "responses": {"200": response, **errors}}}
             if busy:
-                out["post"]["responses"]["503"] = answer("Error", "the search went over its budget")
+                out["post"]["responses"]["503"] = answer("Error", "the search went over its budget, "
+                                                         "or no search slot came free within it")
             return out
 
         solve_ok = {"description": "the analysis of the position (a list for a batch)", "content": {
@@ -548,6 +620,8 @@ class Schemas:
                 "/api/v1/openapi.json": {"get": {"summary": "this document", "responses": {
                     "200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}}}},
                 "/healthz": {"get": {"summary": "liveness", "responses": {
+                    "200": answer("Health", "the server answers")}}},
+                "/api/v1/healthz": {"get": {"summary": "liveness (the same as /healthz)", "responses": {
                     "200": answer("Health", "the server answers")}}},
             },
             "components": {"schemas": {**self.requests, **self.responses}},

@@ -15,7 +15,7 @@ import queue
 import threading
 from typing import Iterator
 
-from flask import Response
+from flask import Response, stream_with_context
 
 from kingsolve.errors import KingsolveError
 
@@ -106,5 +106,6 @@ def event_response(answers: Iterator[dict], cancel: threading.Event, running: Ru
     then ``event: done`` (or ``event: error`` with an error object); closing it early
     sets ``cancel``, which the iterator of answers must heed."""
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(_events(answers, cancel, running), mimetype="text/event-stream",
-                    headers=headers)
+    # the request's context (and the search slot it holds) lasts as long as the stream
+    return Response(stream_with_context(_events(answers, cancel, running)),
+                    mimetype="text/event-stream", headers=headers)

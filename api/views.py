@@ -17,6 +17,7 @@ from kingsolve.result import Budget
 from kingsolve.rules import VARIANTS
 
 from .stream import event_response
+from .limits import admit_search
 from .wire import read_body, respond
 
 __all__ = ["bp"]
@@ -40,6 +41,7 @@ def _budget(req: dict, ms_left: float | None = None, default_ms: float | None = 
     ms = min(req.get("ms") or default_ms or cfg["KINGSOLVE_MAX_MS"], cfg["KINGSOLVE_MAX_MS"])
     if ms_left is not None:
         ms = min(ms, ms_left)
+    ms = admit_search(ms)       # waits for a search slot; the wait comes out of ms
     return {**req, "nodes": int(nodes), "ms": float(ms)}
 
 

@@ -7,8 +7,8 @@ import math
 from typing import Any
 
 import msgpack
-from flask import Response, request
-from werkzeug.exceptions import UnsupportedMediaType
+from flask import Response, current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge, RequestTimeout, UnsupportedMediaType
 
 from kingsolve.errors import ParseError
 
@@ -18,10 +18,21 @@ JSON = "application/json"
 MSGPACK = "application/msgpack"
 BODY_KINDS = {JSON: "json", MSGPACK: "msgpack", "application/x-msgpack": "msgpack"}
 MAX_DEPTH = 32          # deeper bodies are never a valid request
+CHUNK = 64 * 1024       # bytes read from the body at a time
+MAX_DIGITS = 20         # digits of a JSON integer: every field's limit is far below
 
 
 def _no_constant(name: str) -> Any:
     raise ParseError(f"invalid JSON body: {name} is not a JSON number")
+
+
+def _int(text: str) -> int:
+    # Python refuses integers past 4300 digits with advice for its own programmers; a
+    # client is told the limit instead, and longer numbers are never read at all.
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise ParseError(f"invalid JSON body: number too long: {digits} digits; at most {MAX_DIGITS}")
+    return int(text)
 
 
 def _plain(value: Any, depth: int = 0) -> Any:
@@ -44,18 +55,58 @@ def _plain(value: Any, depth: int = 0) -> Any:
     raise ParseError(f"invalid body: a value of type {type(value).__name__} has no JSON form")
 
 
+def _read_limited() -> bytes:
+    """The raw body, 413 past MAX_CONTENT_LENGTH whatever its framing, 408 if it stalls.
+
+    Werkzeug checks a Content-Length against the limit, but a chunked body is only
+    cut at the limit and handed on as if it were whole (its JSON then fails, or worse
+    parses). The body is read here to one byte past the limit instead. A client that
+    stops sending would hold this thread for good: the socket gets a read timeout.
+    """
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    length = request.content_length
+    if length is not None and limit is not None and length > limit:
+        raise RequestEntityTooLarge()
+    if length is None and not request.environ.get("wsgi.input_terminated"):
+        return b""                             # no framing: reading could wait for ever
+    # With a length, the body is that many bytes; chunked, one byte past the limit
+    # is enough to know it is over.
+    want = length if length is not None else None if limit is None else limit + 1
+    stream = request.environ["wsgi.input"]
+    timeout = current_app.config["KINGSOLVE_READ_TIMEOUT"]
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None:
+        sock.settimeout(timeout)
+    chunks, size = [], 0
+    try:
+        while want is None or size < want:
+            chunk = stream.read(CHUNK if want is None else min(CHUNK, want - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError:                            # the socket's read timeout, or a reset
+        raise RequestTimeout(f"request body not received within {timeout:g} s") from None
+    finally:
+        if sock is not None:
+            sock.settimeout(None)
+    if limit is not None and size > limit:
+        raise RequestEntityTooLarge()
+    return b"".join(chunks)
+
+
 def read_body() -> Any:
     """The request's body decoded from JSON or msgpack; 415 for any other content type."""
     kind = BODY_KINDS.get(request.mimetype)
     if kind is None:
         got = request.mimetype or "none"
         raise UnsupportedMediaType(f"unsupported content type {got!r}: send {JSON} or {MSGPACK}")
-    data = request.get_data(cache=False)     # 413 past MAX_CONTENT_LENGTH
+    data = _read_limited()
     if not data.strip():
         raise ParseError("empty body: expected a request object")
     try:
         if kind == "json":
-            value = json.loads(data, parse_constant=_no_constant)
+            value = json.loads(data, parse_constant=_no_constant, parse_int=_int)
         else:
             value = msgpack.unpackb(data, raw=False, strict_map_key=False)
     except ParseError:

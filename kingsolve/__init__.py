@@ -21,7 +21,7 @@ from .report import MatchReport, match_report
 from .choices import (Choices, contract_choice, festa_choice, redeal_choice, sale_choice,
                       trump_choice)
 from .hint import (ChoiceHint, HintResult, contract_hint, festa_hint, hint, hint_request,
-                   sell_hint, trump_hint)
+                   sale_hint, sell_hint, trump_hint)
 
 __version__ = "0.1.0"
 
@@ -33,7 +33,7 @@ __all__ = [
     "Record", "RecordError", "parse_records", "read_records", "format_records",
     "review", "Review", "match_report", "MatchReport", "Choices", "trump_choice",
     "sale_choice", "festa_choice", "contract_choice", "redeal_choice",
-    "hint", "HintResult", "ChoiceHint", "trump_hint", "sell_hint", "contract_hint",
+    "hint", "HintResult", "ChoiceHint", "trump_hint", "sale_hint", "sell_hint", "contract_hint",
     "festa_hint", "hint_request",
     "KingsolveError", "ParseError", "InvalidDealError", "IllegalPlayError",
     "InvalidRequestError", "UnknownVariantError", "UnknownContractError", "SolveTimeout",

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .errors import ParseError
+from .errors import ParseError, excerpt
 
 __all__ = [
     "Suit",
@@ -56,7 +56,7 @@ class Suit(enum.IntEnum):
         key = str(text).strip().upper()
         suit = _SUIT_BY_TEXT.get(key)
         if suit is None:
-            raise ParseError(f"invalid suit {text!r}: expected one of S, H, D, C or ♠ ♥ ♦ ♣")
+            raise ParseError(f"invalid suit {excerpt(text)}: expected one of S, H, D, C or ♠ ♥ ♦ ♣")
         return suit
 
     def __str__(self) -> str:
@@ -102,7 +102,7 @@ class Rank(enum.IntEnum):
         key = str(text).strip().upper()
         rank = _RANK_BY_TEXT.get(key)
         if rank is None:
-            raise ParseError(f"invalid rank {text!r}: expected one of A K Q J T(10) 9 8 7 6 5 4 3 2")
+            raise ParseError(f"invalid rank {excerpt(text)}: expected one of A K Q J T(10) 9 8 7 6 5 4 3 2")
         return rank
 
     def __str__(self) -> str:
@@ -139,7 +139,7 @@ class Seat(enum.IntEnum):
         key = str(text).strip().upper()
         seat = _SEAT_BY_TEXT.get(key)
         if seat is None:
-            raise ParseError(f"invalid seat {text!r}: expected one of N, E, S, W")
+            raise ParseError(f"invalid seat {excerpt(text)}: expected one of N, E, S, W")
         return seat
 
     def __str__(self) -> str:
@@ -172,7 +172,7 @@ class Card:
                 suit = Suit.parse(text_or_suit) if isinstance(text_or_suit, str) else Suit(text_or_suit)
                 rank = Rank.parse(rank) if isinstance(rank, str) else Rank(rank)
             except ValueError:
-                raise ParseError(f"invalid card ({text_or_suit!r}, {rank!r}): expected a suit "
+                raise ParseError(f"invalid card ({excerpt(text_or_suit)}, {excerpt(rank)}): expected a suit "
                                  f"(S H D C or 0-3) and a rank (A K Q J T 9 ... 2 or 2-14)") from None
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "rank", rank)
@@ -183,12 +183,12 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise ParseError(f"invalid card {text!r}: expected text such as 'SQ'")
+            raise ParseError(f"invalid card {excerpt(text)}: expected text such as 'SQ'")
         key = text.strip().upper()
         cached = _CARD_BY_TEXT.get(key)
         if cached is not None:
             return cached
-        raise ParseError(f"invalid card {text!r}: expected a suit (S H D C or a symbol) "
+        raise ParseError(f"invalid card {excerpt(text)}: expected a suit (S H D C or a symbol) "
                          f"and a rank (A K Q J T 9 ... 2), such as 'SQ'")
 
     @classmethod
@@ -196,7 +196,7 @@ class Card:
         """The card whose bit index is ``bit`` (``16 * suit + rank``)."""
         card = _CARD_BY_BIT.get(bit)
         if card is None:
-            raise ParseError(f"invalid card bit {bit!r}")
+            raise ParseError(f"invalid card bit {excerpt(bit)}")
         return card
 
     @property
@@ -244,7 +244,7 @@ def deck_mask(size: int = 52) -> int:
     elif size == 32:
         lane = 0x7F80  # ranks 7..14
     else:
-        raise ParseError(f"invalid deck size {size!r}: expected 52 or 32")
+        raise ParseError(f"invalid deck size {excerpt(size)}: expected 52 or 32")
     return lane | lane << 16 | lane << 32 | lane << 48
 
 
@@ -273,7 +273,7 @@ def mask_of_cards(cards: Iterable["Card | str"]) -> int:
     for item in cards:
         card = Card.parse(item)
         if mask & card.mask:
-            raise ParseError(f"duplicate card {str(card)!r}")
+            raise ParseError(f"duplicate card {excerpt(str(card))}")
         mask |= card.mask
     return mask
 

@@ -6,7 +6,7 @@ import random
 from typing import Iterable, Sequence
 
 from .cards import Card, Rank, Seat, Suit, cards_of_mask, deck_mask
-from .errors import InvalidDealError, ParseError
+from .errors import InvalidDealError, ParseError, excerpt
 
 __all__ = ["Deal", "seats_for_players", "hand_text", "parse_hand"]
 
@@ -19,7 +19,7 @@ def seats_for_players(players: int) -> tuple[Seat, ...]:
         return (Seat.N, Seat.E, Seat.S)
     if players == 2:
         return (Seat.N, Seat.S)
-    raise InvalidDealError(f"invalid number of players {players!r}: expected 2, 3 or 4")
+    raise InvalidDealError(f"invalid number of players {excerpt(players)}: expected 2, 3 or 4")
 
 
 def hand_text(mask: int) -> str:
@@ -35,7 +35,7 @@ def parse_hand(text: str, where: str = "hand") -> int:
     """Parse one hand's PBN text (``AKQ.JT9.876.5432``) into a mask."""
     suits = text.split(".")
     if len(suits) != 4:
-        raise ParseError(f"invalid {where} {text!r}: expected four suits S.H.D.C separated by dots")
+        raise ParseError(f"invalid {where} {excerpt(text, 80)}: expected four suits S.H.D.C separated by dots")
     mask = 0
     for suit, ranks in zip(Suit, suits):
         i = 0
@@ -48,11 +48,11 @@ def parse_hand(text: str, where: str = "hand") -> int:
             try:
                 rank = Rank.parse(token)
             except ParseError:
-                raise ParseError(f"invalid {where} {text!r}: {token!r} is not a rank "
+                raise ParseError(f"invalid {where} {excerpt(text, 80)}: {excerpt(token)} is not a rank "
                                  f"(in the {suit.letter} suit)") from None
             bit = 1 << (16 * suit + rank)
             if mask & bit:
-                raise InvalidDealError(f"invalid {where} {text!r}: card "
+                raise InvalidDealError(f"invalid {where} {excerpt(text, 80)}: card "
                                        f"'{suit.letter}{rank.letter}' is listed twice")
             mask |= bit
     return mask
@@ -80,7 +80,7 @@ class Deal:
             try:
                 hands = tuple(text_or_hands)
             except TypeError:
-                raise ParseError(f"invalid deal {text_or_hands!r}: expected PBN text such as "
+                raise ParseError(f"invalid deal {excerpt(text_or_hands, 80)}: expected PBN text such as "
                                  f"'N:AKQ... ...' or four hand masks") from None
             if len(hands) != 4:
                 raise InvalidDealError(f"invalid deal: expected 4 hands (None for a seat not "
@@ -116,19 +116,19 @@ class Deal:
     @staticmethod
     def _parse(text: str) -> tuple[int | None, ...]:
         if not isinstance(text, str):
-            raise ParseError(f"invalid deal {text!r}: expected PBN text such as 'N:AKQ... ...'")
+            raise ParseError(f"invalid deal {excerpt(text, 80)}: expected PBN text such as 'N:AKQ... ...'")
         body = text.strip()
         first = Seat.N
         if len(body) >= 2 and body[1] == ":":
             try:
                 first = Seat.parse(body[0])
             except ParseError:
-                raise ParseError(f"invalid deal {text!r}: {body[0]!r} is not a seat "
+                raise ParseError(f"invalid deal {excerpt(text, 80)}: {excerpt(body[0])} is not a seat "
                                  f"(expected N:, E:, S: or W:)") from None
             body = body[2:]
         parts = body.split()
         if len(parts) != 4:
-            raise ParseError(f"invalid deal {text!r}: expected 4 hands separated by spaces "
+            raise ParseError(f"invalid deal {excerpt(text, 80)}: expected 4 hands separated by spaces "
                              f"('-' for a seat not in play), got {len(parts)}")
         hands: list[int | None] = [None] * 4
         for i, part in enumerate(parts):
@@ -146,7 +146,7 @@ class Deal:
             if mask is None:
                 continue
             if not isinstance(mask, int) or mask < 0 or mask & ~deck_mask(52):
-                raise InvalidDealError(f"invalid deal: hand of {seat} is not a card mask: {mask!r}")
+                raise InvalidDealError(f"invalid deal: hand of {seat} is not a card mask: {excerpt(mask)}")
             dup = seen & mask
             if dup:
                 names = " ".join(str(c) for c in cards_of_mask(dup))

@@ -15,7 +15,31 @@ __all__ = [
     "UnknownContractError",
     "InvalidRequestError",
     "SolveTimeout",
+    "excerpt",
 ]
+
+#: Characters of a client's input that an error message quotes at most.
+EXCERPT = 40
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """``value`` quoted for an error message, cut to ``limit`` characters with an ellipsis.
+
+    Messages quote the input, but an oversized input must not come back whole.
+
+    >>> excerpt("N:AKQ")
+    "'N:AKQ'"
+    >>> excerpt("x" * 1000, 5)
+    "'xxxxx…'"
+    >>> excerpt(["SA"] * 1000, 12)
+    "['SA', 'SA',…"
+    """
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit else value[:limit] + "…")
+    if isinstance(value, int) and value.bit_length() > 4 * limit:
+        return f"a number of {value.bit_length()} bits"    # no decimal text: it may be huge
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 class KingsolveError(ValueError):

@@ -13,7 +13,7 @@ is out of reach (issue 3), and in the early tricks the play-out does not assume 
 the three others play together against the seat; measured in
 ``benchmarks/hint_play.py``, it plays better than searching whole hands (README).
 
-The choice hints (trump, selling, Turkish contract, Portuguese festa) score each
+The choice hints (trump, the Italian sale, Turkish contract, Portuguese festa) score each
 option by the same sampling of the unseen hands, from the seat's hand alone, with
 the same deals for every option, each hand played out the same way
 (``kingsolve.solver.playout_values``).
@@ -30,14 +30,15 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
 from .deal import Deal
-from .errors import InvalidRequestError, SolveTimeout
+from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .position import Position, trick_winner_index
+from .request import json_int
 from .result import Budget, SolveResult
 from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .sampling import DealSampler, SeatView
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
-           "sell_hint", "contract_hint", "festa_hint", "hint_request", "play_preference",
+           "sale_hint", "sell_hint", "contract_hint", "festa_hint", "hint_request", "play_preference",
            "MAX_SAMPLES", "DEFAULT_HORIZON"]
 
 #: The most samples a hint may ask for.
@@ -148,12 +149,12 @@ class HintResult:
         for h in self.cards:
             if h.card == c:
                 return h
-        raise InvalidRequestError(f"card {str(c)!r} is not a legal card of this hint")
+        raise InvalidRequestError(f"card {excerpt(str(c))} is not a legal card of this hint")
 
     def to_dict(self) -> dict:
         return {"seat": self.seat.name, "recommended": str(self.recommended),
                 "cards": [h.to_dict() for h in self.cards], "samples": self.samples,
-                "exact": self.exact, "consistent_deals": self.consistent_deals,
+                "exact": self.exact, "consistent_deals": json_int(self.consistent_deals),
                 "seed": self.seed, "budget": self.budget.to_dict(), "timeouts": self.timeouts,
                 "ms": round(self.ms, 3), "inferences": [x.to_dict() for x in self.inferences],
                 "horizon": self.horizon, "forced": self.forced}
@@ -192,7 +193,7 @@ class ChoiceHint:
         for o in self.options:
             if o.option == name:
                 return o
-        raise InvalidRequestError(f"no option {name!r} in this hint")
+        raise InvalidRequestError(f"no option {excerpt(name)} in this hint")
 
     def to_dict(self) -> dict:
         return {"choice": self.choice, "seat": self.seat.name, "recommended": self.recommended,
@@ -203,7 +204,7 @@ class ChoiceHint:
 
 def _check_samples(samples: Any) -> int:
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise InvalidRequestError(f"invalid samples {samples!r}: expected 1 to {MAX_SAMPLES}")
+        raise InvalidRequestError(f"invalid samples {excerpt(samples)}: expected 1 to {MAX_SAMPLES}")
     return samples
 
 
@@ -211,13 +212,13 @@ def _check_ms(ms: Any) -> float | None:
     if ms is None:
         return None
     if isinstance(ms, bool) or not isinstance(ms, (int, float)) or not ms > 0:
-        raise InvalidRequestError(f"invalid ms {ms!r}: expected a positive number of milliseconds")
+        raise InvalidRequestError(f"invalid ms {excerpt(ms)}: expected a positive number of milliseconds")
     return float(ms)
 
 
 def _check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidRequestError(f"invalid seed {seed!r}: expected an integer")
+        raise InvalidRequestError(f"invalid seed {excerpt(seed)}: expected an integer")
     return seed
 
 
@@ -225,7 +226,7 @@ def _check_horizon(horizon: Any) -> int:
     if horizon is None:
         return DEFAULT_HORIZON
     if isinstance(horizon, bool) or not isinstance(horizon, int) or not 0 <= horizon <= 26:
-        raise InvalidRequestError(f"invalid horizon {horizon!r}: expected 0 to 26 tricks left")
+        raise InvalidRequestError(f"invalid horizon {excerpt(horizon)}: expected 0 to 26 tricks left")
     return horizon
 
 
@@ -259,7 +260,7 @@ def _with_best(values: dict[Card, float], legal: Sequence[Card]) -> tuple[dict[C
 
 def _check_threads(threads: Any) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise InvalidRequestError(f"invalid threads {threads!r}: expected 1 to 64")
+        raise InvalidRequestError(f"invalid threads {excerpt(threads)}: expected 1 to 64")
     return threads
 
 
@@ -446,7 +447,7 @@ def _option_values(rs: RuleSet, seat: Seat, hand, opts: Sequence[_Option], seats
 def _trump_options(rs: RuleSet, contract: str) -> list[Suit | None]:
     c = rs.contract(contract)
     if not c.takes_trump:
-        raise InvalidRequestError(f"contract {contract!r} of {rs.name!r} takes no trump to name")
+        raise InvalidRequestError(f"contract {excerpt(contract)} of {rs.name!r} takes no trump to name")
     out: list[Suit | None] = list(Suit)
     if c.trump == TRUMP_NAMED_OR_NONE:
         out.append(None)
@@ -514,7 +515,7 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
                    horizon=_used_horizon(rs, horizon, solver))
 
 
-def sell_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int = 20,
+def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int = 20,
               ms: float | None = None, seed: int = 0, budget: Budget | None = None,
               threads: int = 1, solver: Solver | None = None,
               horizon: int | None = None) -> ChoiceHint:
@@ -567,7 +568,7 @@ def sell_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
             vals.append(r[gains[0][1]][dealer] + price)
         values[f"sell {k}"] = vals
         extra[f"sell {k}"] = {"sold": _num(sold / len(results))}
-    return _finish("sell", dealer, values, len(results), seed, budget, start,
+    return _finish("sale", dealer, values, len(results), seed, budget, start,
                    {"declare_trump": declare, "timeouts": timeouts}, extra,
                    horizon=_used_horizon(rs, horizon, solver))
 
@@ -657,7 +658,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
             opts.append(_Option(f"{t.name} bidder leads", "festa", t, seat))
             opts.append(_Option(f"{t.name} next leads", "festa", t, nxt))
     else:
-        raise InvalidRequestError(f"invalid role {role!r}: expected 'host' or 'bidder'")
+        raise InvalidRequestError(f"invalid role {excerpt(role)}: expected 'host' or 'bidder'")
     results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
                                        threads, solver, horizon)
     _need_results(results, timeouts)
@@ -694,25 +695,29 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
 HINT_FIELDS = {"variant", "contract", "trump", "options", "doubles", "leader", "play", "seat",
                "hand", "known", "samples", "ms", "seed", "nodes", "id", "choice", "role",
                "contracts", "players", "threads", "horizon"}
-CHOICES = ("card", "trump", "sell", "contract", "festa")
+CHOICES = ("card", "trump", "sale", "contract", "festa")
+#: Older names of choices, still read on input: the sale was once asked as ``sell``.
+CHOICE_ALIASES = {"sell": "sale"}
+#: Kept for code written against the older name.
+sell_hint = sale_hint
 
 
 def _req_field(req: Mapping, name: str, kind, default=None, required: bool = False):
     if req.get(name) is None:
         if required:
-            raise InvalidRequestError(f"missing field {name!r}")
+            raise InvalidRequestError(f"missing field {excerpt(name)}")
         return default
     value = req[name]
     if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
         want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise InvalidRequestError(f"invalid field {name!r}: expected {want}, got {value!r}")
+        raise InvalidRequestError(f"invalid field {excerpt(name)}: expected {want}, got {excerpt(value)}")
     return value
 
 
 def hint_request(request: Any) -> dict:
     """Answer a hint request: the shared request fields (no deal) plus ``seat``, ``hand``,
     ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
-    (``trump``, ``sell``, ``contract``, ``festa`` with ``role``) instead of a card hint.
+    (``trump``, ``sale``, ``contract``, ``festa`` with ``role``) instead of a card hint.
     Returns the JSON-ready result."""
     from .request import budget_from_request
     if not isinstance(request, Mapping):
@@ -720,14 +725,17 @@ def hint_request(request: Any) -> dict:
                                   f"got {type(request).__name__}")
     unknown = sorted(k for k in request if k not in HINT_FIELDS)
     if unknown:
-        raise InvalidRequestError(f"unknown field {unknown[0]!r} in hint request: expected "
+        raise InvalidRequestError(f"unknown field {excerpt(unknown[0])} in hint request: expected "
                                   f"{', '.join(sorted(HINT_FIELDS))}")
     req = request
-    budget = budget_from_request({k: req.get(k) for k in ("nodes",)})
+    # Each search is cut to what is left of the hint's time, so no search gets more than
+    # the hint's ms: that is the per-search budget to report.
+    budget = budget_from_request({k: req.get(k) for k in ("nodes", "ms")})
     choice = _req_field(req, "choice", str, "card")
+    choice = CHOICE_ALIASES.get(choice, choice)
     if choice not in CHOICES:
         raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "
-                                  f"got {choice!r}")
+                                  f"got {excerpt(choice)}")
     variant = _req_field(req, "variant", str, required=True)
     seat = _req_field(req, "seat", str, required=True)
     hand = _req_field(req, "hand", (str, list), required=True)
@@ -747,14 +755,14 @@ def hint_request(request: Any) -> dict:
     elif choice == "trump":
         result = trump_hint(variant, seat, hand, contract=_req_field(req, "contract", str),
                             leader=_req_field(req, "leader", str), **common)
-    elif choice == "sell":
-        result = sell_hint(variant, seat, hand, **common)
+    elif choice == "sale":
+        result = sale_hint(variant, seat, hand, **common)
     elif choice == "contract":
         result = contract_hint(variant, seat, hand, contracts=_req_field(req, "contracts", list),
                                **common)
     else:
         if variant != "portuguese":
-            raise InvalidRequestError(f"the festa is Portuguese (RULES.md 6), not {variant!r}")
+            raise InvalidRequestError(f"the festa is Portuguese (RULES.md 6), not {excerpt(variant)}")
         result = festa_hint(seat, hand, role=_req_field(req, "role", str, "host"), **common)
     out = result.to_dict()
     if "id" in req:
@@ -774,7 +782,8 @@ def add_hint_flags(p) -> None:
     p.add_argument("--ms", type=float, help="time limit of the whole hint, in milliseconds")
     p.add_argument("--seed", type=int, help="seed of the sampling (default 0)")
     p.add_argument("--nodes", type=int, help="node limit of each search")
-    p.add_argument("--choice", choices=CHOICES, help="a choice hint instead of a card hint")
+    p.add_argument("--choice", choices=(*CHOICES, *CHOICE_ALIASES),
+                   help="a choice hint instead of a card hint ('sell' is the sale's older name)")
     p.add_argument("--role", choices=("host", "bidder"), help="festa role (default host)")
     p.add_argument("--contracts", help="Turkish contracts to choose from, comma separated")
     p.add_argument("--threads", type=int, help="search threads (default 1)")
@@ -795,6 +804,6 @@ def request_from_args(args, req: dict) -> dict:
     for item in getattr(args, "known", None) or ():
         seat, sep, cards = item.partition(":")
         if not sep:
-            raise InvalidRequestError(f"invalid --known {item!r}: expected SEAT:CARDS such as E:HK")
+            raise InvalidRequestError(f"invalid --known {excerpt(item)}: expected SEAT:CARDS such as E:HK")
         req.setdefault("known", {})[seat] = cards
     return req

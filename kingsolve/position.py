@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 
 from .cards import SUIT_MASK, Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
-from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError
+from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError, excerpt
 from .rules import (LEAD_UNTIL_BROKEN, LEAD_WHILE_OTHER_SUITS, TRUMP_NAMED,
                     TRUMP_NAMED_OR_NONE, TRUMP_RUFF_OVERRUFF_STRICT, TRUMP_FREE,
                     Contract, ContractTables, RuleSet, compile_contract, get_variant)
@@ -261,7 +261,7 @@ class Position:
         hand = self.hands[seat]
         legal, reason = self._legal_with_reason(hand)
         if not legal & c.mask:
-            raise IllegalPlayError(f"illegal card {str(c)!r}{where}: {reason}")
+            raise IllegalPlayError(f"illegal card {excerpt(str(c))}{where}: {reason}")
         return self._apply(seat, c.bit)
 
     def _apply(self, seat: Seat, bit: int) -> Trick | None:
@@ -340,18 +340,18 @@ class Position:
 def parse_played_card(position, card: "Card | str", index: int | None) -> tuple[Seat, Card, str]:
     """The seat on move, the parsed card and its place in the record, for ``play``.
 
-    Shared by the trick and the domino engines: raises ``IllegalPlayError`` naming
-    the card and its index ``play[i]`` when the card does not parse, the hand is
-    complete, or the seat on move does not hold it.
+    Shared by the trick and the domino engines: raises ``ParseError`` naming the card
+    and its index ``play[i]`` when the card does not parse, ``IllegalPlayError`` when
+    the hand is complete or the seat on move does not hold it.
     """
     where = f" at play[{len(position.record) if index is None else index}]"
     try:
         c = Card.parse(card)
     except ValueError as exc:
-        raise IllegalPlayError(f"invalid card{where}: {exc}") from None
+        raise ParseError(f"invalid card{where}: {exc}") from None
     seat = position.to_move
     if seat is None:
-        raise IllegalPlayError(f"illegal card {str(c)!r}{where}: the hand is already complete")
+        raise IllegalPlayError(f"illegal card {excerpt(str(c))}{where}: the hand is already complete")
     if not position.hands[seat] & c.mask:
         holder = next((s for s in position.seats if position.hands[s] & c.mask), None)
         if holder is not None:
@@ -360,7 +360,7 @@ def parse_played_card(position, card: "Card | str", index: int | None) -> tuple[
             why = "it has already been played"
         else:
             why = "it is not in this deal"
-        raise IllegalPlayError(f"illegal card {str(c)!r}{where}: {why}")
+        raise IllegalPlayError(f"illegal card {excerpt(str(c))}{where}: {why}")
     return seat, c, where
 
 
@@ -371,11 +371,11 @@ def _check_trump(contract: Contract, trump) -> Suit | None:
                                       f"(S, H, D or C)")
         return None
     if contract.trump == "none":
-        raise InvalidRequestError(f"contract {contract.name!r} takes no trump, got {trump!r}")
+        raise InvalidRequestError(f"contract {contract.name!r} takes no trump, got {excerpt(trump)}")
     try:
         return Suit.parse(trump)
     except ValueError:
-        raise InvalidRequestError(f"invalid trump {trump!r}: expected S, H, D or C") from None
+        raise InvalidRequestError(f"invalid trump {excerpt(trump)}: expected S, H, D or C") from None
 
 
 def _check_deal(variant: RuleSet, deal: Deal, doubles: bool) -> None:

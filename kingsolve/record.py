@@ -44,7 +44,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit
 from .deal import Deal
-from .errors import KingsolveError, ParseError
+from .errors import KingsolveError, ParseError, excerpt
+from .request import JSON_SAFE_INT
 from .rules import TRUMP_NONE, RuleSet, get_variant
 
 __all__ = ["Record", "RecordError", "parse_records", "format_records", "read_records",
@@ -281,7 +282,7 @@ class Record:
                  "score"}
         unknown = sorted(k for k in data if k not in known)
         if unknown:
-            raise RecordError(f"unknown field {unknown[0]!r} in record: expected "
+            raise RecordError(f"unknown field {excerpt(unknown[0])} in record: expected "
                               f"{', '.join(sorted(known))}")
         tags: dict[str, tuple[str, int]] = {}
 
@@ -289,10 +290,10 @@ class Record:
             value = data.get(key)
             if value is None:
                 if required:
-                    raise RecordError(f"missing field {key!r} in record")
+                    raise RecordError(f"missing field {excerpt(key)} in record")
                 return
             if isinstance(value, bool) or not isinstance(value, (str, int)):
-                raise RecordError(f"invalid field {key!r}: expected text, got {value!r}")
+                raise RecordError(f"invalid field {excerpt(key)}: expected text, got {excerpt(value)}")
             tags[tag] = (str(value), 0)
 
         for key, tag in (("variant", "Variant"), ("contract", "Contract"), ("deal", "Deal"),
@@ -305,35 +306,37 @@ class Record:
         if "doubles" in data and data["doubles"] is not None:
             if not isinstance(data["doubles"], bool):
                 raise RecordError(f"invalid field 'doubles': expected true or false, "
-                                  f"got {data['doubles']!r}")
+                                  f"got {excerpt(data['doubles'])}")
             tags["Doubles"] = ("true" if data["doubles"] else "false", 0)
         options = data.get("options") or []
         if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-            raise RecordError(f"invalid field 'options': expected a list of names, got {options!r}")
+            raise RecordError(f"invalid field 'options': expected a list of names, got {excerpt(options)}")
         if options:
             tags["Options"] = (" ".join(options), 0)
         sale = data.get("sale")
         if sale is not None:
             if not isinstance(sale, Mapping) or set(sale) != {"buyer", "price"}:
                 raise RecordError(f"invalid field 'sale': expected {{\"buyer\": seat, \"price\": "
-                                  f"tricks}}, got {sale!r}")
+                                  f"tricks}}, got {excerpt(sale)}")
             tags["Sale"] = (f"{sale['buyer']} {sale['price']}", 0)
         bid = data.get("bid")
         if bid is not None:
             if not isinstance(bid, Mapping) or not {"bidder", "tricks"} <= set(bid) \
                     or not set(bid) <= {"bidder", "tricks", "kind"}:
                 raise RecordError(f"invalid field 'bid': expected {{\"bidder\": seat, \"tricks\": "
-                                  f"n, \"kind\": \"plus\" or \"null\"}}, got {bid!r}")
+                                  f"n, \"kind\": \"plus\" or \"null\"}}, got {excerpt(bid)}")
             tags["Bid"] = (f"{bid['bidder']} {bid['tricks']} {bid.get('kind', 'plus')}", 0)
         score = data.get("score")
         if score is not None:
             if not isinstance(score, Mapping):
                 raise RecordError(f"invalid field 'score': expected an object of seat to points, "
-                                  f"got {score!r}")
+                                  f"got {excerpt(score)}")
             tags["Score"] = (" ".join(f"{k} {v}" for k, v in score.items()), 0)
+        if "Leader" not in tags and "Dealer" not in tags:
+            tags["Leader"] = ("N", 0)           # as in a request: N leads unless told
         play = data.get("play") or []
         if not isinstance(play, list) or not all(isinstance(c, str) for c in play):
-            raise RecordError(f"invalid field 'play': expected a list of cards, got {play!r}")
+            raise RecordError(f"invalid field 'play': expected a list of cards, got {excerpt(play)}")
         try:
             return _build(tags, [(0, play)] if play else [], None, 0, from_json=True)
         except RecordError as exc:
@@ -419,25 +422,25 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
     for number, line in block:
         if line.startswith("["):
             if play_line_no is not None and play_lines:
-                raise RecordError(f"tag line {line!r} after the play: start a new record "
+                raise RecordError(f"tag line {excerpt(line, 80)} after the play: start a new record "
                                   f"after a blank line", number)
             m = _TAG_LINE.match(line)
             if not m:
-                raise RecordError(f"invalid tag line {line!r}: expected [Name \"value\"]", number)
+                raise RecordError(f"invalid tag line {excerpt(line, 80)}: expected [Name \"value\"]", number)
             name, value = m.group(1), _unescape(m.group(2))
             canonical = next((t for t in TAGS if t.lower() == name.lower()), None)
             if canonical is None:
-                raise RecordError(f"unknown tag {name!r}: expected one of {', '.join(TAGS)}",
+                raise RecordError(f"unknown tag {excerpt(name)}: expected one of {', '.join(TAGS)}",
                                   number)
             if canonical in tags:
-                raise RecordError(f"duplicate tag {canonical!r} (first on line "
+                raise RecordError(f"duplicate tag {excerpt(canonical)} (first on line "
                                   f"{tags[canonical][1]})", number)
             tags[canonical] = (value.strip(), number)
             if canonical == "Play":
                 play_line_no = number
             continue
         if play_line_no is None:
-            raise RecordError(f"cards {line!r} outside a play section: put [Play \"seat\"] "
+            raise RecordError(f"cards {excerpt(line, 80)} outside a play section: put [Play \"seat\"] "
                               f"before them", number)
         play_lines.append((number, line.replace(",", " ").split()))
     return _build(tags, play_lines, play_line_no, block[0][0])
@@ -452,7 +455,7 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
 
     def need(tag: str) -> str:
         if tag not in tags:
-            raise RecordError(f"missing tag {tag!r} in the record starting here", first_line)
+            raise RecordError(f"missing tag {excerpt(tag)} in the record starting here", first_line)
         return tags[tag][0]
 
     def seat_tag(tag: str) -> Seat | None:
@@ -491,6 +494,9 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
     if leader is None and dealer is not None and contract.kind == "tricks":
         leader = variant.next_seat(dealer, deal.seats)
     if leader is None:
+        if from_json:
+            raise RecordError(f"missing field 'leader' in record: the {contract.name} takes no "
+                              f"leader from the dealer")
         raise RecordError("missing tag 'Leader' in the record starting here", first_line)
     if play_seat is not None and play_seat != leader:
         raise RecordError(f"tag Play names {play_seat.name} but the leader is {leader.name}: "
@@ -499,7 +505,7 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
     if "Doubles" in tags:
         value = tags["Doubles"][0].lower()
         if value not in ("true", "false", "yes", "no", "1", "0"):
-            raise RecordError(f"tag Doubles: invalid value {tags['Doubles'][0]!r}: expected "
+            raise RecordError(f"tag Doubles: invalid value {excerpt(tags['Doubles'][0])}: expected "
                               f"true or false", line_of("Doubles"))
         doubles = value in ("true", "yes", "1")
     trump: Suit | None = None
@@ -529,7 +535,7 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
         except KingsolveError as exc:
             raise wrap("Doubles" if "doubles" in str(exc) else "Deal", exc) from None
         if leader not in deal.seats:
-            raise RecordError(f"invalid leader {leader.name!r}: that seat is not in play",
+            raise RecordError(f"invalid leader {excerpt(leader.name)}: that seat is not in play",
                               line_of("Leader") if "Leader" in tags else line_of("Play"))
         position: Any = Position(variant, contract, deal, leader=leader, trump=trump,
                                  doubles=doubles)
@@ -555,8 +561,8 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
         played = record._played_scores()
         if played is not None and played != dict(score):
             shown = " ".join(f"{s.name} {v}" for s, v in played.items())
-            raise RecordError(f"tag Score {tags['Score'][0]!r} does not match the play, which "
-                              f"scores {shown!r}", line_of("Score"))
+            raise RecordError(f"tag Score {excerpt(tags['Score'][0])} does not match the play, which "
+                              f"scores {excerpt(shown)}", line_of("Score"))
     return record
 
 
@@ -569,10 +575,10 @@ def _play(position, kind: str, play_lines: list[tuple[int, list[str]]],
             trick = position.trick_number + 1
             if len(tokens) > per_trick:
                 raise RecordError(f"trick {trick} has {len(tokens)} cards "
-                                  f"{' '.join(tokens)!r}, expected {per_trick}", number)
+                                  f"{excerpt(' '.join(tokens))}, expected {per_trick}", number)
             if len(tokens) < per_trick and i != len(play_lines) - 1:
                 raise RecordError(f"trick {trick} has {len(tokens)} cards "
-                                  f"{' '.join(tokens)!r}, expected {per_trick} (only the last "
+                                  f"{excerpt(' '.join(tokens))}, expected {per_trick} (only the last "
                                   f"line may stop mid-trick)", number)
         for token in tokens:
             where = (f"trick {position.trick_number + 1}" if per_trick is not None
@@ -582,7 +588,7 @@ def _play(position, kind: str, play_lines: list[tuple[int, list[str]]],
             except ParseError as exc:
                 raise RecordError(f"{where}: {exc}", number) from None
             if position.complete:
-                raise RecordError(f"{where}: card {str(card)!r} after the end of the hand",
+                raise RecordError(f"{where}: card {excerpt(str(card))} after the end of the hand",
                                   number)
             try:
                 position.play(card)
@@ -597,9 +603,10 @@ def _int_tag(tags: dict[str, tuple[str, int]], tag: str, minimum: int = 0) -> in
     if tag not in tags:
         return None
     value, line = tags[tag]
-    if not re.fullmatch(r"\d+", value) or int(value) < minimum:
-        raise RecordError(f"tag {tag}: invalid value {value!r}: expected a whole number "
-                          f"of at least {minimum}", line)
+    # Read only when it is short: it must fit a JSON number a JavaScript client holds.
+    if not re.fullmatch(r"\d{1,16}", value) or not minimum <= int(value) <= JSON_SAFE_INT:
+        raise RecordError(f"tag {tag}: invalid value {excerpt(value)}: expected a whole number "
+                          f"from {minimum} to {JSON_SAFE_INT}", line)
     return int(value)
 
 
@@ -609,19 +616,19 @@ def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
     value, line = tags["Sale"]
     parts = value.split()
     if not variant.name.startswith("italian") or contract != "trumps":
-        raise RecordError(f"tag Sale {value!r}: only the Italian trumps hands are sold "
+        raise RecordError(f"tag Sale {excerpt(value)}: only the Italian trumps hands are sold "
                           f"(RULES.md 10)", line)
     if dealer is None:
-        raise RecordError(f"tag Sale {value!r} needs a Dealer tag (the seller)", line)
+        raise RecordError(f"tag Sale {excerpt(value)} needs a Dealer tag (the seller)", line)
     if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < 1:
-        raise RecordError(f"tag Sale: invalid value {value!r}: expected the buyer's seat and "
+        raise RecordError(f"tag Sale: invalid value {excerpt(value)}: expected the buyer's seat and "
                           f"the price in tricks, such as \"E 2\"", line)
     try:
         buyer = Seat.parse(parts[0])
     except ParseError as exc:
         raise RecordError(f"tag Sale: {exc}", line) from None
     if buyer == dealer:
-        raise RecordError(f"tag Sale {value!r}: the dealer cannot buy its own declaration", line)
+        raise RecordError(f"tag Sale {excerpt(value)}: the dealer cannot buy its own declaration", line)
     return (buyer, int(parts[1]))
 
 
@@ -632,10 +639,10 @@ def _festa_hand_tag(tags, tag: str, what: str, variant: RuleSet, contract: str,
         return None
     value, line = tags[tag]
     if variant.name != "portuguese" or contract not in ("festa", "null"):
-        raise RecordError(f"tag {tag} {value!r}: {what} belong to the Portuguese festa "
+        raise RecordError(f"tag {tag} {excerpt(value)}: {what} belong to the Portuguese festa "
                           f"(RULES.md 6)", line)
     if dealer is None:
-        raise RecordError(f"tag {tag} {value!r} needs a Dealer tag (the host)", line)
+        raise RecordError(f"tag {tag} {excerpt(value)} needs a Dealer tag (the host)", line)
     return value, line
 
 
@@ -646,14 +653,14 @@ def _festa_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None) -> st
     value, line = found
     outcome = value.lower()
     if outcome not in FESTA_OUTCOMES:
-        raise RecordError(f"tag Festa: invalid value {value!r}: expected one of "
+        raise RecordError(f"tag Festa: invalid value {excerpt(value)}: expected one of "
                           f"{', '.join(FESTA_OUTCOMES)}", line)
     if outcome in ("accepted", "refused") and "Bid" not in tags:
-        raise RecordError(f"tag Festa {value!r} needs a Bid tag (the bid the host "
+        raise RecordError(f"tag Festa {excerpt(value)} needs a Bid tag (the bid the host "
                           f"{'accepted' if outcome == 'accepted' else 'answered with 8 or null'})",
                           line)
     if outcome in ("host", "433") and "Bid" in tags:
-        raise RecordError(f"tag Festa {value!r}: no bid was accepted, so the record takes no "
+        raise RecordError(f"tag Festa {excerpt(value)}: no bid was accepted, so the record takes no "
                           f"Bid tag (line {tags['Bid'][1]})", line)
     if outcome == "refused" and contract != "null":
         raise RecordError(f"tag Festa 'refused': the host plays null after 8 or null is "
@@ -668,10 +675,10 @@ def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
                   options: tuple[str, ...], play_lines, hand, score, line_of) -> Record:
     """RULES.md 6 (3): a festa settled 433 has no trump and no play."""
     if trump is not None:
-        raise RecordError(f"tag Trump {tags['Trump'][0]!r}: a festa settled 433 is not played "
+        raise RecordError(f"tag Trump {excerpt(tags['Trump'][0])}: a festa settled 433 is not played "
                           f"and names no trump", line_of("Trump"))
     if play_lines:
-        raise RecordError(f"cards {' '.join(play_lines[0][1])!r}: a festa settled 433 is not "
+        raise RecordError(f"cards {excerpt(' '.join(play_lines[0][1]))}: a festa settled 433 is not "
                           f"played", play_lines[0][0])
     record = Record(variant, contract, deal, leader, options=options, dealer=dealer,
                     doubles=doubles, event=tags.get("Event", (None,))[0],
@@ -680,8 +687,8 @@ def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
     settled = record.adjustments()
     if score is not None and dict(score) != settled:
         shown = " ".join(f"{s.name} {v}" for s, v in settled.items())
-        raise RecordError(f"tag Score {tags['Score'][0]!r} does not match the 433 settlement "
-                          f"{shown!r}", line_of("Score"))
+        raise RecordError(f"tag Score {excerpt(tags['Score'][0])} does not match the 433 settlement "
+                          f"{excerpt(shown)}", line_of("Score"))
     return record
 
 
@@ -694,7 +701,7 @@ def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None,
     parts = value.split()
     if len(parts) not in (2, 3) or not parts[1].isdigit() or int(parts[1]) < 1 \
             or (len(parts) == 3 and parts[2].lower() not in ("plus", "null")):
-        raise RecordError(f"tag Bid: invalid value {value!r}: expected the bidder's seat, a "
+        raise RecordError(f"tag Bid: invalid value {excerpt(value)}: expected the bidder's seat, a "
                           f"number of tricks and optionally null, such as \"E 3\" or "
                           f"\"E 2 null\"", line)
     kind = parts[2].lower() if len(parts) == 3 else "plus"
@@ -703,15 +710,15 @@ def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None,
     except ParseError as exc:
         raise RecordError(f"tag Bid: {exc}", line) from None
     if bidder == dealer:
-        raise RecordError(f"tag Bid {value!r}: the host does not bid at its own festa", line)
+        raise RecordError(f"tag Bid {excerpt(value)}: the host does not bid at its own festa", line)
     if kind == "null" and int(parts[1]) > 3:
-        raise RecordError(f"tag Bid {value!r}: a null bid is at most 3 tricks", line)
+        raise RecordError(f"tag Bid {excerpt(value)}: a null bid is at most 3 tricks", line)
     if festa == "refused":
         if kind != "plus" or int(parts[1]) not in (6, 7):
-            raise RecordError(f"tag Bid {value!r}: 8 or null is asked only at 6 or 7 "
+            raise RecordError(f"tag Bid {excerpt(value)}: 8 or null is asked only at 6 or 7 "
                               f"plus-tricks (tag Festa 'refused')", line)
     elif (kind == "null") != (contract == "null"):
-        raise RecordError(f"tag Bid {value!r}: a {kind} bid is played as "
+        raise RecordError(f"tag Bid {excerpt(value)}: a {kind} bid is played as "
                           f"{'null' if kind == 'null' else 'festa'}, not {contract}", line)
     return (bidder, int(parts[1]), kind)
 
@@ -722,7 +729,7 @@ def _score_tag(tags, deal: Deal):
     value, line = tags["Score"]
     parts = value.split()
     if len(parts) != 2 * deal.players:
-        raise RecordError(f"tag Score: invalid value {value!r}: expected each seat in play and "
+        raise RecordError(f"tag Score: invalid value {excerpt(value)}: expected each seat in play and "
                           f"its points, such as \"N -3 E 0 S -6 W -3\"", line)
     out = []
     for i in range(0, len(parts), 2):
@@ -731,9 +738,9 @@ def _score_tag(tags, deal: Deal):
         except ParseError as exc:
             raise RecordError(f"tag Score: {exc}", line) from None
         if not re.fullmatch(r"[+-]?\d+", parts[i + 1]):
-            raise RecordError(f"tag Score: invalid points {parts[i + 1]!r} for {seat.name}", line)
+            raise RecordError(f"tag Score: invalid points {excerpt(parts[i + 1])} for {seat.name}", line)
         out.append((seat, int(parts[i + 1])))
     if sorted(s for s, _ in out) != sorted(deal.seats):
-        raise RecordError(f"tag Score {value!r}: expected each seat in play once "
+        raise RecordError(f"tag Score {excerpt(value)}: expected each seat in play once "
                           f"({' '.join(s.name for s in deal.seats)})", line)
     return tuple(sorted(out))

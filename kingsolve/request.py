@@ -19,12 +19,12 @@ from typing import Any, Callable, Iterator, Mapping
 
 from .cards import Seat
 from .deal import Deal
-from .errors import InvalidRequestError, SolveTimeout
+from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .rules import get_variant
 
 __all__ = ["position_from_request", "legal_request", "solve_request", "solve_stream",
-           "budget_from_request",
-           "REQUEST_FIELDS", "MAX_TEXT", "MAX_NODES", "MAX_MS"]
+           "budget_from_request", "REQUEST_FIELDS", "MAX_TEXT", "MAX_NODES", "MAX_MS",
+           "JSON_SAFE_INT", "json_int"]
 
 #: Fields a request may carry (others are refused, to catch typos).
 REQUEST_FIELDS = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
@@ -35,17 +35,31 @@ MAX_PLAY = 52           # longest play record accepted
 MAX_NODES = 2_000_000_000
 MAX_MS = 600_000.0
 
+#: The largest integer every JSON and msgpack peer holds exactly (2**53 - 1): a
+#: JavaScript client reads a larger one rounded.
+JSON_SAFE_INT = 2**53 - 1
+
+
+def json_int(n: int) -> int | str:
+    """``n`` as a JSON value a JavaScript client reads exactly: the integer, or its
+    decimal text when it is larger than ``JSON_SAFE_INT``.
+
+    >>> json_int(52), json_int(2**60)
+    (52, '1152921504606846976')
+    """
+    return n if -JSON_SAFE_INT <= n <= JSON_SAFE_INT else str(n)
+
 
 def _field(req: Mapping[str, Any], name: str, kind: type | tuple, default: Any = None,
            required: bool = False) -> Any:
     if name not in req or req[name] is None:
         if required:
-            raise InvalidRequestError(f"missing field {name!r}")
+            raise InvalidRequestError(f"missing field {excerpt(name)}")
         return default
     value = req[name]
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise InvalidRequestError(f"invalid field {name!r}: expected {expected}, got {value!r}")
+        raise InvalidRequestError(f"invalid field {excerpt(name)}: expected {expected}, got {excerpt(value)}")
     return value
 
 
@@ -55,7 +69,7 @@ def check_request(req: Any) -> Mapping[str, Any]:
         raise InvalidRequestError(f"invalid request: expected a JSON object, got {type(req).__name__}")
     unknown = sorted(k for k in req if k not in REQUEST_FIELDS)
     if unknown:
-        raise InvalidRequestError(f"unknown field {unknown[0]!r} in request: expected "
+        raise InvalidRequestError(f"unknown field {excerpt(unknown[0])} in request: expected "
                                   f"{', '.join(sorted(REQUEST_FIELDS))}")
     return req
 
@@ -67,7 +81,7 @@ def position_from_request(req: Any):
     contract_name = _field(req, "contract", str, required=True)
     options = _field(req, "options", list, default=[])
     if not all(isinstance(o, str) for o in options):
-        raise InvalidRequestError(f"invalid field 'options': expected a list of names, got {options!r}")
+        raise InvalidRequestError(f"invalid field 'options': expected a list of names, got {excerpt(options)}")
     contract = variant.contract(contract_name, options)
     deal_text = _field(req, "deal", str, required=True)
     if len(deal_text) > MAX_TEXT:
@@ -79,7 +93,7 @@ def position_from_request(req: Any):
         raise InvalidRequestError(f"invalid field 'play': {len(play)} cards, at most {MAX_PLAY}")
     for i, card in enumerate(play):
         if not isinstance(card, str):
-            raise InvalidRequestError(f"invalid field 'play': play[{i}] is {card!r}, expected a card "
+            raise InvalidRequestError(f"invalid field 'play': play[{i}] is {excerpt(card)}, expected a card "
                                       f"such as 'SQ'")
     leader = Seat.parse(_field(req, "leader", str, default="N"))
     doubles = _field(req, "doubles", bool, default=False)

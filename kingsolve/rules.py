@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from .cards import Card, Rank, Seat, Suit, deck_mask
-from .errors import UnknownContractError, UnknownVariantError
+from .errors import UnknownContractError, UnknownVariantError, excerpt
 
 __all__ = [
     "LeadMode",
@@ -95,7 +95,7 @@ class Contract:
         for opt in options:
             if opt not in self.options:
                 allowed = ", ".join(self.options) or "none"
-                raise UnknownContractError(f"unknown option {opt!r} for contract {self.name!r}: "
+                raise UnknownContractError(f"unknown option {excerpt(opt)} for contract {self.name!r}: "
                                            f"expected one of: {allowed}")
             if opt == "forced-king":
                 out = replace(out, forced=out.forced | HK.mask)
@@ -241,7 +241,7 @@ class RuleSet:
         """The named contract with options applied; ``UnknownContractError`` if absent."""
         c = self.contracts.get(name)
         if c is None:
-            raise UnknownContractError(f"unknown contract {name!r} for variant {self.name!r}: "
+            raise UnknownContractError(f"unknown contract {excerpt(name)} for variant {self.name!r}: "
                                        f"expected one of: {', '.join(self.contracts)}")
         return c.with_options(options) if options else c
 
@@ -445,5 +445,5 @@ def get_variant(name: str) -> RuleSet:
     """The rule set of that name; ``UnknownVariantError`` naming the choices if absent."""
     v = VARIANTS.get(name) if isinstance(name, str) else None
     if v is None:
-        raise UnknownVariantError(f"unknown variant {name!r}: expected one of: {', '.join(VARIANTS)}")
+        raise UnknownVariantError(f"unknown variant {excerpt(name)}: expected one of: {', '.join(VARIANTS)}")
     return v

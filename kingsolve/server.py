@@ -1,20 +1,29 @@
 """``kingsolve serve``: the API and the board behind gunicorn, with several worker processes.
 
-Searches are CPU-bound, so the workers are processes (gunicorn's sync workers), one
-request each at a time; a worker that stays in one request longer than the longest
-search budget plus a margin is restarted by gunicorn, so nothing hangs for good.
+The workers are gunicorn's threaded workers (``gthread``): each process answers many
+requests at once on its threads. The compiled search releases the GIL, so a worker's
+threads answer ``/healthz`` and ``/legal`` while it searches, and a slow client holds
+one thread, not the worker. How many searches run at once is bounded by the search
+slots that every worker shares (``kingsolve_api.limits``): one per core by default,
+the others wait within their own time budget. A worker whose main loop stops for
+longer than the longest budget plus a margin is restarted by gunicorn.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import tempfile
 from typing import Any, Mapping
 
 __all__ = ["serve", "add_serve_flags", "cmd_serve", "default_workers"]
 
 #: Seconds a worker may spend past the app's time budget before gunicorn restarts it.
 TIMEOUT_MARGIN = 30
+#: Threads of each worker: enough for the searches waiting for a slot, slow clients
+#: and the light requests beside them.
+THREADS = 16
 
 
 def default_workers() -> int:
@@ -23,18 +32,22 @@ def default_workers() -> int:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None,
-          config: Mapping[str, Any] | None = None) -> None:
+          config: Mapping[str, Any] | None = None, threads: int = THREADS) -> None:
     """Run the app under gunicorn until interrupted."""
     from gunicorn.app.base import BaseApplication
 
     from kingsolve_api import DEFAULTS, create_app
 
-    settings = {**DEFAULTS, **(config or {})}
+    # One folder of lock files for the search slots that all the workers share.
+    lock_dir = tempfile.mkdtemp(prefix="kingsolve-locks-")
+    config = {"KINGSOLVE_LOCK_DIR": lock_dir, **(config or {})}
+    settings = {**DEFAULTS, **config}
     worst_ms = max(settings["KINGSOLVE_MAX_MS"], settings["KINGSOLVE_BATCH_MS"])
     options = {
         "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
         "workers": workers or default_workers(),
-        "worker_class": "sync",
+        "worker_class": "gthread",
+        "threads": threads,
         "timeout": int(worst_ms / 1000) + TIMEOUT_MARGIN,
         "graceful_timeout": 10,
         "accesslog": "-",
@@ -53,7 +66,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None,
         def load(self):
             return create_app(config)
 
-    KingsolveServer().run()
+    try:
+        KingsolveServer().run()
+    finally:
+        shutil.rmtree(lock_dir, ignore_errors=True)
 
 
 def add_serve_flags(p: argparse.ArgumentParser) -> None:
@@ -63,6 +79,20 @@ def add_serve_flags(p: argparse.ArgumentParser) -> None:
                    help=f"worker processes (default: one per core, at least 2: {default_workers()})")
     p.add_argument("--max-ms", type=float, default=None, help="longest search a request may ask for, in ms")
     p.add_argument("--max-nodes", type=int, default=None, help="largest node budget a request may ask for")
+    p.add_argument("--cors-origin", action="append", default=None, metavar="URL",
+                   help="an origin whose pages may call the API from a browser, e.g. "
+                        "https://club.example ('*': any); repeatable (default: none)")
+    p.add_argument("--read-timeout", type=float, default=None, metavar="S",
+                   help="seconds a request body may stall before a 408 (default 10)")
+    p.add_argument("--threads", type=int, default=THREADS,
+                   help=f"threads of each worker (default {THREADS})")
+    p.add_argument("--search-slots", type=int, default=None,
+                   help="searches the server runs at once; others wait (default: one per core)")
+    p.add_argument("--client-searches", type=int, default=None,
+                   help="searches one client address may run or wait for at once (default 4)")
+    p.add_argument("--rate-limit", default=None, metavar="RATE",
+                   help="requests to /api/v1 per client and worker, e.g. '600 per minute' or "
+                        "'none' (default 1200 per minute)")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -81,5 +111,53 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.max_nodes < 1:
             raise KingsolveError(f"invalid --max-nodes {args.max_nodes}: expected a positive number")
         config["KINGSOLVE_MAX_NODES"] = args.max_nodes
-    serve(args.host, args.port, args.workers, config)
+    if args.read_timeout is not None:
+        if not 0 < args.read_timeout <= 3600:
+            raise KingsolveError(f"invalid --read-timeout {args.read_timeout}: expected 0 to 3600 s")
+        config["KINGSOLVE_READ_TIMEOUT"] = args.read_timeout
+    if not 1 <= args.threads <= 256:
+        raise KingsolveError(f"invalid --threads {args.threads}: expected 1 to 256")
+    for flag, key in (("search_slots", "KINGSOLVE_SEARCH_SLOTS"),
+                      ("client_searches", "KINGSOLVE_CLIENT_SEARCHES")):
+        value = getattr(args, flag)
+        if value is not None:
+            if not 1 <= value <= 1024:
+                raise KingsolveError(f"invalid --{flag.replace('_', '-')} {value}: expected 1 to 1024")
+            config[key] = value
+    if args.cors_origin:
+        config["KINGSOLVE_CORS_ORIGINS"] = [_origin(o) for o in args.cors_origin]
+    if args.rate_limit is not None:
+        config["KINGSOLVE_RATE_LIMIT"] = _rate(args.rate_limit)
+    serve(args.host, args.port, args.workers, config, threads=args.threads)
     return 0
+
+
+def _rate(text: str) -> str | None:
+    """A rate limit as Flask-Limiter reads it ('600 per minute'), or None for 'none'."""
+    from .errors import KingsolveError
+
+    if text.strip().lower() in ("none", "off", "0"):
+        return None
+    from limits import parse_many
+    try:
+        parse_many(text)
+    except ValueError:
+        raise KingsolveError(f"invalid --rate-limit {text[:40]!r}: expected a rate such as "
+                             f"'600 per minute' or 'none'") from None
+    return text
+
+
+def _origin(text: str) -> str:
+    """A CORS origin as browsers send it: scheme://host[:port], no path; or '*'."""
+    from urllib.parse import urlsplit
+
+    from .errors import KingsolveError
+
+    if text == "*":
+        return text
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
+            or parts.query or parts.fragment or parts.username:
+        raise KingsolveError(f"invalid --cors-origin {text[:60]!r}: expected an origin such as "
+                             f"https://club.example (scheme, host and port only) or '*'")
+    return f"{parts.scheme}://{parts.netloc}".lower()

@@ -12,7 +12,7 @@ import pytest
 from kingsolve.cards import Card, Rank, Seat, Suit
 from kingsolve.deal import Deal
 from kingsolve.domino import DominoPosition, redeal_property
-from kingsolve.errors import IllegalPlayError, InvalidDealError, InvalidRequestError, KingsolveError
+from kingsolve.errors import IllegalPlayError, InvalidDealError, InvalidRequestError, KingsolveError, ParseError
 from kingsolve.request import legal_request, position_from_request
 from kingsolve.rules import get_variant
 
@@ -353,7 +353,7 @@ def test_card_not_held_by_the_seat_on_move():
         p.play("S8")
     with pytest.raises(IllegalPlayError, match=r"'S7' at play\[1\]: it has already been played"):
         p.play("S7")
-    with pytest.raises(IllegalPlayError, match=r"invalid card at play\[1\]"):
+    with pytest.raises(ParseError, match=r"invalid card at play\[1\]"):
         p.play("X9")
 
 

@@ -83,7 +83,7 @@ def test_request_trump_in_either_case():
     ({**BASE, "doubles": "yes"}, InvalidRequestError, "invalid field 'doubles'"),
     ({**BASE, "play": "SA"}, InvalidRequestError, "invalid field 'play'"),
     ({**BASE, "play": [1]}, InvalidRequestError, "play[0] is 1"),
-    ({**BASE, "play": ["XX"]}, IllegalPlayError, "invalid card 'XX'"),
+    ({**BASE, "play": ["XX"]}, ParseError, "invalid card 'XX'"),
     ({**BASE, "deal": 5}, InvalidRequestError, "invalid field 'deal'"),
     ({**BASE, "deal": "N:AKQ"}, ParseError, "invalid deal 'N:AKQ'"),
     ({**BASE, "deal": "x" * 1000}, InvalidRequestError, "at most"),
