@@ -44,7 +44,7 @@ def test_health_answers_while_searches_and_slow_clients_hold_the_server(load, se
     assert result.server_errors == 0, {r: t.statuses for r, t in result.tallies.items()}
     assert result.health_failures == 0 and len(health.latencies) >= 10
     assert max(health.latencies) < 5, max(health.latencies)
-    assert result.tallies["long solve"].statuses.get(200, 0) >= 2
+    assert result.tallies["long solve"].statuses.get(200, 0) >= 1
     # the queued search answers by its budget (1.5 s), a 200 or a 503, never much later
     queued = result.tallies["queued search"]
     assert queued.latencies and max(queued.latencies) < 1.5 + 2, queued.latencies
