@@ -127,17 +127,17 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
                       dealer={**SEAT, "description": "the dealer: the seat after it leads"},
                       contract={**NAME, "description": "the trump contract (default trumps, "
                                                        "or festa)"}),
-        "sale": kind("sale", "the Italian sale (RULES.md 10): each buyer and price",
+        "sale": kind("sale", "the Italian sale (docs/rules.md 10): each buyer and price",
                      ["variant", "dealer"], variant=variant, dealer=SEAT),
-        "festa": kind("festa", "the Portuguese festa (RULES.md 6): the host and each bidder",
+        "festa": kind("festa", "the Portuguese festa (docs/rules.md 6): the host and each bidder",
                       ["host"], host={**SEAT, "description": "the festa's host (its dealer)"}),
-        "contract": kind("contract", "the Turkish chooser's contracts under the quotas (RULES.md 7)",
+        "contract": kind("contract", "the Turkish chooser's contracts under the quotas (docs/rules.md 7)",
                          ["chooser"], chooser={**SEAT, "description": "the chooser; it leads"},
                          chosen={"type": "array", "maxItems": 20, "description":
                                  "(seat, contract) choices already made in the match",
                                  "items": {"type": "array", "prefixItems": [SEAT, NAME],
                                            "minItems": 2, "maxItems": 2}}),
-        "redeal": kind("redeal", "the domino redeal property of a deal (RULES.md 4)", [],
+        "redeal": kind("redeal", "the domino redeal property of a deal (docs/rules.md 4)", [],
                        threshold={"type": "integer", "minimum": 1, "maximum": 8,
                                   "description": "aces and kings that allow a redeal (default 4)"}),
     }

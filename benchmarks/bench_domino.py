@@ -4,7 +4,7 @@
 
 prints, for each rule set (``italian``: any seven opens, single winner;
 ``italian-wikipedia``: D7 opens, shared win), the median and worst time to solve a
-seeded full deal for all four seats (paranoid values, RULES.md 11, and the per-card
+seeded full deal for all four seats (paranoid values, docs/rules.md 11, and the per-card
 values of the seat on move). The bar: median under 2 s.
 
 Under pytest (``--benchmark-enable``) the same solve runs as pytest-benchmark tests.

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The compiled domino search (RULES.md 9 and 11): paranoid alpha-beta, no Python inside.
+"""The compiled domino search (docs/rules.md 9 and 11): paranoid alpha-beta, no Python inside.
 
 Private to ``kingsolve.domino``, which converts positions and results. Card bits
 here put the ace *below* the two (bit 1 of its suit's lane, ``16 * suit + place``,
@@ -74,7 +74,7 @@ cdef inline int next_seat(Core* c, int seat) noexcept nogil:
 
 
 cdef inline uint64_t playable(Core* c) noexcept nogil:
-    """The cards that may be added now, whoever holds them (RULES.md 9)."""
+    """The cards that may be added now, whoever holds them (docs/rules.md 9)."""
     cdef uint64_t p = c.played
     if p == 0:
         return c.first_mask

@@ -1,5 +1,5 @@
 # Move generation, make/unmake and move ordering (included by _core.pyx).
-# Legal cards follow RULES.md section 2 in the order of kingsolve/position.py
+# Legal cards follow docs/rules.md section 2 in the order of kingsolve/position.py
 # Position._legal_with_reason; make/unmake keep the trick winner incrementally.
 
 cdef inline uint64_t lane_of(int suit) noexcept nogil:

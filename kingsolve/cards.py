@@ -1,6 +1,6 @@
 """Cards, suits, ranks and seats: small immutable values and their text notations.
 
-RULES.md section 1. A card's *bit* is ``16 * suit + rank`` (rank 2..14), the layout
+docs/rules.md section 1. A card's *bit* is ``16 * suit + rank`` (rank 2..14), the layout
 every bit mask in kingsolve uses, the compiled core included: a suit's holding is
 one 16-bit lane of a hand's mask, its ranks in bit order.
 """

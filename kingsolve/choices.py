@@ -2,7 +2,7 @@
 
 Each function analyses the deal once per option it compares (``kingsolve.analyse``,
 every seat at once, each option with an equal share of what is left of the budget)
-and returns a ``Choices`` value: the options with each seat's value (RULES.md 11,
+and returns a ``Choices`` value: the options with each seat's value (docs/rules.md 11,
 paranoid) and a ``summary`` of what they mean for the choice, with the budget, seed
 and node count that made it. Every option answers within the budget: exact where
 proved, otherwise an estimate inside a proved range; the summaries rank the options
@@ -11,10 +11,10 @@ With ``exact=True`` every value must be proved within the budget, or ``SolveTime
 names the option that stopped.
 
 - ``trump_choice``: each trump suit (and no trump where the contract allows it).
-- ``sale_choice``: the Italian sale (RULES.md 10), per buyer and price.
-- ``festa_choice``: the Portuguese festa (RULES.md 6), for the host and each bidder.
-- ``contract_choice``: the Turkish chooser's contracts under the quotas (RULES.md 7).
-- ``redeal_choice``: the booklet's domino redeal property of a deal (RULES.md 4).
+- ``sale_choice``: the Italian sale (docs/rules.md 10), per buyer and price.
+- ``festa_choice``: the Portuguese festa (docs/rules.md 6), for the host and each bidder.
+- ``contract_choice``: the Turkish chooser's contracts under the quotas (docs/rules.md 7).
+- ``redeal_choice``: the booklet's domino redeal property of a deal (docs/rules.md 4).
 """
 
 from __future__ import annotations
@@ -248,9 +248,9 @@ def trump_choice(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | s
                  solver: Solver | None = None, exact: bool = False) -> Choices:
     """Every seat's value for each trump (and no trump where allowed).
 
-    The Italian dealer's declaration (the seat after ``dealer`` leads, RULES.md 4-5),
-    the Turkish ``trumps`` (the chooser leads: pass it as ``leader``, RULES.md 7), the
-    Portuguese festa (RULES.md 6). ``summary["best"]`` gives each seat's best trumps.
+    The Italian dealer's declaration (the seat after ``dealer`` leads, docs/rules.md 4-5),
+    the Turkish ``trumps`` (the chooser leads: pass it as ``leader``, docs/rules.md 7), the
+    Portuguese festa (docs/rules.md 6). ``summary["best"]`` gives each seat's best trumps.
     """
     variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
     deal = _deal(deal)
@@ -283,7 +283,7 @@ def _first_leader(variant: RuleSet, deal: Deal, leader, dealer) -> Seat:
 def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | str",
                 budget: Budget | None = None, seed: Any = None,
                 solver: Solver | None = None, exact: bool = False) -> Choices:
-    """The Italian sale (RULES.md 10): each buyer and price, double dummy.
+    """The Italian sale (docs/rules.md 10): each buyer and price, double dummy.
 
     Without a sale the dealer declares its best trump. A buyer at price k names its own
     best trump and scores its tricks - k, the dealer its tricks + k. Per buyer the
@@ -294,7 +294,7 @@ def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | st
     variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
     if not variant.name.startswith("italian"):
         raise InvalidRequestError(f"variant {variant.name!r} has no sale: only the Italian "
-                                  f"trumps hands are sold (RULES.md 10)")
+                                  f"trumps hands are sold (docs/rules.md 10)")
     deal = _deal(deal)
     dealer = Seat.parse(dealer)
     if dealer not in deal.seats:
@@ -336,7 +336,7 @@ def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | st
 def festa_choice(deal: "Deal | str", host: "Seat | str", budget: Budget | None = None,
                  seed: Any = None, solver: Solver | None = None,
                  exact: bool = False) -> Choices:
-    """The Portuguese festa (RULES.md 6), double dummy, for the host and each bidder.
+    """The Portuguese festa (docs/rules.md 6), double dummy, for the host and each bidder.
 
     Options: ``433`` (host 100, each other 75, no play), ``null`` (the seat after the
     host leads), and every trump and null with each possible leader. The host's
@@ -395,7 +395,7 @@ def contract_choice(deal: "Deal | str", chooser: "Seat | str",
                     chosen: Iterable[tuple["Seat | str", str]] = (),
                     budget: Budget | None = None, seed: Any = None,
                     solver: Solver | None = None, exact: bool = False) -> Choices:
-    """The Turkish chooser's contracts under the quotas (RULES.md 7), double dummy.
+    """The Turkish chooser's contracts under the quotas (docs/rules.md 7), double dummy.
 
     ``chosen`` lists the (seat, contract) choices already made in the match. Each
     penalty contract is played twice a match; each seat chooses three penalty
@@ -438,7 +438,7 @@ def contract_choice(deal: "Deal | str", chooser: "Seat | str",
 
 
 def redeal_choice(deal: "Deal | str", threshold: int = 4, seed: Any = None) -> Choices:
-    """The booklet's domino redeal property (RULES.md 4): who may ask for a redeal."""
+    """The booklet's domino redeal property (docs/rules.md 4): who may ask for a redeal."""
     from .domino import redeal_property
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
         raise InvalidRequestError(f"invalid threshold {threshold!r}: expected a whole number "

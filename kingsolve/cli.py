@@ -29,7 +29,7 @@ def add_request_flags(p: argparse.ArgumentParser) -> None:
     """The flags that build a request when no JSON file is given."""
     p.add_argument("request", nargs="?", help="a JSON request file, or - for standard input")
     p.add_argument("--variant", help="rule set: italian, italian-wikipedia, portuguese, turkish, russian")
-    p.add_argument("--contract", help="contract name, as in RULES.md")
+    p.add_argument("--contract", help="contract name, as in docs/rules.md")
     p.add_argument("--trump", help="trump suit letter for trumps and festa")
     p.add_argument("--option", action="append", dest="options", help="contract option (repeatable)")
     p.add_argument("--doubles", action="store_true", default=None, help="Italian doubles (N+S vs E+W)")

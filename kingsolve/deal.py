@@ -1,4 +1,4 @@
-"""Deals: the hands of the seats in play, in PBN-style text (RULES.md section 1)."""
+"""Deals: the hands of the seats in play, in PBN-style text (docs/rules.md section 1)."""
 
 from __future__ import annotations
 
@@ -163,7 +163,7 @@ class Deal:
     def random(cls, seed: int | str | None = None, deck: int = 52, players: int = 4) -> "Deal":
         """A random full deal, the same for the same seed on every machine.
 
-        With 3 players the 2 of clubs is removed from the 52-card deck (RULES.md section 1).
+        With 3 players the 2 of clubs is removed from the 52-card deck (docs/rules.md section 1).
         """
         seats = seats_for_players(players)
         cards = cards_of_mask(deck_mask(deck))

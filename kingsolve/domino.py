@@ -1,11 +1,11 @@
 """The domino hand (Italian hand 8): play engine, redeal property and exact solver.
 
-RULES.md section 9. Not a trick game: a suit is *opened* by its seven, then cards
+docs/rules.md section 9. Not a trick game: a suit is *opened* by its seven, then cards
 are added next to the cards down, upward 8 9 T J Q K or downward 6 5 4 3 2 A (the
 ace is the lowest card here). A seat with no legal card passes; passes are implied,
 so a play record lists cards only.
 
-Readings of RULES.md 9 this module takes:
+Readings of docs/rules.md 9 this module takes:
 
 - The *opener* is the seat that played the first card of the hand (under
   `any-seven` the leader passes when it holds no seven, and the first seat holding
@@ -56,12 +56,12 @@ def _card_at(suit: int, place: int) -> Card:
 def _check_domino_deal(variant: RuleSet, deal: Deal, full_deck: bool) -> None:
     if deal.players != 4:
         raise InvalidDealError(f"invalid deal for the domino: {deal.players} players, "
-                               f"expected 4 (RULES.md 9)")
+                               f"expected 4 (docs/rules.md 9)")
     if full_deck:
         missing = deck_mask(52) & ~deal.mask
         if missing:
             raise InvalidDealError(f"invalid deal for the domino: every card of the 52-card deck "
-                                   f"is dealt (RULES.md 9), missing {' '.join(format_cards(missing))}")
+                                   f"is dealt (docs/rules.md 9), missing {' '.join(format_cards(missing))}")
         return
     for suit in Suit:
         places = sorted(_domino_rank(c.rank) for c in cards_of_mask(deal.mask & SUIT_MASK[suit]))
@@ -71,7 +71,7 @@ def _check_domino_deal(variant: RuleSet, deal: Deal, full_deck: bool) -> None:
 
 
 class DominoPosition:
-    """A domino hand in progress (RULES.md 9): layout, seat on move, passes, scores.
+    """A domino hand in progress (docs/rules.md 9): layout, seat on move, passes, scores.
 
     ``leader`` is the seat that moves first under the `any-seven` opening; under
     `seven-of-diamonds` the holder of D7 opens and ``leader`` is ignored. ``play``
@@ -135,7 +135,7 @@ class DominoPosition:
 
     @property
     def complete(self) -> bool:
-        """Whether the hand is over (RULES.md 9: a seat out, and the round completed
+        """Whether the hand is over (docs/rules.md 9: a seat out, and the round completed
         under the shared win)."""
         return self._turn is None
 
@@ -166,7 +166,7 @@ class DominoPosition:
         return self.scores()
 
     def scores(self) -> dict[Seat, Number]:
-        """Exact scores per seat once complete (RULES.md 9), zeros before."""
+        """Exact scores per seat once complete (docs/rules.md 9), zeros before."""
         if not self.complete:
             return {s: 0 for s in self.seats}
         counts = {s: self.hands[s].bit_count() for s in self.seats}
@@ -192,7 +192,7 @@ class DominoPosition:
         return out
 
     def legal_mask(self) -> int:
-        """The legal cards of the seat on move, as a mask (RULES.md 9)."""
+        """The legal cards of the seat on move, as a mask (docs/rules.md 9)."""
         if self._turn is None:
             return 0
         return self.hands[self._turn] & self.playable_mask()
@@ -314,7 +314,7 @@ def _plain(x: Fraction) -> Number:
 def redeal_property(deal: "Deal | str", threshold: int = 4) -> dict[str, dict]:
     """Per seat (by letter): its aces and kings, and whether it may ask for a redeal.
 
-    The booklet's home rule (RULES.md 4): a seat holding ``threshold`` or more aces and
+    The booklet's home rule (docs/rules.md 4): a seat holding ``threshold`` or more aces and
     kings may show them and have the domino hand redealt (five the next time, and so on:
     pass the raised ``threshold``).
 
@@ -346,7 +346,7 @@ def _external_bit(bit: int) -> int:
 
 def solve_domino(position: DominoPosition, seats: "Iterable[Seat | str] | None" = None,
                  budget: Budget | None = None) -> SolveResult:
-    """Paranoid double-dummy values of a domino position (RULES.md 9 and 11).
+    """Paranoid double-dummy values of a domino position (docs/rules.md 9 and 11).
 
     ``values[seat]``: the final score the seat can guarantee against the other three
     together; ``cards``: each legal card of the seat on move with the seat's value after

@@ -1,9 +1,9 @@
 """Hints for a seat at the table: sampled deals it cannot tell apart, each solved.
 
 Perfect-information Monte Carlo: ``SeatView`` collects what the seat knows (its
-hand, the play, the rules' inferences, RULES.md 2), ``DealSampler`` draws full deals
+hand, the play, the rules' inferences, docs/rules.md 2), ``DealSampler`` draws full deals
 uniformly among those consistent with it, and each deal is solved double dummy
-(RULES.md 11, the paranoid value of the asking seat). A card's value is its mean
+(docs/rules.md 11, the paranoid value of the asking seat). A card's value is its mean
 over the samples. Far from the end of the hand (more than ``horizon`` tricks left,
 default 3), each card of each sample is instead played out: every seat follows the
 simple player (``play_preference``) until ``horizon`` tricks remain, and that
@@ -76,7 +76,7 @@ def play_preference(position: Position) -> list[Card]:
     wins, the one with the fewest penalty points, lowest first. In a positive
     contract: lead the highest card; follow with the cheapest card that wins (plain
     suits before trumps), else the lowest. Hints break ties of equal mean value in
-    this order: paranoid values often tie (RULES.md 11: the seat assumes the worst),
+    this order: paranoid values often tie (docs/rules.md 11: the seat assumes the worst),
     and among cards the worst case cannot tell apart a player still sheds danger.
     """
     legal = cards_of_mask(position.legal_mask())
@@ -494,8 +494,8 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
     """The trump to name: each suit (and no trump where allowed) by the seat's mean value.
 
     The contract defaults to the rule set's trump contract (``trumps``, or ``festa``);
-    the leader defaults to the seat after the namer (Italian, RULES.md 4-5) or the
-    namer itself (Turkish chooser, RULES.md 7; Portuguese host, RULES.md 6).
+    the leader defaults to the seat after the namer (Italian, docs/rules.md 4-5) or the
+    namer itself (Turkish chooser, docs/rules.md 7; Portuguese host, docs/rules.md 6).
     """
     start = time.perf_counter()
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
@@ -519,7 +519,7 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
               ms: float | None = None, seed: int = 0, budget: Budget | None = None,
               threads: int = 1, solver: Solver | None = None,
               horizon: int | None = None) -> ChoiceHint:
-    """Whether the dealer should sell the declaration, and at what price (RULES.md 10).
+    """Whether the dealer should sell the declaration, and at what price (docs/rules.md 10).
 
     In each sampled deal every trump is solved for every seat. Declaring, the dealer
     names the trump of best mean value. Offered at ``k`` tricks, a seat buys when its
@@ -533,7 +533,7 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
     rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
     if rs.name not in ("italian", "italian-wikipedia"):
-        raise InvalidRequestError(f"selling the declaration is an Italian rule (RULES.md 10), "
+        raise InvalidRequestError(f"selling the declaration is an Italian rule (docs/rules.md 10), "
                                   f"not one of {rs.name!r}")
     dealer = Seat.parse(seat)
     leader = dealer.next(rs.direction)
@@ -587,7 +587,7 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
                   ms: float | None = None, seed: int = 0, budget: Budget | None = None,
                   threads: int = 1, solver: Solver | None = None,
               horizon: int | None = None) -> ChoiceHint:
-    """The Turkish contract to choose (RULES.md 7): the chooser leads; trumps once per suit.
+    """The Turkish contract to choose (docs/rules.md 7): the chooser leads; trumps once per suit.
 
     Every contract must be played over a match, so an option is scored by the
     chooser's mean value minus an even share of the contract's points (a quarter
@@ -598,7 +598,7 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
     rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
     if rs.name != "turkish":
-        raise InvalidRequestError(f"choosing the contract is a Turkish rule (RULES.md 7), "
+        raise InvalidRequestError(f"choosing the contract is a Turkish rule (docs/rules.md 7), "
                                   f"not one of {rs.name!r}")
     seat = Seat.parse(seat)
     names = list(contracts) if contracts is not None else list(rs.contracts)
@@ -633,7 +633,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
                samples: int = 10, ms: float | None = None, seed: int = 0,
                budget: Budget | None = None, threads: int = 1,
                solver: Solver | None = None, horizon: int | None = None) -> ChoiceHint:
-    """The Portuguese festa (RULES.md 6): what to choose as host, or how high to bid.
+    """The Portuguese festa (docs/rules.md 6): what to choose as host, or how high to bid.
 
     ``role="host"`` (no bid accepted): null (the next seat leads), each trump led by
     the host or the next seat, or ``433`` (100 points, no play). ``role="bidder"``:
@@ -682,7 +682,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
         extra[f"{k} null"] = {"play": best_null, "points": NULL_TRICK * k}
     even = (FESTA_TRICK * tricks) / 4
     worth = [b for b, v in values.items() if sum(v) / len(v) > even]
-    # a null bid beats plus bids of equal points (RULES.md 6 Decision)
+    # a null bid beats plus bids of equal points (docs/rules.md 6 Decision)
     order = lambda b: (extra[b]["points"], b.endswith("null"))
     detail.update({"max_bid": max(worth, key=order) if worth else None, "even_share": even,
                    "games": {k: _num(v) for k, v in mean.items()}})
@@ -762,7 +762,7 @@ def hint_request(request: Any) -> dict:
                                **common)
     else:
         if variant != "portuguese":
-            raise InvalidRequestError(f"the festa is Portuguese (RULES.md 6), not {excerpt(variant)}")
+            raise InvalidRequestError(f"the festa is Portuguese (docs/rules.md 6), not {excerpt(variant)}")
         result = festa_hint(seat, hand, role=_req_field(req, "role", str, "host"), **common)
     out = result.to_dict()
     if "id" in req:

@@ -1,6 +1,6 @@
 """Match score sheets: played hands in, per-hand and running scores per seat out.
 
-RULES.md sections 4-10. A ``ScoreSheet`` follows its rule set's match schedule hand
+docs/rules.md sections 4-10. A ``ScoreSheet`` follows its rule set's match schedule hand
 by hand (dealer, first leader, contract; the Turkish chooser and quotas) and takes
 each played hand as a finished ``Position`` (or ``DominoPosition``) or as per-seat
 scores. On top of the play it settles an Italian sale (section 10) and a Portuguese
@@ -13,16 +13,16 @@ festa (section 6).
 >>> sheet.totals()[Seat.E]
 -6
 
-Readings of RULES.md this module takes (each also noted where it applies):
+Readings of docs/rules.md this module takes (each also noted where it applies):
 
-- Italian with 3 or 2 players (RULES.md 1 and 4): the dealer rotates among the seats
+- Italian with 3 or 2 players (docs/rules.md 1 and 4): the dealer rotates among the seats
   in play; N leads hand 1, so the first dealer is the seat before N (S with 3 players
-  N E S, S with 2 players N S). The domino hand (RULES.md 9 describes it for 4
+  N E S, S with 2 players N S). The domino hand (docs/rules.md 9 describes it for 4
   players) is recorded as per-seat scores whatever the player count.
 - A trick hand's scores must add up to its contract's total (a hand played out, or
   ended early once every scored card was taken, hands out the whole total); a domino
-  hand's to zero (RULES.md 9: the winners get exactly what the losers lose).
-- Portuguese festa (RULES.md 6): an accepted plus bid is played as `festa` (the bidder
+  hand's to zero (docs/rules.md 9: the winners get exactly what the losers lose).
+- Portuguese festa (docs/rules.md 6): an accepted plus bid is played as `festa` (the bidder
   names the trump), an accepted null bid as `null`; the bidder, or the seat after it,
   leads. *8 or null* is asked only at 6 or 7 plus-tricks. When no bid is accepted and
   the host plays a trump, it leads or the seat after it does.
@@ -53,7 +53,7 @@ class ScoreSheetError(KingsolveError):
 # --- settlements ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Sale:
-    """An Italian sale (RULES.md 10): ``buyer`` bought the declaration for ``price`` tricks.
+    """An Italian sale (docs/rules.md 10): ``buyer`` bought the declaration for ``price`` tricks.
 
     The buyer scores its tricks - price, the dealer its tricks + price.
     """
@@ -73,7 +73,7 @@ class Sale:
 
 @dataclass(frozen=True)
 class Bid:
-    """A Portuguese festa bid (RULES.md 6): plus-tricks (25 each) or null-tricks (75 each)."""
+    """A Portuguese festa bid (docs/rules.md 6): plus-tricks (25 each) or null-tricks (75 each)."""
 
     kind: str          # "plus" or "null"
     tricks: int
@@ -101,7 +101,7 @@ class Bid:
         return self.tricks * (25 if self.kind == "plus" else 75)
 
     def beats(self, other: "Bid") -> bool:
-        """Whether this bid beats ``other`` (RULES.md 6 Decision: by points; a null bid
+        """Whether this bid beats ``other`` (docs/rules.md 6 Decision: by points; a null bid
         beats a plus bid of equal points)."""
         if self.points != other.points:
             return self.points > other.points
@@ -116,7 +116,7 @@ FESTA_OUTCOMES = ("accepted", "refused", "host", "433")
 
 @dataclass(frozen=True)
 class Festa:
-    """How a Portuguese festa hand was settled (RULES.md 6).
+    """How a Portuguese festa hand was settled (docs/rules.md 6).
 
     - ``accepted``: the bidder pays the bid's points to the host, then plays the hand
       (`festa` for a plus bid, `null` for a null bid).
@@ -189,7 +189,7 @@ class SheetHand:
     doubles: bool = False
 
     def sides(self, which: str = "scores") -> dict[str, Number]:
-        """Doubles (RULES.md 3): N+S against E+W."""
+        """Doubles (docs/rules.md 3): N+S against E+W."""
         sc = getattr(self, which)
         return {"NS": sc[Seat.N] + sc[Seat.S], "EW": sc[Seat.E] + sc[Seat.W]}
 
@@ -215,13 +215,13 @@ class SheetHand:
 
 
 def n_tricks(variant: RuleSet, players: int) -> int:
-    """Tricks per hand: the deck (less C2 with 3 players, RULES.md 1) over the players."""
+    """Tricks per hand: the deck (less C2 with 3 players, docs/rules.md 1) over the players."""
     cards = variant.deck - (1 if players == 3 else 0)
     return cards // players
 
 
 def contract_total(variant: "RuleSet | str", contract: str, players: int = 4) -> int:
-    """The points a trick contract hands out in all (RULES.md 3-8).
+    """The points a trick contract hands out in all (docs/rules.md 3-8).
 
     >>> contract_total("portuguese", "null")
     325
@@ -240,7 +240,7 @@ TURKISH_PENALTIES = ("no-tricks", "no-hearts", "no-kings-jacks", "no-queens",
 
 def check_turkish_choices(choices: Sequence[tuple["Seat | str", str]], complete: bool = False,
                           variant: "RuleSet | str" = "turkish") -> None:
-    """Check Turkish choices ``(chooser, contract)`` against the quotas (RULES.md 7).
+    """Check Turkish choices ``(chooser, contract)`` against the quotas (docs/rules.md 7).
 
     Each penalty contract at most twice, each seat at most three penalty contracts and
     two ``trumps``; with ``complete`` the match must have all 20 hands, which then meet
@@ -304,7 +304,7 @@ def _check_scores(scores: Mapping[Any, Any], seats: Sequence[Seat], where: str) 
 
 
 class ScoreSheet:
-    """The score sheet of one match under a rule set (RULES.md 4-10).
+    """The score sheet of one match under a rule set (docs/rules.md 4-10).
 
     ``players`` (2, 3 or 4) and ``doubles`` apply to Italian King only. Add hands in
     schedule order with ``add``; read ``hands``, ``totals()`` and ``to_dict()``.
@@ -361,7 +361,7 @@ class ScoreSheet:
         return {"NS": t[Seat.N] + t[Seat.S], "EW": t[Seat.E] + t[Seat.W]}
 
     def expected_total(self) -> int:
-        """What a full match hands out in all, from the contract data (RULES.md 4-8).
+        """What a full match hands out in all, from the contract data (docs/rules.md 4-8).
 
         Zero for every rule set as written with 4 players in singles; Italian doubles
         (a fifth `trumps` hand) and Italian with 3 or 2 players are not zero-sum.
@@ -388,7 +388,7 @@ class ScoreSheet:
         ``hand`` is a complete ``Position`` / ``DominoPosition``, or a mapping of seat to
         the points of the play (then ``contract`` names the contract where the schedule
         does not fix it); ``None`` only for a festa settled ``433``. ``sale`` settles an
-        Italian `trumps` hand (RULES.md 10), ``festa`` a Portuguese festa (RULES.md 6).
+        Italian `trumps` hand (docs/rules.md 10), ``festa`` a Portuguese festa (docs/rules.md 6).
         """
         sched = self.next_hand()
         if sched is None:
@@ -446,7 +446,7 @@ class ScoreSheet:
                                           f"{contract!r} hands out {expected} in all")
             elif sum(played.values()) != 0:
                 raise ScoreSheetError(f"invalid scores for {where}: a domino hand adds up to 0 "
-                                      f"(RULES.md 9), got {sum(played.values())}")
+                                      f"(docs/rules.md 9), got {sum(played.values())}")
             if festa_hand and festa is not None:
                 leader = None           # not known from bare scores
 
@@ -486,7 +486,7 @@ class ScoreSheet:
         return dict(pos.scores()), pos.leader, trump
 
     def _leaders(self, sched: ScheduledHand, festa: Festa | None) -> tuple[Seat, ...]:
-        """Who may lead the first trick of a hand (RULES.md 4-8, 6 and 10)."""
+        """Who may lead the first trick of a hand (docs/rules.md 4-8, 6 and 10)."""
         if festa is None:
             return (sched.leader,)
         host = sched.dealer
@@ -528,7 +528,7 @@ class ScoreSheet:
 
     def _settle_sale(self, scores: dict[Seat, Number], sale: Sale, sched: ScheduledHand,
                      contract: str | None, where: str) -> None:
-        # RULES.md 10: buyer tricks - k, dealer tricks + k.
+        # docs/rules.md 10: buyer tricks - k, dealer tricks + k.
         if not (self.variant.name in ("italian", "italian-wikipedia") and contract == "trumps"):
             raise ScoreSheetError(f"invalid {where}: only an Italian 'trumps' hand may be sold, "
                                   f"this is {self.variant.name!r} {contract!r}")
@@ -549,11 +549,11 @@ class ScoreSheet:
         host = sched.dealer
         assert host is not None
         if festa.outcome == "accepted":
-            # RULES.md 6 (1): the bidder pays the bid's points to the host.
+            # docs/rules.md 6 (1): the bidder pays the bid's points to the host.
             scores[festa.bidder] -= festa.bid.points
             scores[host] += festa.bid.points
         elif festa.outcome == "433":
-            # RULES.md 6 (3): the host scores 4 tricks (100), each other seat 3 (75).
+            # docs/rules.md 6 (3): the host scores 4 tricks (100), each other seat 3 (75).
             for s in self.seats:
                 scores[s] += 100 if s == host else 75
         # refused (2) and host (3): nobody pays.

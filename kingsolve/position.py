@@ -1,8 +1,8 @@
-"""The play engine of a trick-taking hand (RULES.md sections 2 and 3).
+"""The play engine of a trick-taking hand (docs/rules.md sections 2 and 3).
 
 A ``Position`` holds a deal, the contract's compiled tables and the cards played
 so far. It answers who is on move, which cards are legal (checked in the exact
-order of RULES.md section 2), who won each trick and the points taken, and it
+order of docs/rules.md section 2), who won each trick and the points taken, and it
 plays and undoes cards. Hands are card masks (bit ``16 * suit + rank``).
 """
 
@@ -33,7 +33,7 @@ def higher_in_suit(bit: int) -> int:
 
 
 def trick_winner_index(bits: Sequence[int], trump: int) -> int:
-    """The index in ``bits`` of the card that wins the trick (RULES.md section 2)."""
+    """The index in ``bits`` of the card that wins the trick (docs/rules.md section 2)."""
     led = bits[0] >> 4
     best = 0
     best_is_trump = trump >= 0 and led == trump
@@ -108,7 +108,7 @@ class Position:
         self.taken = {s: 0 for s in self.seats}
         self.record: list[Card] = []
         self._undo: list[tuple] = []
-        # RULES.md 2.4: a (partly played) deal may hold no points at all from the start.
+        # docs/rules.md 2.4: a (partly played) deal may hold no points at all from the start.
         self._ended_early = self.points_remaining_mask() == 0 and not any(self.tables.trick_points)
         for i, card in enumerate(play):
             self.play(card, index=i)
@@ -164,7 +164,7 @@ class Position:
 
     # --- rules ----------------------------------------------------------------------
     def legal_mask(self) -> int:
-        """The legal cards of the seat on move as a mask (RULES.md section 2)."""
+        """The legal cards of the seat on move as a mask (docs/rules.md section 2)."""
         seat = self.to_move
         if seat is None:
             return 0
@@ -289,7 +289,7 @@ class Position:
         return trick
 
     def points_remaining_mask(self) -> int:
-        """The scored cards not yet played (RULES.md section 2, early end)."""
+        """The scored cards not yet played (docs/rules.md section 2, early end)."""
         return self.tables.scored_cards & self.deal.mask & ~self.played
 
     def undo(self) -> Card:
@@ -387,7 +387,7 @@ def _check_deal(variant: RuleSet, deal: Deal, doubles: bool) -> None:
         raise InvalidDealError(f"invalid deal for variant {variant.name!r}: "
                                f"{' '.join(format_cards(stray))} not in the {variant.deck}-card deck")
     if deal.players == 3 and deal.mask & Card("C2").mask:
-        raise InvalidDealError("invalid deal: with 3 players the 2 of clubs is removed (RULES.md 1)")
+        raise InvalidDealError("invalid deal: with 3 players the 2 of clubs is removed (docs/rules.md 1)")
     if doubles:
         if not variant.doubles:
             raise InvalidRequestError(f"variant {variant.name!r} has no doubles")

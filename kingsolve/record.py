@@ -25,8 +25,8 @@ naming the line: an unknown tag, a bad deal, an illegal card (with the trick and
 rule, as the play engine states it).
 
 Optional tags: ``Event``, ``Site``, ``Date``, ``Hand`` (its number in the match),
-``Seed`` (what the deal was made from), ``Sale`` (Italian sale, RULES.md 10:
-``"E 2"``, buyer and price in tricks), ``Bid`` (Portuguese festa, RULES.md 6: the
+``Seed`` (what the deal was made from), ``Sale`` (Italian sale, docs/rules.md 10:
+``"E 2"``, buyer and price in tricks), ``Bid`` (Portuguese festa, docs/rules.md 6: the
 standing bid, ``"E 3"`` plus-tricks or ``"E 2 null"``), ``Festa`` (how the festa was
 settled: ``accepted``, the default with a ``Bid``, the bidder pays it; ``refused``,
 *8 or null* refused at 6 or 7 plus-tricks, the host plays ``null`` and nobody pays;
@@ -55,7 +55,7 @@ __all__ = ["Record", "RecordError", "parse_records", "format_records", "read_rec
 TAGS = ("Event", "Site", "Date", "Hand", "Variant", "Contract", "Trump", "Options", "Dealer",
         "Leader", "Doubles", "Seed", "Sale", "Bid", "Festa", "Score", "Deal", "Play")
 
-#: How a Portuguese festa was settled (RULES.md 6), as the ``Festa`` tag names it.
+#: How a Portuguese festa was settled (docs/rules.md 6), as the ``Festa`` tag names it.
 FESTA_OUTCOMES = ("accepted", "refused", "host", "433")
 
 #: How many domino cards ``Record.text()`` writes to a line.
@@ -124,12 +124,12 @@ class Record:
 
     @property
     def is_domino(self) -> bool:
-        """Whether the hand is the domino (RULES.md section 9)."""
+        """Whether the hand is the domino (docs/rules.md section 9)."""
         return self.rules.contract(self.contract).kind == "domino"
 
     @property
     def is_played(self) -> bool:
-        """False only for a festa settled ``433`` (RULES.md 6): no trump, no play."""
+        """False only for a festa settled ``433`` (docs/rules.md 6): no trump, no play."""
         return self.festa != "433"
 
     def position(self, cards: int | None = None):
@@ -159,7 +159,7 @@ class Record:
         return [self.play[i:i + per] for i in range(0, len(self.play), per)]
 
     def adjustments(self) -> dict[Seat, int]:
-        """Points moved by a sale (RULES.md 10) or a festa settlement (RULES.md 6): an
+        """Points moved by a sale (docs/rules.md 10) or a festa settlement (docs/rules.md 6): an
         accepted bid paid to the host, or ``433``'s 100 to the host and 75 to the others."""
         out = {s: 0 for s in self.deal.seats}
         if self.festa == "433" and self.dealer is not None:
@@ -617,7 +617,7 @@ def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
     parts = value.split()
     if not variant.name.startswith("italian") or contract != "trumps":
         raise RecordError(f"tag Sale {excerpt(value)}: only the Italian trumps hands are sold "
-                          f"(RULES.md 10)", line)
+                          f"(docs/rules.md 10)", line)
     if dealer is None:
         raise RecordError(f"tag Sale {excerpt(value)} needs a Dealer tag (the seller)", line)
     if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < 1:
@@ -634,13 +634,13 @@ def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
 
 def _festa_hand_tag(tags, tag: str, what: str, variant: RuleSet, contract: str,
                     dealer: Seat | None) -> tuple[str, int] | None:
-    """(value, line) of a tag only a Portuguese festa hand takes (RULES.md 6), or None."""
+    """(value, line) of a tag only a Portuguese festa hand takes (docs/rules.md 6), or None."""
     if tag not in tags:
         return None
     value, line = tags[tag]
     if variant.name != "portuguese" or contract not in ("festa", "null"):
         raise RecordError(f"tag {tag} {excerpt(value)}: {what} belong to the Portuguese festa "
-                          f"(RULES.md 6)", line)
+                          f"(docs/rules.md 6)", line)
     if dealer is None:
         raise RecordError(f"tag {tag} {excerpt(value)} needs a Dealer tag (the host)", line)
     return value, line
@@ -673,7 +673,7 @@ def _festa_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None) -> st
 def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
                   dealer: Seat | None, doubles: bool, trump: Suit | None,
                   options: tuple[str, ...], play_lines, hand, score, line_of) -> Record:
-    """RULES.md 6 (3): a festa settled 433 has no trump and no play."""
+    """docs/rules.md 6 (3): a festa settled 433 has no trump and no play."""
     if trump is not None:
         raise RecordError(f"tag Trump {excerpt(tags['Trump'][0])}: a festa settled 433 is not played "
                           f"and names no trump", line_of("Trump"))

@@ -1,11 +1,11 @@
 """Match reports: the score of every hand next to its double-dummy values, with checks.
 
 For a match file: per hand the actual score of each seat next to the value the seat
-could guarantee double dummy from the deal (RULES.md 11), the running totals, the
+could guarantee double dummy from the deal (docs/rules.md 11), the running totals, the
 total cost of each seat's mistakes (from ``kingsolve.review``), and the checks the
-rules promise: each complete hand hands out exactly its contract's points (RULES.md
+rules promise: each complete hand hands out exactly its contract's points (docs/rules.md
 3, plus payments that move points between seats), every rule set's full match adds
-up to zero (RULES.md 4-8), and the Turkish quotas (RULES.md 7).
+up to zero (docs/rules.md 4-8), and the Turkish quotas (docs/rules.md 7).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ Solver = Callable[..., Any]
 
 
 def hand_total(record: Record) -> Number:
-    """The points a complete hand of this contract hands out in all (RULES.md 3, 9)."""
+    """The points a complete hand of this contract hands out in all (docs/rules.md 3, 9)."""
     if not record.is_played:
-        return sum(record.adjustments().values())   # festa settled 433 (RULES.md 6)
+        return sum(record.adjustments().values())   # festa settled 433 (docs/rules.md 6)
     contract = record.rules.contract(record.contract)
     if contract.kind == "domino":
         return 0  # the winner(s) take exactly what the losers lose
@@ -171,7 +171,7 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
     for i, record in enumerate(records):
         rv = None
         if not record.is_played:
-            # a festa settled 433 (RULES.md 6): the settlement is the hand's value
+            # a festa settled 433 (docs/rules.md 6): the settlement is the hand's value
             values, costs = record.adjustments(), None
         elif review_play and record.play:
             start = 1 if record.is_domino else from_trick
@@ -231,7 +231,7 @@ def _deal_values(record: Record, budget: Budget,
 
 
 def _turkish_quotas(records: list[Record], complete: bool) -> dict:
-    """RULES.md 7: each penalty contract twice a match; each chooser 3 penalties, 2 trumps."""
+    """docs/rules.md 7: each penalty contract twice a match; each chooser 3 penalties, 2 trumps."""
     from .match import TURKISH_PENALTIES, ScoreSheetError, check_turkish_choices
     per_contract = {name: 0 for name in TURKISH_PENALTIES}
     per_seat = {s.name: {"penalties": 0, "trumps": 0} for s in Seat}

@@ -85,7 +85,7 @@ class BudgetShares:
 
 @dataclass(frozen=True)
 class SolveResult:
-    """Double-dummy values of a position (RULES.md section 11).
+    """Double-dummy values of a position (docs/rules.md section 11).
 
     ``values[seat]``: the score for the whole hand (points taken so far included)
     that the seat can guarantee against the other three (its side's exact value in

@@ -1,7 +1,7 @@
 """Post-game review: what each card played cost its player, double dummy.
 
 For every card of a record, the value of the position for the seat that played it
-before and after the card (RULES.md section 11: the score the seat can guarantee
+before and after the card (docs/rules.md section 11: the score the seat can guarantee
 against the other three; its side's exact value in doubles), the points the card
 cost (before - after: 0 for a double-dummy-best card), the best cards at that moment
 and whether the card was forced (the only legal card).
@@ -403,7 +403,7 @@ def _seat_summary(seat: Seat, mine: list[CardReview]) -> SeatSummary:
 def review(record: "Record | str", budget: Budget | None = None, from_trick: int = 1,
            from_card: int | None = None, solver: Solver | None = None,
            progress: Callable[[int, int], Any] | None = None) -> Review:
-    """Review the play of a record card by card, double dummy (RULES.md 11).
+    """Review the play of a record card by card, double dummy (docs/rules.md 11).
 
     ``budget`` bounds the whole review; each position analysed gets an equal share
     of what is left when its turn comes (see the module's text). ``from_trick`` (or

@@ -1,6 +1,6 @@
 """The five rule sets as data: contracts, their scoring and their play rules.
 
-RULES.md sections 3-10. Each contract is a ``Contract`` value; ``compile_contract``
+docs/rules.md sections 3-10. Each contract is a ``Contract`` value; ``compile_contract``
 turns one into the flat ``ContractTables`` that the play engine and the compiled
 core read (card points by bit, trick points by position, bit masks).
 """
@@ -25,11 +25,11 @@ __all__ = [
     "mask_where",
 ]
 
-# Lead restriction modes (RULES.md section 2, step 1).
+# Lead restriction modes (docs/rules.md section 2, step 1).
 LEAD_NONE, LEAD_UNTIL_BROKEN, LEAD_WHILE_OTHER_SUITS = 0, 1, 2
 LeadMode = {"until-broken": LEAD_UNTIL_BROKEN, "while-other-suits": LEAD_WHILE_OTHER_SUITS}
 
-# Trump obligations (RULES.md section 2, step 3).
+# Trump obligations (docs/rules.md section 2, step 3).
 TRUMP_FREE, TRUMP_RUFF_OVERRUFF, TRUMP_RUFF_OVERRUFF_STRICT = 0, 1, 2
 TrumpObligation = {"free": TRUMP_FREE, "ruff-overruff": TRUMP_RUFF_OVERRUFF,
                    "ruff-overruff-strict": TRUMP_RUFF_OVERRUFF_STRICT}
@@ -61,7 +61,7 @@ QUEENS = mask_where(lambda c: c.rank == Rank.QUEEN)
 
 @dataclass(frozen=True)
 class Contract:
-    """One contract of a rule set, as data (RULES.md sections 3-9).
+    """One contract of a rule set, as data (docs/rules.md sections 3-9).
 
     ``card_points`` maps card masks to the points of each card in it; ``each_trick``
     and ``last_two`` give trick points by position (every trick scores ``each_trick``,
@@ -256,7 +256,7 @@ class RuleSet:
         return seat
 
     def match_schedule(self, doubles: bool = False) -> list[ScheduledHand]:
-        """The hands of a match with dealer and first leader of each (RULES.md 4-8)."""
+        """The hands of a match with dealer and first leader of each (docs/rules.md 4-8)."""
         out = []
         if self.name == "turkish":
             chooser = Seat.N

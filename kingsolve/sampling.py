@@ -1,6 +1,6 @@
 """What one seat can know of the unseen hands, and deals drawn uniformly from it.
 
-RULES.md section 2 turns every card played into facts about the hand that played
+docs/rules.md section 2 turns every card played into facts about the hand that played
 it: the card was legal, so the hand held none of the cards that would have made
 it illegal. ``SeatView`` replays the public play (no hidden hand is needed to know
 who played what and who won each trick) and collects those facts, together with
@@ -47,7 +47,7 @@ MAX_EXACT = 5_000
 
 def legality_filters(t: ContractTables, trick: Sequence[int], played: int, first_trick: bool,
                      bit: int) -> list[tuple[int, str]]:
-    """The filters of RULES.md section 2 that judge the play of ``bit`` in this state.
+    """The filters of docs/rules.md section 2 that judge the play of ``bit`` in this state.
 
     ``trick`` holds the card bits already in the trick, ``played`` every card played
     before. Each filter is ``(mask, rule)``: the candidates narrow to ``mask`` if the

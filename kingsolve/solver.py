@@ -1,6 +1,6 @@
 """Double-dummy values of trick contracts: ``solve``.
 
-RULES.md section 11: in singles the value of a seat is the score it can guarantee
+docs/rules.md section 11: in singles the value of a seat is the score it can guarantee
 when the three others play together against it (the paranoid value); in Italian
 doubles it is the exact value of its side. The search runs in the compiled core
 (``kingsolve._core``, built from ``ext/``); this module speaks in the value types and
@@ -139,7 +139,7 @@ def rollout_values(position: Position, seat: "Seat | str", horizon: int,
     """Each legal card's value for ``seat`` (its side's in doubles) when the card is
     played, every seat then plays the simple player (``kingsolve.hint.play_preference``)
     until a trick starts with at most ``horizon`` tricks left, and the rest is solved
-    double dummy (RULES.md 11). The hint engine's evaluation far from the end of the
+    double dummy (docs/rules.md 11). The hint engine's evaluation far from the end of the
     hand; the play-out runs in the compiled core. Every card gets its own play-out:
     cards equal for the search need not be for the simple player, who compares ranks
     across suits.
@@ -286,7 +286,7 @@ def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
 
     ``values[seat]`` includes the points taken so far and the constant per seat; in
     doubles it is the side's value. ``cards`` gives each legal card of the seat on
-    move and that seat's value after it (RULES.md section 11); with ``cards=False``
+    move and that seat's value after it (docs/rules.md section 11); with ``cards=False``
     only the seats' values are searched (faster) and ``cards`` and ``best`` are empty.
     """
     if not isinstance(position, Position):

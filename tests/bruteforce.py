@@ -1,5 +1,5 @@
 """A plain-Python minimax over ``Position.play``/``undo``: the reference the core is
-tested against (RULES.md sections 2, 3 and 11).
+tested against (docs/rules.md sections 2, 3 and 11).
 
 No pruning and no tables: every legal card of every seat is tried. The value of a
 seat is the paranoid value in singles (the seat maximises, the others minimise its

@@ -1,8 +1,8 @@
 """A plain-Python reference for the domino solver: full minimax over ``DominoPosition``.
 
 No pruning, no table, no move ordering: every line of play is walked with the play
-engine's own ``play``/``undo`` (RULES.md 9), and each node gives the paranoid value
-(RULES.md 11) of all four seats at once: the seat on move takes the maximum of its
+engine's own ``play``/``undo`` (docs/rules.md 9), and each node gives the paranoid value
+(docs/rules.md 11) of all four seats at once: the seat on move takes the maximum of its
 own value and the minimum of every other seat's value over its legal cards.
 """
 

@@ -1,10 +1,10 @@
-"""A deliberately simple plain-Python reference of RULES.md sections 2 and 3.
+"""A deliberately simple plain-Python reference of docs/rules.md sections 2 and 3.
 
-Written from RULES.md alone, not from ``kingsolve.position`` (which it must never
-import): the contracts are typed in again below from the tables of RULES.md 4-8,
+Written from docs/rules.md alone, not from ``kingsolve.position`` (which it must never
+import): the contracts are typed in again below from the tables of docs/rules.md 4-8,
 cards are ``(suit letter, rank)`` tuples (rank 2..14, ace 14), hands are sets.
 Speed does not matter here; each rule is a few plain lines that can be read
-against the RULES.md sentence it cites.
+against the docs/rules.md sentence it cites.
 
 >>> h = RefHand("italian", "no-queens", {"N": ["SA", "SQ"], "S": ["SK", "H3"]}, "N")
 >>> h.legal()
@@ -13,10 +13,10 @@ against the RULES.md sentence it cites.
 
 from __future__ import annotations
 
-SUITS = "SHDC"                 # RULES.md 1: the order of suits in a hand's text
+SUITS = "SHDC"                 # docs/rules.md 1: the order of suits in a hand's text
 RANK_LETTERS = "23456789TJQKA"  # rank value = index + 2
-CLOCKWISE = "NESW"             # RULES.md 1
-COUNTERCLOCKWISE = "NWSE"      # RULES.md 1: Turkish
+CLOCKWISE = "NESW"             # docs/rules.md 1
+COUNTERCLOCKWISE = "NWSE"      # docs/rules.md 1: Turkish
 
 
 def card(text):
@@ -33,11 +33,11 @@ def text(c):
 
 
 def hand_order_key(c):
-    """Sort key of RULES.md 1: spades first, each suit from the ace down."""
+    """Sort key of docs/rules.md 1: spades first, each suit from the ace down."""
     return (SUITS.index(c[0]), -c[1])
 
 
-# --- the contracts, from the tables of RULES.md 4-8 -------------------------------------
+# --- the contracts, from the tables of docs/rules.md 4-8 -------------------------------------
 # Card predicates, by name.
 def is_heart(c):
     return c[0] == "H"
@@ -75,7 +75,7 @@ def spec(card_points=(), each_trick=0, last_two=0, constant=0, trump="none", lea
 
 
 def _italian(wikipedia):
-    # RULES.md 4 (booklet) and 5 (Wikipedia): the same scores; Wikipedia adds
+    # docs/rules.md 4 (booklet) and 5 (Wikipedia): the same scores; Wikipedia adds
     # first-trick protection and lets the dealer name no trump.
     return {
         "no-kings-jacks": spec([(is_king_or_jack, -2)]),
@@ -94,7 +94,7 @@ def _italian(wikipedia):
 
 
 def _russian():
-    # RULES.md 8: 32 cards; the positive contracts are the penalties sign-reversed.
+    # docs/rules.md 8: 32 cards; the positive contracts are the penalties sign-reversed.
     base = {
         "no-tricks": spec(each_trick=-2),
         "no-hearts": spec([(is_heart, -2)], lead=("H", "while-other-suits")),
@@ -121,7 +121,7 @@ def _russian():
 CONTRACTS = {
     "italian": _italian(wikipedia=False),
     "italian-wikipedia": _italian(wikipedia=True),
-    "portuguese": {  # RULES.md 6
+    "portuguese": {  # docs/rules.md 6
         "no-tricks": spec(each_trick=-20),
         "no-hearts": spec([(is_heart, -20)], lead=("H", "while-other-suits"), protected=is_heart),
         "no-queens": spec([(is_queen, -50)]),
@@ -133,7 +133,7 @@ CONTRACTS = {
                       overtrump_on_trump_lead=True),
         "null": spec(each_trick=-75, constant=325),
     },
-    "turkish": {  # RULES.md 7
+    "turkish": {  # docs/rules.md 7
         "no-tricks": spec(each_trick=-50),
         "no-hearts": spec([(is_heart, -30)], lead=("H", "until-broken"), forced=is_heart),
         "no-kings-jacks": spec([(is_king_or_jack, -60)], forced=is_king_or_jack),
@@ -151,7 +151,7 @@ DIRECTION = {"italian": CLOCKWISE, "italian-wikipedia": CLOCKWISE, "portuguese":
 
 
 def contract_spec(variant, contract, options=()):
-    """The contract row, with options applied (``forced-king``: forced set {HK}, RULES.md 4)."""
+    """The contract row, with options applied (``forced-king``: forced set {HK}, docs/rules.md 4)."""
     row = dict(CONTRACTS[variant][contract])
     if "forced-king" in options:
         assert variant == "italian" and contract == "no-king-of-hearts"
@@ -160,12 +160,12 @@ def contract_spec(variant, contract, options=()):
 
 
 def card_points(row, c):
-    """The points a card carries (RULES.md 3: a card may be in several rows, 8 `nothing`)."""
+    """The points a card carries (docs/rules.md 3: a card may be in several rows, 8 `nothing`)."""
     return sum(p for pred, p in row["card_points"] if pred(c))
 
 
 def trick_points(row, number, n_tricks):
-    """The points of trick ``number`` (1-based) of an n-trick hand (RULES.md 3)."""
+    """The points of trick ``number`` (1-based) of an n-trick hand (docs/rules.md 3)."""
     pts = row["each_trick"]
     if number >= n_tricks - 1:
         pts += row["last_two"]
@@ -173,7 +173,7 @@ def trick_points(row, number, n_tricks):
 
 
 def trick_winner(cards, trump):
-    """The index of the winning card (RULES.md 2): the highest trump, else the highest
+    """The index of the winning card (docs/rules.md 2): the highest trump, else the highest
     card of the suit led."""
     trumps = [i for i, c in enumerate(cards) if trump is not None and c[0] == trump]
     if trumps:
@@ -183,7 +183,7 @@ def trick_winner(cards, trump):
 
 
 def legal(row, trump, hand, trick, earlier, first_trick):
-    """The legal cards of ``hand`` (RULES.md 2), as a sorted list in hand order.
+    """The legal cards of ``hand`` (docs/rules.md 2), as a sorted list in hand order.
 
     ``trick`` is the cards of the trick in progress, ``earlier`` every card played to
     earlier tricks, ``first_trick`` whether this is trick 1.
@@ -252,7 +252,7 @@ def legal(row, trump, hand, trick, earlier, first_trick):
 
 
 class RefHand:
-    """One hand of a trick contract, played card by card (RULES.md 2 and 3).
+    """One hand of a trick contract, played card by card (docs/rules.md 2 and 3).
 
     ``hands`` maps seat letters to cards (text or tuples); seats not in play are left
     out. ``trump`` is a suit letter or None; ``doubles`` only changes ``sides()``.
@@ -278,12 +278,12 @@ class RefHand:
         self.ended_early = self._nothing_left()
 
     def next_seat(self, seat):
-        """The next seat in play direction among the seats in play (RULES.md 1)."""
+        """The next seat in play direction among the seats in play (docs/rules.md 1)."""
         i = self.seats.index(seat)
         return self.seats[(i + 1) % len(self.seats)]
 
     def _nothing_left(self):
-        # RULES.md 2.4: every scored card taken and no remaining trick carries points.
+        # docs/rules.md 2.4: every scored card taken and no remaining trick carries points.
         if any(card_points(self.row, c) for h in self.hands.values() for c in h):
             return False
         return not any(trick_points(self.row, k, self.n_tricks)
@@ -328,11 +328,11 @@ class RefHand:
                 self.ended_early = self._nothing_left()
 
     def scores(self):
-        """Points per seat: taken so far, plus the constant once complete (RULES.md 3)."""
+        """Points per seat: taken so far, plus the constant once complete (docs/rules.md 3)."""
         const = self.row["constant"] if self.complete else 0
         return {s: v + const for s, v in self.taken.items()}
 
     def sides(self):
-        """Doubles (RULES.md 3): N+S against E+W."""
+        """Doubles (docs/rules.md 3): N+S against E+W."""
         sc = self.scores()
         return {"NS": sc["N"] + sc["S"], "EW": sc["E"] + sc["W"]}

@@ -1,6 +1,6 @@
 """The anytime analysis (``kingsolve.analysis``) against exact values.
 
-RULES.md section 11: every range the analysis proves holds the exact value (the brute
+docs/rules.md section 11: every range the analysis proves holds the exact value (the brute
 force on small positions of every trick contract, the exact search on 8-9 tricks
 left of full deals); every estimate lies inside its range; a card proved worse than
 another is worse by the exact values; once everything is exact the estimates are the
@@ -68,7 +68,7 @@ def check_against(a: Analysis, values: dict, cards: dict) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
 def test_every_range_holds_the_bruteforce_value(cfg):
-    # RULES.md 11, small positions of every kind of trick contract: every step of
+    # docs/rules.md 11, small positions of every kind of trick contract: every step of
     # the analysis, from its first estimates to the end, agrees with the brute force.
     for seed in range(8):
         pos = random_position(cfg, seed)
@@ -104,7 +104,7 @@ def _deep_configs():
 @pytest.mark.slow
 @pytest.mark.parametrize("variant, contract", _deep_configs())
 def test_budget_stopped_ranges_hold_the_exact_values(variant, contract):
-    # RULES.md 11, singles with 8 tricks left: node budgets that stop the exact
+    # docs/rules.md 11, singles with 8 tricks left: node budgets that stop the exact
     # searches at different points; whatever is proved holds the exact values.
     for seed in range(2):
         pos = _mid_hand(contract, seed, 8, variant)

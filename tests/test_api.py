@@ -383,7 +383,7 @@ def test_a_real_search_over_its_budget_answers_estimates_inside_proved_ranges(cl
     body = resp.get_json()
     legal = client.post("/api/v1/legal", json=full).get_json()["legal"]
     assert body["solved"] is False and body["horizon"] is not None
-    # RULES.md 4: four queens at -3 each, so every proved range lies in -12..0
+    # docs/rules.md 4: four queens at -3 each, so every proved range lies in -12..0
     assert set(body["bounds"]) == set(body["estimates"]) == {"N", "E", "S", "W"}
     for seat, (lo, hi) in body["bounds"].items():
         assert -12 <= lo <= body["estimates"][seat] <= hi <= 0
@@ -415,7 +415,7 @@ def test_table_rows_answer_within_the_budget_and_exact_names_the_row(client):
     assert "no-queens" in message
     body = client.post("/api/v1/table", json=full).get_json()
     row = body["rows"][0]
-    # RULES.md 4: four queens at -3 each, so every proved range lies in -12..0
+    # docs/rules.md 4: four queens at -3 each, so every proved range lies in -12..0
     assert row["solved"] is False and set(row["bounds"]) == {"N", "E", "S", "W"}
     assert all(-12 <= lo <= hi <= 0 for lo, hi in row["bounds"].values())
     for seat, est in row["estimates"].items():

@@ -1,4 +1,4 @@
-"""Cards, suits, ranks and seats: notations and their round trips (RULES.md section 1)."""
+"""Cards, suits, ranks and seats: notations and their round trips (docs/rules.md section 1)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def rank_forms(rank: Rank) -> list[str]:
 
 @st.composite
 def card_texts(draw):
-    """A card and one of its accepted spellings (RULES.md 1)."""
+    """A card and one of its accepted spellings (docs/rules.md 1)."""
     card = draw(st.sampled_from(ALL_CARDS))
     suit = draw(st.sampled_from(SUIT_FORMS[card.suit]))
     rank = draw(st.sampled_from(rank_forms(card.rank)))
@@ -36,7 +36,7 @@ def card_texts(draw):
 
 @given(card_texts())
 def test_card_parse_every_accepted_form(item):
-    # RULES.md 1: either order, either case, 10 for T, suit symbols.
+    # docs/rules.md 1: either order, either case, 10 for T, suit symbols.
     card, text = item
     assert Card.parse(text) == card
     assert Card(text) == card
@@ -44,7 +44,7 @@ def test_card_parse_every_accepted_form(item):
 
 @given(st.sampled_from(ALL_CARDS))
 def test_card_format_round_trip(card):
-    # RULES.md 1: canonical text is suit then rank, upper case.
+    # docs/rules.md 1: canonical text is suit then rank, upper case.
     text = str(card)
     assert len(text) == 2 and text == text.upper() and text[0] in "SHDC"
     assert Card.parse(text) == card
@@ -113,7 +113,7 @@ def test_value_parse_errors(bad, kind):
 
 
 def test_seats():
-    # RULES.md 1: N -> E -> S -> W clockwise; counterclockwise is the other way.
+    # docs/rules.md 1: N -> E -> S -> W clockwise; counterclockwise is the other way.
     assert [Seat.N.next(i) for i in range(4)] == [Seat.N, Seat.E, Seat.S, Seat.W]
     assert [Seat.N.next(-i) for i in range(4)] == [Seat.N, Seat.W, Seat.S, Seat.E]
     assert Seat.parse("south") == Seat.S and Seat.parse("w") == Seat.W
@@ -121,7 +121,7 @@ def test_seats():
 
 
 def test_decks():
-    # RULES.md 1: 52 cards, or 32 (A K Q J T 9 8 7 of each suit).
+    # docs/rules.md 1: 52 cards, or 32 (A K Q J T 9 8 7 of each suit).
     assert deck_mask(52).bit_count() == 52
     short = cards_of_mask(deck_mask(32))
     assert len(short) == 32 and {c.rank for c in short} == set(Rank(r) for r in range(7, 15))
@@ -134,7 +134,7 @@ def test_mask_round_trip(cards):
     mask = mask_of_cards(cards)
     assert set(cards_of_mask(mask)) == set(cards)
     texts = format_cards(mask)
-    # hand order: spades first, each suit high to low (RULES.md 1)
+    # hand order: spades first, each suit high to low (docs/rules.md 1)
     keys = [("SHDC".index(t[0]), -int(Rank.parse(t[1]))) for t in texts]
     assert keys == sorted(keys)
     assert mask_of_cards(texts) == mask

@@ -1,6 +1,6 @@
 """Choices before the play: trump, Italian sale, Portuguese festa, Turkish contract.
 
-Each option's values are checked against a brute-force paranoid search (RULES.md 11)
+Each option's values are checked against a brute-force paranoid search (docs/rules.md 11)
 on short deals, and each summary against the rules of its section.
 """
 
@@ -31,13 +31,13 @@ def brute_values(variant, contract, deal, leader, trump=None):
 
 @pytest.mark.parametrize("variant, labels", [
     ("italian", ["trump S", "trump H", "trump D", "trump C"]),
-    ("italian-wikipedia", ["trump S", "trump H", "trump D", "trump C", "no trump"]),  # RULES.md 5
+    ("italian-wikipedia", ["trump S", "trump H", "trump D", "trump C", "no trump"]),  # docs/rules.md 5
 ])
 def test_trump_choice_values_every_trump_for_every_seat(variant, labels):
     deal = deal_of(1)
     ch = trump_choice(variant, deal, dealer="W", solver=brute_solve, seed=1)
     assert [o.label for o in ch.options] == labels
-    assert ch.params["leader"] == "N"  # RULES.md 4: the seat after the dealer leads
+    assert ch.params["leader"] == "N"  # docs/rules.md 4: the seat after the dealer leads
     for o in ch.options:
         assert o.values == brute_values(variant, "trumps", deal, Seat.N, o.trump)
     for seat in deal.seats:
@@ -51,7 +51,7 @@ def test_trump_choice_values_every_trump_for_every_seat(variant, labels):
 
 def test_turkish_trumps_and_portuguese_festa_trumps():
     deal = deal_of(2)
-    # RULES.md 7: the chooser leads and names the trump (counterclockwise play).
+    # docs/rules.md 7: the chooser leads and names the trump (counterclockwise play).
     tk = trump_choice("turkish", deal, leader="E", solver=brute_solve)
     assert tk.option("trump D").values == brute_values("turkish", "trumps", deal, Seat.E, Suit.D)
     pt = trump_choice("portuguese", deal, leader="S", solver=brute_solve)
@@ -73,7 +73,7 @@ def test_trump_choice_errors():
 
 
 def test_sale_outcomes_and_the_price_where_buying_stops_paying():
-    # RULES.md 10: buyer scores tricks - k, dealer tricks + k; without a sale the dealer
+    # docs/rules.md 10: buyer scores tricks - k, dealer tricks + k; without a sale the dealer
     # declares its best trump. The seat after the dealer leads in every case.
     for seed in range(4):
         deal = deal_of(seed)
@@ -102,7 +102,7 @@ def test_sale_outcomes_and_the_price_where_buying_stops_paying():
 
 
 def test_festa_host_options_and_highest_paying_bids():
-    # RULES.md 6: 433 gives the host 100 and each other 75; bids pay 25 a plus-trick,
+    # docs/rules.md 6: 433 gives the host 100 and each other 75; bids pay 25 a plus-trick,
     # 75 a null-trick; the bidder chooses the trump (or null) and who leads.
     deal = deal_of(5, per_seat=2)
     ch = festa_choice(deal, host="E", solver=brute_solve, seed="s5")
@@ -135,7 +135,7 @@ def test_festa_host_options_and_highest_paying_bids():
 
 
 def test_turkish_contract_choice_under_the_quotas():
-    # RULES.md 7: each penalty contract twice a match; each seat 3 penalties, 2 trumps.
+    # docs/rules.md 7: each penalty contract twice a match; each seat 3 penalties, 2 trumps.
     deal = deal_of(6)
     ch = contract_choice(deal, "W", chosen=[("N", "no-queens"), ("E", "no-queens"),
                                             ("W", "no-tricks"), ("W", "trumps")],
@@ -169,7 +169,7 @@ def test_turkish_contract_choice_under_the_quotas():
 
 
 def test_redeal_property():
-    # RULES.md 4: four or more aces and kings may ask for a redeal (five the next time).
+    # docs/rules.md 4: four or more aces and kings may ask for a redeal (five the next time).
     deal = Deal("N:AK.AK.Q2.J2 QJ.QJ.AK.T9 T9.T9.JT.AK 87.87.98.Q8")
     ch = redeal_choice(deal)
     assert ch.summary["may_redeal"] == ["N"]
@@ -195,7 +195,7 @@ def test_the_library_solver_gives_the_same_choices():
 
 @pytest.mark.parametrize("nodes", [50, 400, 3000])
 def test_a_budgeted_choice_ranks_every_option_inside_bounds_holding_the_exact_values(nodes):
-    # RULES.md 11: each option's proved range holds the exact value (the library's
+    # docs/rules.md 11: each option's proved range holds the exact value (the library's
     # exact search, itself checked against the brute force above), its estimate lies
     # in the range, and the budget is the whole choice's
     from kingsolve.result import Budget

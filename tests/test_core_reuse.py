@@ -3,7 +3,7 @@
 A thread keeps one core per table size; each load starts a new table epoch instead
 of clearing the table, every 31 loads the table is cleared, and a change between
 exact entries (singles) and wide entries (doubles) clears it. None of this may
-change a value (RULES.md 11).
+change a value (docs/rules.md 11).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_the_core_counts_its_trick_start_nodes_as_dds_does():
 def test_the_lone_seat_games_memos_stay_exact_through_their_epochs():
     # ext/README.md ("a lone seat that can lose every trick"): the suit games'
     # memos keep one epoch per load and are cleared every 63 loads; 130 singles
-    # loads in one thread (two wraps) must keep every value exact (RULES.md 11).
+    # loads in one thread (two wraps) must keep every value exact (docs/rules.md 11).
     for i in range(130):
         pos = random_position(("italian", "no-tricks", None, (), 4, False), 3000 + i)
         result = solve(pos)

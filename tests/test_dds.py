@@ -1,7 +1,7 @@
 """kingsolve against DDS, the bridge double-dummy solver (through endplay).
 
 Italian doubles ``trumps`` and ``no-trumps`` with N+S against E+W are bridge play
-problems (RULES.md 4 and 11): a side's value is the points taken so far plus its
+problems (docs/rules.md 4 and 11): a side's value is the points taken so far plus its
 future tricks, times 2 in ``no-trumps``. On 200 seeded deals, played at random
 down to 5-9 tricks (often mid-trick), every card of the seat on move and both
 sides' values must agree with DDS ``solve_board``. On 10 full 13-card deals (every
@@ -86,7 +86,7 @@ def _check_every_card(pos: Position) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(10))
 def test_every_opening_lead_of_a_full_deal_agrees_with_dds(seed):
-    # RULES.md 4 and 11: a full 13-card deal, the leader's every card and both sides.
+    # docs/rules.md 4 and 11: a full 13-card deal, the leader's every card and both sides.
     rng = random.Random(f"dds-full-cards/{seed}")
     deal = Deal.random(rng.randrange(10**9))
     trump = [None, "S", "H", "D", "C"][seed % 5]

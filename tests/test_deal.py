@@ -1,4 +1,4 @@
-"""Deals: PBN-style text, round trips, seeded random deals, validation (RULES.md section 1)."""
+"""Deals: PBN-style text, round trips, seeded random deals, validation (docs/rules.md section 1)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def deals(draw):
 
 @given(deals(), st.sampled_from(list(Seat)))
 def test_deal_text_round_trip(deal, first):
-    # RULES.md 1: hands listed clockwise from the named seat; the text round-trips.
+    # docs/rules.md 1: hands listed clockwise from the named seat; the text round-trips.
     text = deal.pbn(first)
     assert text.startswith(first.name + ":")
     assert Deal(text) == deal
@@ -52,7 +52,7 @@ def test_deal_with_ten_spelled_10(deal):
 
 @given(st.integers(0, 10**6), st.sampled_from(LAYOUTS))
 def test_random_deal_shape(seed, layout):
-    # RULES.md 1: 3 players: no C2, 17 each; 2 players: 26 each; the 32-card deck.
+    # docs/rules.md 1: 3 players: no C2, 17 each; 2 players: 26 each; the 32-card deck.
     deck, players = layout
     deal = Deal.random(seed=seed, deck=deck, players=players)
     assert deal.players == players

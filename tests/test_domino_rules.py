@@ -1,4 +1,4 @@
-"""The domino hand's rules (RULES.md 9) as the play engine ``DominoPosition`` applies them."""
+"""The domino hand's rules (docs/rules.md 9) as the play engine ``DominoPosition`` applies them."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def hand_size(position, seat):
 # --- openings ---------------------------------------------------------------------------
 
 def test_any_seven_first_card_is_a_seven():
-    # RULES.md 9: `any-seven`: the first card of the hand must be a seven (any suit).
+    # docs/rules.md 9: `any-seven`: the first card of the hand must be a seven (any suit).
     p = italian(Deal.random(seed=3).pbn(), leader="E")
     assert p.legal_cards() and all(c.rank == Rank.SEVEN for c in p.legal_cards())
     held = [c for c in p.deal.hand(p.to_move) if c.rank != Rank.SEVEN]
@@ -63,7 +63,7 @@ def test_any_seven_first_card_is_a_seven():
 
 
 def test_any_seven_leader_moves_first():
-    # RULES.md 9: the seat after the dealer (the leader) moves first.
+    # docs/rules.md 9: the seat after the dealer (the leader) moves first.
     for leader in Seat:
         p = italian(leader=leader)
         assert p.to_move == leader
@@ -71,7 +71,7 @@ def test_any_seven_leader_moves_first():
 
 
 def test_any_seven_seat_without_seven_passes():
-    # RULES.md 9: a seat holding no seven passes (N holds none in this deal).
+    # docs/rules.md 9: a seat holding no seven passes (N holds none in this deal).
     deal, _ = SINGLE
     p = italian(deal, leader="N")
     assert not [c for c in p.deal.hand(Seat.N) if c.rank == Rank.SEVEN]
@@ -81,7 +81,7 @@ def test_any_seven_seat_without_seven_passes():
 
 
 def test_seven_of_diamonds_opens():
-    # RULES.md 9: `seven-of-diamonds`: the holder of D7 opens by playing it.
+    # docs/rules.md 9: `seven-of-diamonds`: the holder of D7 opens by playing it.
     for leader in Seat:
         p = wiki(leader=leader)       # the leader is ignored
         assert p.to_move == Seat.S
@@ -92,7 +92,7 @@ def test_seven_of_diamonds_opens():
 
 
 def test_seven_of_diamonds_other_first_card_refused():
-    # RULES.md 9: play[0] must be D7, even another seven of its holder.
+    # docs/rules.md 9: play[0] must be D7, even another seven of its holder.
     deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT9765432.7 ..8.AKQJT9865432"
     p = wiki(deal)
     with pytest.raises(IllegalPlayError, match=r"'C7' at play\[0\]: the seven of diamonds \(D7\)"):
@@ -102,7 +102,7 @@ def test_seven_of_diamonds_other_first_card_refused():
 
 
 def test_seven_of_diamonds_next_seat_moves_next():
-    # RULES.md 9: after D7, the next seat (in play direction) moves.
+    # docs/rules.md 9: after D7, the next seat (in play direction) moves.
     p = wiki(play=["D7"])
     assert p.to_move == Seat.W
     assert p.opener == Seat.S
@@ -112,7 +112,7 @@ def test_seven_of_diamonds_next_seat_moves_next():
 # --- the layout -------------------------------------------------------------------------
 
 def test_suit_opened_by_seven_then_neighbours():
-    # RULES.md 9: a suit is opened by its 7; then the next card up or down is added.
+    # docs/rules.md 9: a suit is opened by its 7; then the next card up or down is added.
     p = italian(play=["S7", "H7", "D7", "C7"])
     assert p.to_move == Seat.N
     assert set(p.legal_cards()) == {Card("S6"), Card("S8")}
@@ -121,14 +121,14 @@ def test_suit_opened_by_seven_then_neighbours():
 
 
 def test_not_opened_suit_refused():
-    # RULES.md 9: only the 7 opens a suit.
+    # docs/rules.md 9: only the 7 opens a suit.
     p = italian(play=["S7"])
     with pytest.raises(IllegalPlayError, match=r"illegal card 'H8' at play\[1\]: hearts are not opened"):
         p.play("H8")
 
 
 def test_card_not_next_to_the_run_refused():
-    # RULES.md 9: only the card next to the cards down may be added.
+    # docs/rules.md 9: only the card next to the cards down may be added.
     p = italian(play=["S7", "H7", "D7", "C7", "S6", "H8"])
     with pytest.raises(IllegalPlayError,
                        match=r"illegal card 'DT' at play\[6\]: diamonds are down from D7 to D7: "
@@ -140,7 +140,7 @@ def test_card_not_next_to_the_run_refused():
 
 
 def test_ace_is_the_low_end_and_king_the_high_end():
-    # RULES.md 9: upward 8 9 T J Q K, downward 6 5 4 3 2 A.
+    # docs/rules.md 9: upward 8 9 T J Q K, downward 6 5 4 3 2 A.
     rec = ["S7", "H7", "D7", "C7"]
     for low, high in zip("65432", "89TJQ"):
         rec += ["S" + low, "H" + high, "D" + low, "C" + high]
@@ -157,7 +157,7 @@ def test_ace_is_the_low_end_and_king_the_high_end():
 
 
 def test_layout_in_the_shared_shape():
-    # RULES.md 9; the JSON shape of `kingsolve legal`.
+    # docs/rules.md 9; the JSON shape of `kingsolve legal`.
     p = italian(play=["S7", "H7", "D7"])
     d = p.to_dict()
     assert d == {"to_move": "W", "legal": ["C7"], "trick": [],
@@ -170,7 +170,7 @@ def test_layout_in_the_shared_shape():
 # --- turns and passes -------------------------------------------------------------------
 
 def test_must_play_when_able_and_passes_are_implied():
-    # RULES.md 9: a seat must play a legal card if it has one, otherwise it passes.
+    # docs/rules.md 9: a seat must play a legal card if it has one, otherwise it passes.
     rng = random.Random(5)
     for seed in range(6):
         for variant in ("italian", "italian-wikipedia"):
@@ -194,7 +194,7 @@ def test_must_play_when_able_and_passes_are_implied():
 
 
 def test_turns_go_clockwise():
-    # RULES.md 9 and 1: turns go in play direction, clockwise N E S W.
+    # docs/rules.md 9 and 1: turns go in play direction, clockwise N E S W.
     p = italian(leader="W")
     order = []
     for card in ["C7", "S7", "H7", "D7", "C8", "S8"]:
@@ -220,7 +220,7 @@ def test_undo_restores_passes_layout_and_turn():
 # --- single winner ----------------------------------------------------------------------
 
 def test_single_winner_scores():
-    # RULES.md 9: the first seat out ends the hand; it scores the cards left in the other
+    # docs/rules.md 9: the first seat out ends the hand; it scores the cards left in the other
     # hands, each other seat minus the cards it holds.
     rec = ["S7", "H7", "D7", "C7"] + ["S6", "H6", "D6", "C6", "S5", "H5", "D5", "C5", "S4", "H4",
                                       "D4", "C4", "S3", "H3", "D3", "C3", "S2", "H2", "D2", "C2",
@@ -238,7 +238,7 @@ def test_single_winner_scores():
 
 
 def test_single_winner_from_a_seeded_deal():
-    # RULES.md 9, single winner: W goes out; the hand ends at once.
+    # docs/rules.md 9, single winner: W goes out; the hand ends at once.
     deal, rec = SINGLE
     p = italian(deal, play=rec.split())
     assert p.complete and p.out == [Seat.W]
@@ -256,7 +256,7 @@ def test_scores_are_zero_before_completion():
 # --- shared win -------------------------------------------------------------------------
 
 def test_shared_round_is_completed_after_a_seat_goes_out():
-    # RULES.md 9, shared win: after a seat plays its last card the turns of the current
+    # docs/rules.md 9, shared win: after a seat plays its last card the turns of the current
     # round are completed, up to the seat before the opener.
     deal, rec = SHARED_TWO
     rec = rec.split()
@@ -272,7 +272,7 @@ def test_shared_round_is_completed_after_a_seat_goes_out():
 
 
 def test_same_play_under_a_single_winner_ends_at_once():
-    # RULES.md 9: with a single winner the seat out ends the hand (no round completion).
+    # docs/rules.md 9: with a single winner the seat out ends the hand (no round completion).
     deal, rec = SHARED_TWO
     rec = rec.split()
     single = replace(get_variant("italian-wikipedia").contract("domino"), domino_ending="single")
@@ -282,7 +282,7 @@ def test_same_play_under_a_single_winner_ends_at_once():
 
 
 def test_shared_three_winners_thirds():
-    # RULES.md 9: every seat out at the end of the round wins; the losers' total is shared.
+    # docs/rules.md 9: every seat out at the end of the round wins; the losers' total is shared.
     deal, rec = SHARED_THREE
     p = wiki(deal, play=rec.split())
     assert p.complete and p.out == [Seat.W, Seat.N, Seat.E]
@@ -292,7 +292,7 @@ def test_shared_three_winners_thirds():
 
 
 def test_shared_first_out_is_the_seat_before_the_opener():
-    # RULES.md 9: the round ends with the seat before the opener: if that seat goes out,
+    # docs/rules.md 9: the round ends with the seat before the opener: if that seat goes out,
     # the hand ends at once.
     deal, rec = SHARED_LAST_OUT
     p = wiki(deal, play=rec.split())
@@ -302,7 +302,7 @@ def test_shared_first_out_is_the_seat_before_the_opener():
 
 
 def test_shared_all_four_out():
-    # RULES.md 9: S opens (holds D7) and goes out first; W, N and E then play their last
+    # docs/rules.md 9: S opens (holds D7) and goes out first; W, N and E then play their last
     # cards in the same round: four winners share nothing.
     rec = ["D7", "C7", "S7", "H7"]
     for low, high in zip("65432A", "89TJQK"):
@@ -319,7 +319,7 @@ def test_shared_all_four_out():
 
 
 def test_shared_turns_after_the_first_seat_out():
-    # RULES.md 9: after the first seat goes out, each seat from the next one to the seat
+    # docs/rules.md 9: after the first seat goes out, each seat from the next one to the seat
     # before the opener takes exactly one turn (a card, or a pass); the seat out none.
     rng = random.Random(2)
     for seed in range(40):
@@ -419,7 +419,7 @@ def test_complete_request_and_fraction_json():
 # --- redeal property ----------------------------------------------------------------------
 
 def test_redeal_property():
-    # RULES.md 4: the booklet's home rule: four or more aces and kings may ask a redeal.
+    # docs/rules.md 4: the booklet's home rule: four or more aces and kings may ask a redeal.
     deal = Deal("N:AK32.AK2.432.432 QJT9.QJT.QJT.QJT 8765.9876.876.98 4.543.AK95.AK765")
     r = redeal_property(deal)
     assert r["N"] == {"aces": 2, "kings": 2, "total": 4, "may_redeal": True}

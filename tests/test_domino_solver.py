@@ -1,4 +1,4 @@
-"""The compiled domino search against the plain-Python brute force (RULES.md 9 and 11).
+"""The compiled domino search against the plain-Python brute force (docs/rules.md 9 and 11).
 
 Endgames are reached by random play from seeded full deals; every test compares the
 paranoid values of all four seats and the per-card values of the seat on move.
@@ -51,7 +51,7 @@ def compare(p: DominoPosition) -> list[str]:
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("chunk", range(4))
 def test_endgames_match_brute_force(variant, chunk):
-    # RULES.md 11: paranoid values; RULES.md 9 for the play. 40 seeds a chunk, endgames of
+    # docs/rules.md 11: paranoid values; docs/rules.md 9 for the play. 40 seeds a chunk, endgames of
     # 6 to 17 cards left in the four hands.
     problems = []
     checked = 0
@@ -67,7 +67,7 @@ def test_endgames_match_brute_force(variant, chunk):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_round_completion_positions_match(variant):
-    # RULES.md 9: the positions just after the first seat went out, while the round is
+    # docs/rules.md 9: the positions just after the first seat went out, while the round is
     # completed (shared win), and the moves just before (both endings).
     problems = []
     completing = 0
@@ -136,7 +136,7 @@ def test_complete_position_gives_final_scores():
 
 
 def test_fractions_exact_and_json():
-    # RULES.md 9: shared wins divide equally; values are exact fractions in Python and
+    # docs/rules.md 9: shared wins divide equally; values are exact fractions in Python and
     # JSON numbers in the response.
     found = None
     for seed in range(200):

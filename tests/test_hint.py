@@ -18,7 +18,7 @@ from kingsolve.sampling import DealSampler, SeatView
 
 
 def brute_solve(position, seats=None, budget=None, cards=True):
-    """Paranoid values by plain minimax (RULES.md 11): the seat maximises, the rest minimise."""
+    """Paranoid values by plain minimax (docs/rules.md 11): the seat maximises, the rest minimise."""
     me = list(seats)[0]
 
     def value(pos):
@@ -249,7 +249,7 @@ def test_trump_hint_names_the_suit_of_best_mean():
     h = trump_hint("italian", "W", HAND, samples=4, solver=suit_length_solver)
     assert h.recommended == "S"
     assert h.option("S").mean == 5 and h.option("C").mean == 3
-    assert h.detail["leader"] == "N"          # the seat after the dealer leads (RULES.md 4)
+    assert h.detail["leader"] == "N"          # the seat after the dealer leads (docs/rules.md 4)
     w = trump_hint("italian-wikipedia", "W", HAND, samples=2, solver=suit_length_solver)
     assert {o.option for o in w.options} == {"S", "H", "D", "C", "NT"}
     t = trump_hint("turkish", "N", HAND, samples=2, solver=suit_length_solver)
@@ -257,7 +257,7 @@ def test_trump_hint_names_the_suit_of_best_mean():
 
 
 def test_sell_hint_follows_the_auction_model():
-    """RULES.md 10: the dealer's score when sold at k is its tricks with the buyer's trump + k."""
+    """docs/rules.md 10: the dealer's score when sold at k is its tricks with the buyer's trump + k."""
     h = sell_hint("italian", "W", HAND, samples=3, solver=suit_length_solver)
     assert h.detail["declare_trump"] == "S"
     assert h.option("declare").mean == 5
@@ -342,7 +342,7 @@ def test_play_preference_sheds_danger_under_a_penalty_and_wins_cheaply_otherwise
     # Trick 1 is all clubs (N wins it), so trick 2's rules are the plain ones.
     first = ["CA", "C3", "C4", "C5"]
     deal = Deal("N:K2.3..A A4.9..3 Q5.7..4 J6.8..5")
-    # RULES.md 2: E must follow spades. Under no-hearts (RULES.md 4) the card that does
+    # docs/rules.md 2: E must follow spades. Under no-hearts (docs/rules.md 4) the card that does
     # not win comes first.
     p = Position("italian", "no-hearts", deal, leader="N", play=first + ["SK"])
     assert [str(c) for c in play_preference(p)] == ["S4", "SA"]
@@ -350,7 +350,7 @@ def test_play_preference_sheds_danger_under_a_penalty_and_wins_cheaply_otherwise
     void = Position("italian", "no-hearts", Deal("N:K2.3..A .94.2.3 Q5.7..4 J6.8..5"),
                     leader="N", play=first + ["SK"])
     assert [str(c) for c in play_preference(void)] == ["H9", "H4", "D2"]
-    # A positive contract (RULES.md 4, trumps): the cheapest card that wins; the
+    # A positive contract (docs/rules.md 4, trumps): the cheapest card that wins; the
     # highest lead.
     t = Position("italian", "trumps", deal, leader="N", trump="H", play=first + ["SK"])
     assert [str(c) for c in play_preference(t)] == ["SA", "S4"]
@@ -359,7 +359,7 @@ def test_play_preference_sheds_danger_under_a_penalty_and_wins_cheaply_otherwise
 
 
 def test_hint_breaks_ties_by_the_play_preference():
-    # RULES.md 11: when every card has the same paranoid value, the hint follows the
+    # docs/rules.md 11: when every card has the same paranoid value, the hint follows the
     # simple player's order instead of keeping the high cards.
     def flat(position, seats=None, budget=None):
         me = list(seats)[0]
@@ -379,7 +379,7 @@ def test_hint_breaks_ties_by_the_play_preference():
 def rollout_by_hand(position, seat, card, horizon):
     """The reading of kingsolve.hint's rollout, written out: the card, then every seat
     plays the simple player's first card until a trick starts with ``horizon`` tricks
-    left, then plain minimax (RULES.md 11) for the seat."""
+    left, then plain minimax (docs/rules.md 11) for the seat."""
     p = position.copy()
     p.play(card)
     while not p.complete and (p.current_trick() or p.n_tricks - len(p.tricks) > horizon):

@@ -1,4 +1,4 @@
-"""Match score sheets (RULES.md 4-10): schedules, settlements, quotas, zero-sum matches."""
+"""Match score sheets (docs/rules.md 4-10): schedules, settlements, quotas, zero-sum matches."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def play_out(variant, contract, leader, rng, trump=None, doubles=False, players=
 
 
 def domino_scores(rng, seats, shared):
-    """Per-seat domino scores as RULES.md 9 gives them (single winner or shared win)."""
+    """Per-seat domino scores as docs/rules.md 9 gives them (single winner or shared win)."""
     counts = {s: rng.randrange(0, 9) for s in seats}
     winners = rng.sample(list(seats), rng.choice([1, 1, 2, 3]) if shared else 1)
     for w in winners:
@@ -108,12 +108,12 @@ def play_match(variant, rng, doubles=False, players=4) -> ScoreSheet:
     return sheet
 
 
-# RULES.md 4: 4 players: penalties -78 against trumps 4 x 13 + no-trumps 26: zero-sum, the
-# domino (RULES.md 9) and the sale (RULES.md 10) only move points between seats.
+# docs/rules.md 4: 4 players: penalties -78 against trumps 4 x 13 + no-trumps 26: zero-sum, the
+# domino (docs/rules.md 9) and the sale (docs/rules.md 10) only move points between seats.
 # Doubles add a fifth trumps hand (+13). With 3 players (17 tricks): penalties
 # -16 -12 -8 -8 -13 -17 -8 = -82 against 4 x 17 + 34 = 102: +20. With 2 players (26
 # tricks): -16 -12 -8 -8 -13 -26 -8 = -91 against 4 x 26 + 52 = 156: +65.
-# RULES.md 5-8: the other rule sets are zero-sum (Portuguese -1300/+1300 with every festa
+# docs/rules.md 5-8: the other rule sets are zero-sum (Portuguese -1300/+1300 with every festa
 # outcome worth 325 in all, Turkish -5200/+5200, Russian -192/+192).
 MATCH_TOTALS = [
     ("italian", False, 4, 0),
@@ -154,7 +154,7 @@ def test_full_match_totals(variant, doubles, players, total, seed):
 
 # --- schedules -----------------------------------------------------------------------------
 def test_schedule_lengths():
-    # RULES.md 4-8: 13 hands (14 in doubles), 13, 10, 20, 14.
+    # docs/rules.md 4-8: 13 hands (14 in doubles), 13, 10, 20, 14.
     assert len(ScoreSheet("italian").schedule) == 13
     assert len(ScoreSheet("italian", doubles=True).schedule) == 14
     assert ScoreSheet("italian", doubles=True).schedule[12].contract == "trumps"
@@ -166,14 +166,14 @@ def test_schedule_lengths():
 
 
 def test_dealer_and_leader_rotation():
-    # RULES.md 4: first dealer W, N leads hand 1, the dealer moves clockwise.
+    # docs/rules.md 4: first dealer W, N leads hand 1, the dealer moves clockwise.
     sched = ScoreSheet("italian").schedule
     assert [(h.dealer, h.leader) for h in sched[:5]] == [
         (Seat.W, Seat.N), (Seat.N, Seat.E), (Seat.E, Seat.S), (Seat.S, Seat.W), (Seat.W, Seat.N)]
-    # RULES.md 7: the chooser passes counterclockwise.
+    # docs/rules.md 7: the chooser passes counterclockwise.
     assert [h.leader for h in ScoreSheet("turkish").schedule[:5]] == [
         Seat.N, Seat.W, Seat.S, Seat.E, Seat.N]
-    # RULES.md 8: N leads hand 1, then the next seat.
+    # docs/rules.md 8: N leads hand 1, then the next seat.
     assert [h.leader for h in ScoreSheet("russian").schedule[:3]] == [Seat.N, Seat.E, Seat.S]
 
 
@@ -243,7 +243,7 @@ def test_bad_positions():
 
 
 def test_domino_scores_must_be_zero_sum():
-    # RULES.md 9: the winner scores what the others lose.
+    # docs/rules.md 9: the winner scores what the others lose.
     sheet = ScoreSheet("italian")
     for h in sheet.schedule[:7]:
         sheet.add(play_out("italian", h.contract, h.leader, random.Random(h.number)))
@@ -271,7 +271,7 @@ def test_bad_sheets():
         ScoreSheet("french")
 
 
-# --- RULES.md 10: the Italian sale -----------------------------------------------------------
+# --- docs/rules.md 10: the Italian sale -----------------------------------------------------------
 def italian_sheet_at_trumps(variant="italian") -> ScoreSheet:
     sheet = ScoreSheet(variant)
     rng = random.Random(7)
@@ -284,7 +284,7 @@ def italian_sheet_at_trumps(variant="italian") -> ScoreSheet:
 
 
 def test_sale_settlement():
-    # RULES.md 10: the buyer scores its tricks - k, the dealer its tricks + k; the seat
+    # docs/rules.md 10: the buyer scores its tricks - k, the dealer its tricks + k; the seat
     # after the dealer still leads.
     sheet = italian_sheet_at_trumps()
     h = sheet.next_hand()
@@ -311,7 +311,7 @@ def test_sale_errors():
     assert sheet.add(p, sale=Sale("S", 13)).scores[Seat.W] == p.scores()[Seat.W] + 13
 
 
-# --- RULES.md 6: the Portuguese festa -------------------------------------------------------
+# --- docs/rules.md 6: the Portuguese festa -------------------------------------------------------
 def portuguese_at_festa() -> ScoreSheet:
     sheet = ScoreSheet("portuguese")
     rng = random.Random(11)
@@ -323,7 +323,7 @@ def portuguese_at_festa() -> ScoreSheet:
 
 
 def test_festa_accepted_plus_bid():
-    # RULES.md 6 (1): the bidder pays the bid's points to the host, names the trump and
+    # docs/rules.md 6 (1): the bidder pays the bid's points to the host, names the trump and
     # who leads (itself or the next seat).
     sheet = portuguese_at_festa()
     p = play_out("portuguese", "festa", "W", random.Random(12), trump="S")
@@ -347,7 +347,7 @@ def test_festa_accepted_null_bid():
 
 
 def test_festa_eight_or_null_refused():
-    # RULES.md 6 (2): the host plays null and nobody pays; the seat after the host leads.
+    # docs/rules.md 6 (2): the host plays null and nobody pays; the seat after the host leads.
     sheet = portuguese_at_festa()
     p = play_out("portuguese", "null", "S", random.Random(14))
     line = sheet.add(p, festa=Festa.refused("W", Bid.plus(7)))
@@ -355,7 +355,7 @@ def test_festa_eight_or_null_refused():
 
 
 def test_festa_433():
-    # RULES.md 6 (3): no play; the host 100, each other seat 75.
+    # docs/rules.md 6 (3): no play; the host 100, each other seat 75.
     sheet = portuguese_at_festa()
     line = sheet.add(None, festa=Festa.four_three_three())
     assert line.contract is None and line.played == {s: 0 for s in Seat}
@@ -410,7 +410,7 @@ def test_festa_hand_errors():
 
 
 def test_bid_order():
-    # RULES.md 6 Decision: bids compare by points; a null bid beats a plus bid of equal
+    # docs/rules.md 6 Decision: bids compare by points; a null bid beats a plus bid of equal
     # points (null k beats plus 3k or fewer).
     assert Bid.null(1).beats(Bid.plus(3)) and not Bid.plus(3).beats(Bid.null(1))
     assert Bid.plus(4).beats(Bid.null(1))
@@ -418,7 +418,7 @@ def test_bid_order():
     assert Bid.plus(5).beats(Bid.plus(4)) and not Bid.plus(5).beats(Bid.plus(5))
 
 
-# --- RULES.md 7: Turkish quotas --------------------------------------------------------------
+# --- docs/rules.md 7: Turkish quotas --------------------------------------------------------------
 def test_turkish_quotas():
     ok = [("N", "no-queens"), ("W", "no-queens"), ("S", "trumps")]
     check_turkish_choices(ok)
@@ -454,7 +454,7 @@ def test_turkish_sheet_enforces_quotas_and_chooser():
     assert len(sheet.hands) == 3
 
 
-# --- RULES.md 3: doubles -------------------------------------------------------------------
+# --- docs/rules.md 3: doubles -------------------------------------------------------------------
 def test_doubles_sides():
     sheet = play_match("italian", random.Random(19), doubles=True)
     out = sheet.to_dict()
@@ -480,7 +480,7 @@ def test_to_dict_shape():
 
 
 def test_contract_total():
-    # RULES.md 4-8, from the data.
+    # docs/rules.md 4-8, from the data.
     assert contract_total("italian", "no-hearts") == -13
     assert contract_total("italian", "no-tricks", players=3) == -17
     assert contract_total("russian", "everything") == 96

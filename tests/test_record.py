@@ -1,7 +1,7 @@
 """Game records: text and JSON round trips, match files, and every error path.
 
 The record format is documented in ``kingsolve/record.py``; the rules it checks
-are those of RULES.md (sections cited per test).
+are those of docs/rules.md (sections cited per test).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def test_random_played_hands_round_trip_through_text_and_json(seed):
 
 
 def test_text_layout_one_trick_a_line():
-    # RULES.md 2: each play line is a trick from its leader; the winner leads next.
+    # docs/rules.md 2: each play line is a trick from its leader; the winner leads next.
     text = record_text(*BASE, play="SA SK S8 S3\nS4 S2 S9 S5\n")
     r = Record.parse(text)
     assert [str(c) for c in r.play] == "SA SK S8 S3 S4 S2 S9 S5".split()
@@ -99,13 +99,13 @@ def test_sample_match_file_reads():
 
 
 def test_sale_and_bid_move_points():
-    # RULES.md 10: the buyer scores its tricks - k, the dealer its tricks + k.
+    # docs/rules.md 10: the buyer scores its tricks - k, the dealer its tricks + k.
     deal = Deal("N:A... K... Q... J...")
     r = Record("italian", "trumps", deal, Seat.N, trump=Suit.S, dealer=Seat.W,
                sale=(Seat.E, 1), play=["SA", "SK", "SQ", "SJ"])
     assert Record.parse(r.text()) == r
     assert r.final_scores() == {Seat.N: 1, Seat.E: -1, Seat.S: 0, Seat.W: 1}
-    # RULES.md 6: an accepted bid is paid to the host: 2 null-tricks = 150.
+    # docs/rules.md 6: an accepted bid is paid to the host: 2 null-tricks = 150.
     f = Record("portuguese", "null", deal, Seat.E, dealer=Seat.N, bid=(Seat.E, 2, "null"),
                play=["SK", "SQ", "SJ", "SA"])
     assert Record.from_dict(f.to_dict()) == f
@@ -114,7 +114,7 @@ def test_sale_and_bid_move_points():
 
 
 def test_festa_outcomes_settle_the_points():
-    # RULES.md 6: (2) 8 or null refused: the host plays null and nobody pays;
+    # docs/rules.md 6: (2) 8 or null refused: the host plays null and nobody pays;
     # (3) 433: no play, the host scores 100 and each other seat 75.
     deal = Deal("N:A... K... Q... J...")
     refused = Record("portuguese", "null", deal, Seat.E, dealer=Seat.N, bid=(Seat.E, 7, "plus"),
@@ -138,7 +138,7 @@ def test_festa_outcomes_settle_the_points():
 
 
 def test_match_report_counts_a_433_festa():
-    # RULES.md 6 (3): the settlement is the hand's whole value; the festa hands out 325.
+    # docs/rules.md 6 (3): the settlement is the hand's whole value; the festa hands out 325.
     from kingsolve.report import hand_total, match_report
     settled = Record.parse(record_text('[Variant "portuguese"]', '[Contract "festa"]',
                                        '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]'))
@@ -162,7 +162,7 @@ def test_score_tag_kept_and_checked():
 
 
 def test_leader_defaults_to_the_seat_after_the_dealer():
-    # RULES.md 4: the seat after the dealer leads the first trick.
+    # docs/rules.md 4: the seat after the dealer leads the first trick.
     lines = [line for line in BASE if not line.startswith(("[Leader", "[Play"))]
     assert Record.parse(record_text(*lines)).leader == Seat.N
 
@@ -236,7 +236,7 @@ def test_line_numbers_count_from_the_file_start_in_a_match():
 
 
 def test_after_the_end_of_the_hand():
-    # RULES.md 2.4: no queens left after trick 1, the hand ends early.
+    # docs/rules.md 2.4: no queens left after trick 1, the hand ends early.
     text = record_text('[Variant "italian"]', '[Contract "no-queens"]', '[Leader "N"]',
                        '[Deal "N:AK... QJ... T9... 87..."]', '[Play "N"]',
                        play="SA SQ ST S8\nSK SJ S9 S7")
@@ -284,7 +284,7 @@ def test_with_play_checks_the_cards():
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(["italian", "italian-wikipedia"]))
 def test_domino_records_round_trip(seed, variant):
-    # RULES.md 9: cards in the order played, passes implied, several to a line.
+    # docs/rules.md 9: cards in the order played, passes implied, several to a line.
     from kingsolve.domino import DominoPosition
     rng = random.Random(seed)
     pos = DominoPosition(variant, Deal.random(seed=seed), leader=rng.choice(list(Seat)))

@@ -1,6 +1,6 @@
 """The play engine against the plain-Python reference (tests/reference.py).
 
-RULES.md sections 2 and 3: on thousands of positions of every trick contract of every
+docs/rules.md sections 2 and 3: on thousands of positions of every trick contract of every
 rule set, reached by random legal play from seeded deals, ``Position`` and the
 reference agree on the seat on move, the legal cards (same list, hand order), the
 trick in progress, every trick's winner, the points taken and the (early) end.
@@ -121,7 +121,7 @@ def test_engine_agrees_with_reference(case):
             ref.play(choice)
             step += 1
         if not ref.ended_early:
-            # RULES.md 3: a hand played out hands out every point of the contract.
+            # docs/rules.md 3: a hand played out hands out every point of the contract.
             assert len(pos.tricks) == deal.tricks
         # Undo takes the whole hand back to the start (play/undo round trip).
         while pos.record:

@@ -49,7 +49,7 @@ def test_request_defaults():
 
 
 def test_request_doubles_and_options():
-    # RULES.md 3 doubles: the answer carries the side scores too.
+    # docs/rules.md 3 doubles: the answer carries the side scores too.
     out = legal_request({**BASE, "contract": "no-king-of-hearts", "options": ["forced-king"],
                          "doubles": True})
     assert out["sides"] == {"NS": 0, "EW": 0}
@@ -159,7 +159,7 @@ def test_cli_legal_flags(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out == legal_request({"variant": "turkish", "contract": "trumps", "trump": "S",
                                  "deal": DEAL.pbn(), "leader": "E", "play": play})
-    assert out["to_move"] == "S"      # RULES.md 7: counterclockwise E -> N -> W -> S
+    assert out["to_move"] == "S"      # docs/rules.md 7: counterclockwise E -> N -> W -> S
 
 
 def test_cli_flags_override_file_and_options(tmp_path, capsys):

@@ -1,6 +1,6 @@
 """Post-game review: the cost of every card, checked against double-dummy values.
 
-RULES.md 11: a seat's value is the score it can guarantee against the other three
+docs/rules.md 11: a seat's value is the score it can guarantee against the other three
 (its side's exact value in doubles). Records with deliberate mistakes are built by
 playing best cards except one known worse card; the review must report exactly
 that card's cost. Short deals keep the searches small.
@@ -104,7 +104,7 @@ def find_mistakes(contract, trump=None, doubles=False, want=2, per_seat=3):
     ("no-kings-jacks", None, False), ("trumps", Suit.H, False), ("no-trumps", None, True),
 ])
 def test_deliberate_mistake_costs_exactly_its_value_loss(contract, trump, doubles):
-    # RULES.md 11 (doubles: the side's exact value); section 3 scoring.
+    # docs/rules.md 11 (doubles: the side's exact value); section 3 scoring.
     for record, at, cost in find_mistakes(contract, trump, doubles):
         assert Record.parse(record.text()) == record
         rv = review(record, solver=brute_solve)
@@ -137,7 +137,7 @@ def test_a_mistake_lowers_the_players_value_by_its_cost():
 
 
 def test_forced_cards_are_marked_and_cost_nothing():
-    # N leads SA; E, S, W each hold one spade and must follow (RULES.md 2.2).
+    # N leads SA; E, S, W each hold one spade and must follow (docs/rules.md 2.2).
     deal = Deal("N:AK.2.. Q.3.K. J.4.Q. T.5.J.")
     record = Record("italian", "no-queens", deal, Seat.N, play=["SA", "SQ", "SJ", "ST"])
     rv = review(record, solver=brute_solve)
@@ -191,7 +191,7 @@ def test_review_accepts_record_text_and_refuses_other_things():
 
 @pytest.mark.parametrize("variant", ["italian", "italian-wikipedia"])
 def test_domino_review_reports_a_deliberate_mistake(variant):
-    # RULES.md 9 (single winner / shared win, exact fractions) and 11.
+    # docs/rules.md 9 (single winner / shared win, exact fractions) and 11.
     from kingsolve.domino import DominoPosition, solve_domino
     for seed in range(40):
         rng = random.Random(seed)
@@ -264,7 +264,7 @@ def _zero_solver(pos, seats=None, budget=None):
 
 @pytest.mark.parametrize("variant", ["italian", "portuguese", "turkish", "russian"])
 def test_a_full_match_adds_up_to_zero(variant):
-    # RULES.md 4, 6, 7, 8: every rule set's match is zero-sum. Each hand gives all its
+    # docs/rules.md 4, 6, 7, 8: every rule set's match is zero-sum. Each hand gives all its
     # points to N (Score tags), so the totals add up to the sum of the hand totals.
     rules = VARIANTS[variant]
     turkish = ["no-tricks", "no-hearts", "no-kings-jacks", "no-queens", "no-king-of-hearts",
@@ -287,7 +287,7 @@ def test_a_full_match_adds_up_to_zero(variant):
     if variant == "turkish":
         assert rep.checks["quotas"]["ok"], rep.checks["quotas"]
     if variant == "italian":
-        # RULES.md 4 table: -16 -12 -8 -8 -13 -13 -8, domino 0, 4 x 13, 26.
+        # docs/rules.md 4 table: -16 -12 -8 -8 -13 -13 -8, domino 0, 4 x 13, 26.
         assert [h.total for h in rep.hands] == [-16, -12, -8, -8, -13, -13, -8, 0,
                                                 13, 13, 13, 13, 26]
     assert "Zero sum: ok" in rep.text()
@@ -309,7 +309,7 @@ def test_match_report_flags_scores_that_do_not_add_up_and_broken_quotas():
         match_report([], solver=_zero_solver)
 
 
-# --- the library's solver gives the same review (kingsolve.solve, RULES.md 11) ---------
+# --- the library's solver gives the same review (kingsolve.solve, docs/rules.md 11) ---------
 @pytest.mark.parametrize("contract, trump, doubles", [
     ("no-queens", None, False), ("trumps", Suit.S, False), ("no-trumps", None, True),
     ("no-last-two", None, False),
@@ -448,7 +448,7 @@ def test_a_whole_13_card_hand_reviews_within_its_total_budget():
     for c in rv.cards:
         assert c.estimate is not None and c.after_estimate is not None, c
         lo, hi = c.bounds
-        assert lo <= c.estimate <= hi and -12 <= lo <= hi <= 0   # four queens at -3 (RULES.md 4)
+        assert lo <= c.estimate <= hi and -12 <= lo <= hi <= 0   # four queens at -3 (docs/rules.md 4)
         alo, ahi = c.after_bounds
         assert alo <= c.after_estimate <= ahi
         assert c.cost_bounds[0] <= (c.estimated_cost or 0) <= c.cost_bounds[1] or c.forced
@@ -499,7 +499,7 @@ def test_cli_and_api_refuse_a_trick_the_record_does_not_have(tmp_path, capsys):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_proved_mistake_is_a_real_mistake(seed):
-    # RULES.md 11: a card whose highest value is below another card's lowest costs at
+    # docs/rules.md 11: a card whose highest value is below another card's lowest costs at
     # least the gap, whatever the exact values turn out to be; checked against the
     # exact review on 8-card hands, reviewed first on a budget too small to be exact
     from kingsolve.result import Budget

@@ -37,7 +37,7 @@ def random_midgame(cfg, seed: int, most_left: int) -> Position:
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
 def test_the_core_plays_the_simple_players_card(cfg):
-    """RULES.md 2 legal cards, the choice of kingsolve.hint.play_preference: along whole
+    """docs/rules.md 2 legal cards, the choice of kingsolve.hint.play_preference: along whole
     hands played by that player, at every card."""
     checked = 0
     for seed in range(6):
@@ -54,7 +54,7 @@ def test_the_core_plays_the_simple_players_card(cfg):
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
 def test_compiled_rollouts_equal_the_python_rollouts(cfg):
-    """Values after each card, the play-out and the search at the horizon (RULES.md 11)."""
+    """Values after each card, the play-out and the search at the horizon (docs/rules.md 11)."""
     rng = random.Random(_id(cfg))
     for seed in range(4):
         pos = random_midgame(cfg, 100 + seed, 8)
@@ -70,7 +70,7 @@ def test_compiled_rollouts_equal_the_python_rollouts(cfg):
 @pytest.mark.parametrize("cfg", CONFIGS[::3], ids=_id)
 def test_compiled_playouts_of_a_whole_position(cfg):
     """Every seat plays the simple player from the position to the horizon, then the
-    values of solve (RULES.md 11): the choice hints' evaluation."""
+    values of solve (docs/rules.md 11): the choice hints' evaluation."""
     rng = random.Random("whole/" + _id(cfg))
     for seed in range(3):
         pos = random_midgame(cfg, 200 + seed, 9)

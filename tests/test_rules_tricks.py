@@ -1,7 +1,7 @@
-"""The rules of a trick (RULES.md sections 2 and 3), at their edges, on hand-built positions.
+"""The rules of a trick (docs/rules.md sections 2 and 3), at their edges, on hand-built positions.
 
-Each test cites the RULES.md section it checks. Hands are short (a partly played
-position, RULES.md 1): the first trick of such a position is its trick 1 and its
+Each test cites the docs/rules.md section it checks. Hands are short (a partly played
+position, docs/rules.md 1): the first trick of such a position is its trick 1 and its
 last two tricks are the last two of its hands.
 """
 
@@ -26,23 +26,23 @@ def legal(p: Position) -> list[str]:
 
 # --- 2: the trick and its winner ----------------------------------------------------------
 def test_trick_won_by_highest_of_suit_led():
-    # RULES.md 2: no trump -> the highest card of the suit led; a higher discard does not win.
+    # docs/rules.md 2: no trump -> the highest card of the suit led; a higher discard does not win.
     p = pos("italian", "no-queens", {"N": "S5 SQ", "E": "S9 H2", "S": "HA D2", "W": "S7 C3"},
             play=["S5", "S9", "HA", "S7"])
     assert p.tricks[0].winner == Seat.E and p.to_move == Seat.E
 
 
 def test_trick_won_by_highest_trump():
-    # RULES.md 2: the highest trump in the trick wins, whatever was led.
+    # docs/rules.md 2: the highest trump in the trick wins, whatever was led.
     p = pos("italian", "trumps", {"N": "SA SQ", "E": "D2 H2", "S": "D3 D4", "W": "S7 C3"},
             trump="D", play=["SA", "D2", "D3", "S7"])
     assert p.tricks[0].winner == Seat.S
-    assert p.taken[Seat.S] == 1  # RULES.md 4: trumps, each trick +1
+    assert p.taken[Seat.S] == 1  # docs/rules.md 4: trumps, each trick +1
 
 
 # --- 2.1 leading ---------------------------------------------------------------------------
 def test_until_broken_hearts_not_led_while_other_suits():
-    # RULES.md 2.1 until-broken (Italian no-hearts, RULES.md 4).
+    # docs/rules.md 2.1 until-broken (Italian no-hearts, docs/rules.md 4).
     p = pos("italian", "no-hearts", {"N": "HA S2", "E": "H2 S3", "S": "H3 S4", "W": "H4 S5"})
     assert legal(p) == ["S2"]
     with pytest.raises(IllegalPlayError, match=r"'HA' at play\[0\].*hearts are not broken"):
@@ -50,13 +50,13 @@ def test_until_broken_hearts_not_led_while_other_suits():
 
 
 def test_until_broken_hand_of_only_the_restricted_suit():
-    # RULES.md 2.1: "unless the leader holds only X".
+    # docs/rules.md 2.1: "unless the leader holds only X".
     p = pos("italian", "no-hearts", {"N": "HA H9", "E": "H2 S3", "S": "H3 S4", "W": "H4 S5"})
     assert legal(p) == ["HA", "H9"]
 
 
 def test_until_broken_by_a_discard():
-    # RULES.md 2.1: X is broken once any card of X has been played to any trick, a
+    # docs/rules.md 2.1: X is broken once any card of X has been played to any trick, a
     # discard included.
     p = pos("italian", "no-hearts",
             {"N": "SA H9 C2", "E": "H2 C3 C4", "S": "S3 H3 C5", "W": "S4 H4 C6"},
@@ -66,7 +66,7 @@ def test_until_broken_by_a_discard():
 
 
 def test_until_broken_by_a_card_of_the_current_hand_only_after_the_trick():
-    # Italian no-eight-of-diamonds, RULES.md 4: D until-broken; a diamond discarded
+    # Italian no-eight-of-diamonds, docs/rules.md 4: D until-broken; a diamond discarded
     # to trick 1 breaks diamonds for trick 2.
     p = pos("italian", "no-eight-of-diamonds",
             {"N": "SA D8 C2", "E": "D2 C3 C4", "S": "S3 D3 C5", "W": "S4 D4 C6"})
@@ -79,7 +79,7 @@ def test_until_broken_by_a_card_of_the_current_hand_only_after_the_trick():
 
 
 def test_portuguese_no_hearts_lead_and_first_trick():
-    # RULES.md 6: Portuguese no-hearts, lead H while-other-suits and first-trick
+    # docs/rules.md 6: Portuguese no-hearts, lead H while-other-suits and first-trick
     # protection on every heart.
     p = pos("portuguese", "no-hearts",
             {"N": "SA H9 C2", "E": "SK C3 C4", "S": "H3 D5 C5", "W": "S4 H4 C6"})
@@ -93,7 +93,7 @@ def test_portuguese_no_hearts_lead_and_first_trick():
 
 
 def test_while_other_suits_leader_holding_both():
-    # RULES.md 2.1: while-other-suits forbids the heart lead even after hearts appeared.
+    # docs/rules.md 2.1: while-other-suits forbids the heart lead even after hearts appeared.
     p = pos("russian", "no-hearts",
             {"N": "SA HA C7", "E": "SK C8 CA", "S": "HK D8 C9", "W": "S8 H7 CT"},
             play=["SA", "SK", "HK", "S8"])  # S discards HK: hearts broken
@@ -102,7 +102,7 @@ def test_while_other_suits_leader_holding_both():
 
 
 def test_turkish_trump_lead_restriction():
-    # RULES.md 2.1 trump lead restriction (Turkish trumps, RULES.md 7).
+    # docs/rules.md 2.1 trump lead restriction (Turkish trumps, docs/rules.md 7).
     p = pos("turkish", "trumps", {"N": "HA S2", "W": "H2 S3", "S": "H3 S4", "E": "H4 S5"},
             trump="H")
     assert legal(p) == ["S2"]
@@ -117,12 +117,12 @@ def test_turkish_trump_lead_only_trumps():
 
 
 def test_turkish_trump_lead_allowed_after_a_ruff():
-    # RULES.md 2.1: "until a trump has been played to an earlier trick": a ruff counts.
+    # docs/rules.md 2.1: "until a trump has been played to an earlier trick": a ruff counts.
     p = pos("turkish", "trumps",
             {"N": "SA HA C2 D2", "W": "H2 C3 C4 D3", "S": "S3 H3 C5 D4", "E": "S4 H4 C6 D5"},
             trump="H")
     p.play("SA")
-    assert p.to_move == Seat.W          # RULES.md 1: counterclockwise N -> W -> S -> E
+    assert p.to_move == Seat.W          # docs/rules.md 1: counterclockwise N -> W -> S -> E
     assert legal(p) == ["H2"]           # 2.3 ruff-overruff-strict: void, must trump
     for c in ["H2", "S3", "S4"]:
         p.play(c)
@@ -143,7 +143,7 @@ def test_turkish_trump_lead_not_released_by_the_trick_in_progress():
 
 # --- 2.2 following, holding the suit led ----------------------------------------------------
 def test_must_follow_suit():
-    # RULES.md 2.2.
+    # docs/rules.md 2.2.
     p = pos("italian", "no-tricks", {"N": "SA H2", "E": "S2 HA", "S": "S3 H3", "W": "S4 H4"},
             play=["H2"])
     assert legal(p) == ["HA"]
@@ -152,7 +152,7 @@ def test_must_follow_suit():
 
 
 def test_turkish_overtake():
-    # RULES.md 2.2 overtake (Turkish trumps): a higher card of the suit led if held.
+    # docs/rules.md 2.2 overtake (Turkish trumps): a higher card of the suit led if held.
     p = pos("turkish", "trumps", {"N": "S9 D2", "W": "SA S2", "S": "S3 S4", "E": "S5 S6"},
             trump="H", play=["S9"])
     assert legal(p) == ["SA"]
@@ -161,7 +161,7 @@ def test_turkish_overtake():
 
 
 def test_turkish_overtake_after_a_ruff():
-    # RULES.md 2.2: overtake holds even when the trick has been trumped.
+    # docs/rules.md 2.2: overtake holds even when the trick has been trumped.
     p = pos("turkish", "trumps", {"N": "S5 D2", "W": "H2 D3", "S": "S9 S3", "E": "S6 S4"},
             trump="H", play=["S5", "H2"])
     assert p.to_move == Seat.S
@@ -171,7 +171,7 @@ def test_turkish_overtake_after_a_ruff():
 
 
 def test_portuguese_overtrump_on_a_trump_lead():
-    # RULES.md 2.2 overtrump on a trump lead (Portuguese festa, RULES.md 6).
+    # docs/rules.md 2.2 overtrump on a trump lead (Portuguese festa, docs/rules.md 6).
     p = pos("portuguese", "festa", {"N": "H9 D2", "E": "HK H2", "S": "HA H3", "W": "C2 C3"},
             trump="H", play=["H9"])
     assert legal(p) == ["HK"]
@@ -188,7 +188,7 @@ def test_portuguese_trump_lead_cannot_overtrump():
 
 
 def test_no_overtake_outside_turkish_trumps():
-    # RULES.md 2.2: overtake is Turkish trumps only; Portuguese festa on a side suit.
+    # docs/rules.md 2.2: overtake is Turkish trumps only; Portuguese festa on a side suit.
     p = pos("portuguese", "festa", {"N": "S9 D2", "E": "SA S2", "S": "S3 S4", "W": "S5 S6"},
             trump="H", play=["S9"])
     assert legal(p) == ["SA", "S2"]
@@ -196,14 +196,14 @@ def test_no_overtake_outside_turkish_trumps():
 
 # --- 2.3 following, void in the suit led ----------------------------------------------------
 def test_italian_trump_obligation_free():
-    # RULES.md 2.3 free: trumping allowed, never required.
+    # docs/rules.md 2.3 free: trumping allowed, never required.
     p = pos("italian", "trumps", {"N": "SA D2", "E": "H5 C2", "S": "S3 S4", "W": "S5 S6"},
             trump="H", play=["SA"])
     assert legal(p) == ["H5", "C2"]
 
 
 def test_ruff_overruff_must_trump_and_overtrump():
-    # RULES.md 2.3 ruff-overruff (Portuguese festa).
+    # docs/rules.md 2.3 ruff-overruff (Portuguese festa).
     hands = {"N": "SA D2 D3", "E": "H5 C2 C3", "S": "HT H2 C4", "W": "S5 S6 S7"}
     p = pos("portuguese", "festa", hands, trump="H", play=["SA"])
     assert legal(p) == ["H5"]              # holding a trump: must trump
@@ -212,14 +212,14 @@ def test_ruff_overruff_must_trump_and_overtrump():
 
 
 def test_ruff_overruff_underruff_allowed():
-    # RULES.md 2.3 ruff-overruff: cannot overtrump -> any card (underruff or discard).
+    # docs/rules.md 2.3 ruff-overruff: cannot overtrump -> any card (underruff or discard).
     hands = {"N": "SA D2", "E": "HT C2", "S": "H2 C4", "W": "S5 S6"}
     p = pos("portuguese", "festa", hands, trump="H", play=["SA", "HT"])
     assert legal(p) == ["H2", "C4"]
 
 
 def test_ruff_overruff_strict_must_underruff():
-    # RULES.md 2.3 ruff-overruff-strict (Turkish): cannot overtrump -> any trump.
+    # docs/rules.md 2.3 ruff-overruff-strict (Turkish): cannot overtrump -> any trump.
     hands = {"N": "SA D2", "W": "HT C2", "S": "H2 C4", "E": "S5 S6"}
     p = pos("turkish", "trumps", hands, trump="H", play=["SA", "HT"])
     assert p.to_move == Seat.S
@@ -235,7 +235,7 @@ def test_ruff_overruff_strict_overtrump():
 
 
 def test_wikipedia_first_trick_protection():
-    # RULES.md 2.3 first-trick protection (Wikipedia no-hearts, RULES.md 5).
+    # docs/rules.md 2.3 first-trick protection (Wikipedia no-hearts, docs/rules.md 5).
     p = pos("italian-wikipedia", "no-hearts",
             {"N": "SA S2", "E": "HA C2", "S": "S3 S4", "W": "S5 S6"}, play=["SA"])
     assert legal(p) == ["C2"]
@@ -244,7 +244,7 @@ def test_wikipedia_first_trick_protection():
 
 
 def test_wikipedia_first_trick_protection_all_protected():
-    # RULES.md 2.3: "unless every card in the hand is protected".
+    # docs/rules.md 2.3: "unless every card in the hand is protected".
     p = pos("italian-wikipedia", "no-hearts",
             {"N": "SA S2", "E": "HA H2", "S": "S3 S4", "W": "S5 S6"}, play=["SA"])
     assert legal(p) == ["HA", "H2"]
@@ -261,14 +261,14 @@ def test_first_trick_protection_only_on_trick_one():
 
 
 def test_booklet_has_no_first_trick_protection():
-    # RULES.md 4: the booklet's no-hearts has no first-trick protection.
+    # docs/rules.md 4: the booklet's no-hearts has no first-trick protection.
     p = pos("italian", "no-hearts", {"N": "SA S2", "E": "HA C2", "S": "S3 S4", "W": "S5 S6"},
             play=["SA"])
     assert legal(p) == ["HA", "C2"]
 
 
 def test_portuguese_forced_king_versus_first_trick_protection():
-    # RULES.md 2.3 / 6: forced set {HK} and first-trick protection {HK}; protection
+    # docs/rules.md 2.3 / 6: forced set {HK} and first-trick protection {HK}; protection
     # overrides the forced set on trick 1.
     hands = {"N": "SA S2 S7", "E": "HK D2 D3", "S": "S3 S4 S8", "W": "S5 S6 S9"}
     p = pos("portuguese", "no-king-of-hearts", hands, play=["SA"])
@@ -296,7 +296,7 @@ def test_portuguese_no_king_of_hearts_other_hearts_on_trick_one():
 
 
 def test_italian_forced_king_option():
-    # RULES.md 4: option forced-king -> forced set {HK}, also on trick 1.
+    # docs/rules.md 4: option forced-king -> forced set {HK}, also on trick 1.
     hands = {"N": "SA S2", "E": "HK D2", "S": "S3 S4", "W": "S5 S6"}
     assert legal(pos("italian", "no-king-of-hearts", hands, play=["SA"])) == ["HK", "D2"]
     forced = pos("italian", "no-king-of-hearts", hands, play=["SA"], options=["forced-king"])
@@ -306,7 +306,7 @@ def test_italian_forced_king_option():
 
 
 def test_turkish_forced_sets():
-    # RULES.md 7: a queen (any queen) must be discarded when void in no-queens.
+    # docs/rules.md 7: a queen (any queen) must be discarded when void in no-queens.
     p = pos("turkish", "no-queens", {"N": "SA S2", "W": "HQ DQ", "S": "S3 S4", "E": "S5 CQ"},
             play=["SA"])
     assert legal(p) == ["HQ", "DQ"]
@@ -323,7 +323,7 @@ def test_turkish_forced_sets():
 
 # --- 2.4 early end ---------------------------------------------------------------------------
 def test_no_king_of_hearts_ends_once_taken():
-    # RULES.md 2.4: the hand ends once HK is taken (no points remain).
+    # docs/rules.md 2.4: the hand ends once HK is taken (no points remain).
     hands = {"N": "SA S2 C2", "E": "HK D2 C3", "S": "S3 S4 C4", "W": "S5 S6 C5"}
     p = pos("italian", "no-king-of-hearts", hands, play=["SA", "HK", "S3", "S5"])
     assert p.complete and p.ended_early
@@ -351,7 +351,7 @@ def test_no_queens_ends_after_the_last_queen():
 
 
 def test_early_end_from_the_start_of_a_partial_deal():
-    # RULES.md 2.4 read at the start too: a partly played deal without HK holds no
+    # docs/rules.md 2.4 read at the start too: a partly played deal without HK holds no
     # points, so the hand is already over (kingsolve decision, see the report).
     p = pos("italian", "no-king-of-hearts", {"N": "SA S2", "E": "H2 D2", "S": "S3 S4",
                                              "W": "S5 S6"})
@@ -359,7 +359,7 @@ def test_early_end_from_the_start_of_a_partial_deal():
 
 
 def test_no_last_two_never_ends_early():
-    # RULES.md 2.4: trick points remain until the last trick.
+    # docs/rules.md 2.4: trick points remain until the last trick.
     deal = Deal.random(seed=5)
     p = Position("italian", "no-last-two", deal)
     while not p.complete:
@@ -377,7 +377,7 @@ def test_no_tricks_never_ends_early():
 
 
 def test_russian_last_two_are_tricks_7_and_8():
-    # RULES.md 8: 32 cards, 8 tricks; no-last-two: tricks 7 and 8 -8 each.
+    # docs/rules.md 8: 32 cards, 8 tricks; no-last-two: tricks 7 and 8 -8 each.
     deal = Deal.random(seed=7, deck=32)
     assert deal.tricks == 8
     for name, sign in (("no-last-two", -1), ("take-last-two", 1)):
@@ -388,7 +388,7 @@ def test_russian_last_two_are_tricks_7_and_8():
 
 
 def test_russian_nothing_king_of_hearts_is_minus_20():
-    # RULES.md 8: HK taken in `nothing` costs -2 (heart) -2 (king) -16 (the King) = -20.
+    # docs/rules.md 8: HK taken in `nothing` costs -2 (heart) -2 (king) -16 (the King) = -20.
     rs = VARIANTS["russian"]
     tables = compile_contract(rs.contract("nothing"), 8, None)
     assert tables.card_points[Card("HK").bit] == -20
@@ -406,8 +406,8 @@ def test_russian_nothing_king_of_hearts_is_minus_20():
 
 
 def test_portuguese_null_constant_counted_once_complete():
-    # RULES.md 6: null, each seat 325 - 75 per trick; the constant counts only once the
-    # hand is complete (RULES.md 3, issue 2 `taken`).
+    # docs/rules.md 6: null, each seat 325 - 75 per trick; the constant counts only once the
+    # hand is complete (docs/rules.md 3, issue 2 `taken`).
     deal = Deal.random(seed=8)
     p = Position("portuguese", "null", deal, leader="E")
     p.play(p.legal_cards()[0])
@@ -424,7 +424,7 @@ def test_portuguese_null_constant_counted_once_complete():
 
 
 def test_turkish_counterclockwise_order():
-    # RULES.md 1 and 7: N -> W -> S -> E.
+    # docs/rules.md 1 and 7: N -> W -> S -> E.
     p = Position("turkish", "no-tricks", Deal.random(seed=9))
     order = []
     for _ in range(4):
@@ -443,7 +443,7 @@ def test_clockwise_order():
 
 
 def test_italian_three_players_without_two_of_clubs():
-    # RULES.md 1: 3 players, seats N E S, no C2, 17 cards each.
+    # docs/rules.md 1: 3 players, seats N E S, no C2, 17 cards each.
     deal = Deal.random(seed=10, players=3)
     assert deal.seats == (Seat.N, Seat.E, Seat.S) and deal.tricks == 17
     assert deal.holder("C2") is None
@@ -473,7 +473,7 @@ def test_three_players_only_in_italian():
 
 
 def test_doubles_side_scores():
-    # RULES.md 3: in doubles a side's score is the sum of its two seats.
+    # docs/rules.md 3: in doubles a side's score is the sum of its two seats.
     deal = Deal.random(seed=13)
     p = Position("italian", "no-tricks", deal, doubles=True)
     while not p.complete:
@@ -487,17 +487,17 @@ def test_doubles_side_scores():
 
 
 def test_wikipedia_trumps_with_and_without_trump():
-    # RULES.md 5: the dealer names a trump suit or no trump.
+    # docs/rules.md 5: the dealer names a trump suit or no trump.
     deal = Deal.random(seed=14)
     assert Position("italian-wikipedia", "trumps", deal, trump=None).trump is None
     assert Position("italian-wikipedia", "trumps", deal, trump="S").trump == 0
     with pytest.raises(InvalidRequestError, match="needs a trump"):
-        Position("italian", "trumps", deal)        # RULES.md 4: a suit must be named
+        Position("italian", "trumps", deal)        # docs/rules.md 4: a suit must be named
     with pytest.raises(InvalidRequestError, match="takes no trump"):
         Position("italian", "no-trumps", deal, trump="S")
 
 
-# --- RULES.md 4-8: each contract's total ------------------------------------------------------
+# --- docs/rules.md 4-8: each contract's total ------------------------------------------------------
 TOTALS = {
     "italian": {"no-kings-jacks": -16, "no-queens": -12, "no-king-of-hearts": -8,
                 "no-eight-of-diamonds": -8, "no-hearts": -13, "no-tricks": -13,
@@ -525,7 +525,7 @@ def contract_total(variant: str, name: str) -> int:
 
 @pytest.mark.parametrize("variant", sorted(TOTALS))
 def test_contract_totals(variant):
-    # RULES.md 4-8: each contract's total points, from the data.
+    # docs/rules.md 4-8: each contract's total points, from the data.
     rs = VARIANTS[variant]
     trick_contracts = {n for n, c in rs.contracts.items() if c.kind == "tricks"}
     assert trick_contracts == set(TOTALS[variant])
@@ -534,22 +534,22 @@ def test_contract_totals(variant):
 
 
 def test_match_totals_from_the_data():
-    # RULES.md 4: 7 penalties -78 against 4 trumps + no-trumps +78.
+    # docs/rules.md 4: 7 penalties -78 against 4 trumps + no-trumps +78.
     it = VARIANTS["italian"]
     assert sum(contract_total("italian", n) for n in it.schedule if n != "domino") == 0
-    # RULES.md 6: -1300 in the six negatives, +1300 in the four festas.
+    # docs/rules.md 6: -1300 in the six negatives, +1300 in the four festas.
     pt = VARIANTS["portuguese"]
     neg = sum(contract_total("portuguese", n) for n in pt.schedule if n != "festa")
     assert neg == -1300 and 4 * contract_total("portuguese", "festa") == 1300
-    # RULES.md 7: each penalty twice = 5200 = 8 trump hands.
+    # docs/rules.md 7: each penalty twice = 5200 = 8 trump hands.
     pen = 2 * sum(v for n, v in TOTALS["turkish"].items() if n != "trumps")
     assert pen == -5200 and 8 * contract_total("turkish", "trumps") == 5200
-    # RULES.md 8: single contracts 16, combined 96; the match is zero-sum.
+    # docs/rules.md 8: single contracts 16, combined 96; the match is zero-sum.
     assert sum(contract_total("russian", n) for n in VARIANTS["russian"].schedule) == 0
 
 
 def test_played_hand_hands_out_the_contract_total():
-    # RULES.md 3: a hand played to the end distributes the contract's whole total.
+    # docs/rules.md 3: a hand played to the end distributes the contract's whole total.
     deal = Deal.random(seed=15)
     for name, total in TOTALS["turkish"].items():
         p = Position("turkish", name, deal, trump="S" if name == "trumps" else None)

@@ -1,4 +1,4 @@
-"""What a seat can infer from the play (RULES.md 2), and uniform sampling of the rest."""
+"""What a seat can infer from the play (docs/rules.md 2), and uniform sampling of the rest."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def _random_states(n_games=60):
 
 
 def test_filters_give_exactly_the_engines_legal_cards():
-    """RULES.md 2: a card is legal iff the hand holds none of its exclusion mask."""
+    """docs/rules.md 2: a card is legal iff the hand holds none of its exclusion mask."""
     checked = 0
     for p, rng in _random_states():
         t = p.tables
@@ -84,9 +84,9 @@ def test_filters_give_exactly_the_engines_legal_cards():
     assert checked > 2000
 
 
-# --- each inference of RULES.md 2 ---------------------------------------------------------------
+# --- each inference of docs/rules.md 2 ---------------------------------------------------------------
 def test_not_following_means_void():
-    """RULES.md 2.2-2.3: E discarded on a club lead, so E holds no club."""
+    """docs/rules.md 2.2-2.3: E discarded on a club lead, so E holds no club."""
     v = view_of("italian", "no-queens", DEAL_V, "S", ["CA", "S8"])
     assert v.excluded[Seat.E] == C_
     assert any(x.rule == "follow" and x.seat == Seat.E for x in v.inferences)
@@ -96,7 +96,7 @@ def test_not_following_means_void():
 
 
 def test_forced_discard_outside_the_set_means_none_of_the_set():
-    """RULES.md 2.3 forced discard (Turkish no-queens, 7): E discarded S8, so E holds no Q."""
+    """docs/rules.md 2.3 forced discard (Turkish no-queens, 7): E discarded S8, so E holds no Q."""
     v = view_of("turkish", "no-queens", DEAL_V, "S", ["CA", "C2", "C9", "S8"])
     assert v.excluded[Seat.E] == C_ | QUEENS
     for d in samples_of(v):
@@ -104,7 +104,7 @@ def test_forced_discard_outside_the_set_means_none_of_the_set():
 
 
 def test_first_trick_protection_overrides_the_forced_set():
-    """RULES.md 2.3: on trick 1 protection overrides the forced discard (Portuguese no-king-of-hearts):
+    """docs/rules.md 2.3: on trick 1 protection overrides the forced discard (Portuguese no-king-of-hearts):
     E's discard tells nothing about HK; the same discard on trick 2 says E has no HK."""
     hk = Card("HK").mask
     v1 = view_of("portuguese", "no-king-of-hearts", DEAL_V, "S", ["CA", "S8", "C9", "C2"])
@@ -117,7 +117,7 @@ def test_first_trick_protection_overrides_the_forced_set():
 
 
 def test_discarding_a_protected_card_on_trick_one_means_only_protected_cards():
-    """RULES.md 2.3 first-trick protection (italian-wikipedia no-hearts): E discarded a heart on
+    """docs/rules.md 2.3 first-trick protection (italian-wikipedia no-hearts): E discarded a heart on
     trick 1, so every card E holds is a heart; the deal is then forced (exact)."""
     v = view_of("italian-wikipedia", "no-hearts", DEAL_P, "S", ["SA", "H2", "D2", "C2"])
     assert v.excluded[Seat.E] == deck_mask(52) & ~H
@@ -128,14 +128,14 @@ def test_discarding_a_protected_card_on_trick_one_means_only_protected_cards():
 
 
 def test_leading_the_restricted_suit_before_it_is_broken_means_only_that_suit():
-    """RULES.md 2.1 until-broken (italian no-hearts): E led a heart unbroken: E holds only hearts."""
+    """docs/rules.md 2.1 until-broken (italian no-hearts): E led a heart unbroken: E holds only hearts."""
     v = view_of("italian", "no-hearts", DEAL_P, "S", ["H2"], leader="E")
     assert v.excluded[Seat.E] == deck_mask(52) & ~H
     assert [x.rule for x in v.inferences] == ["lead-restriction"]
 
 
 def test_until_broken_says_nothing_once_broken():
-    """RULES.md 2.1: once hearts are broken a heart lead is free, so no inference."""
+    """docs/rules.md 2.1: once hearts are broken a heart lead is free, so no inference."""
     play = ["CA", "HJ", "C9", "C2", "HA"]
     v = view_of("italian", "no-hearts", DEAL_V, "S", play)
     assert v.excluded[Seat.N] == 0
@@ -143,7 +143,7 @@ def test_until_broken_says_nothing_once_broken():
 
 
 def test_while_other_suits_holds_even_when_broken():
-    """RULES.md 2.1 while-other-suits (portuguese no-hearts): leading a heart, even broken,
+    """docs/rules.md 2.1 while-other-suits (portuguese no-hearts): leading a heart, even broken,
     means holding nothing else; N holds spades in truth, so no deal explains that play
     from S's seat."""
     play = ["CA", "S8", "C9", "C2", "CK", "HJ", "CT", "C3", "HA"]
@@ -156,7 +156,7 @@ def test_while_other_suits_holds_even_when_broken():
 
 
 def test_turkish_trump_lead_restriction():
-    """RULES.md 2.1 trump lead restriction (Turkish trumps): E led a trump before any trump
+    """docs/rules.md 2.1 trump lead restriction (Turkish trumps): E led a trump before any trump
     was played, so E holds only trumps."""
     v = view_of("turkish", "trumps", DEAL_P, "S", ["H2"], leader="E", trump="H")
     assert v.excluded[Seat.E] == deck_mask(52) & ~H
@@ -164,7 +164,7 @@ def test_turkish_trump_lead_restriction():
 
 
 def test_not_trumping_when_void_means_no_trump():
-    """RULES.md 2.3 ruff-overruff (portuguese festa) and strict (turkish): E discarded S5 on a
+    """docs/rules.md 2.3 ruff-overruff (portuguese festa) and strict (turkish): E discarded S5 on a
     club lead with no trump in the trick, so E holds no trump (hearts)."""
     v = view_of("portuguese", "festa", DEAL_T, "S", ["CA", "S5", "C9", "C2"], trump="H")
     assert v.excluded[Seat.E] == C_ | H
@@ -176,7 +176,7 @@ def test_not_trumping_when_void_means_no_trump():
 
 
 def test_not_overtrumping_under_ruff_overruff_means_no_higher_trump():
-    """RULES.md 2.3 ruff-overruff: S could discard H8 over E's SJ only if it held no trump
+    """docs/rules.md 2.3 ruff-overruff: S could discard H8 over E's SJ only if it held no trump
     above SJ; it may still hold lower trumps."""
     v = view_of("portuguese", "festa", DEAL_R, "W", ["CA", "SJ", "H8", "C2"], trump="S")
     assert v.excluded[Seat.S] == C_ | mask_of_cards(["SQ", "SK", "SA"])
@@ -212,7 +212,7 @@ def _find_inference(variant, contract, rule, trump=None, games=200, where=lambda
 
 
 def test_overtake_inference():
-    """RULES.md 2.2 overtake (Turkish trumps): following with a card no higher than the best
+    """docs/rules.md 2.2 overtake (Turkish trumps): following with a card no higher than the best
     card of the suit led already in the trick means holding no higher card of that suit."""
     before, card, mover, inf, v, deal = _find_inference("turkish", "trumps", "overtake", "S")
     led_top = max(b for _, b in before.trick if b >> 4 == before.trick[0][1] >> 4)
@@ -225,7 +225,7 @@ def test_overtake_inference():
 
 
 def test_overtrump_on_a_trump_lead_inference():
-    """RULES.md 2.2 overtrump on a trump lead (Portuguese festa): a lower trump on a trump
+    """docs/rules.md 2.2 overtrump on a trump lead (Portuguese festa): a lower trump on a trump
     lead means no trump above the highest in the trick."""
     before, card, mover, inf, v, deal = _find_inference("portuguese", "festa",
                                                         "overtrump-on-trump-lead", "D")
@@ -237,7 +237,7 @@ def test_overtrump_on_a_trump_lead_inference():
 
 
 def test_strict_overruff_inference():
-    """RULES.md 2.3 ruff-overruff-strict (Turkish): a seat that cannot overtrump must still
+    """docs/rules.md 2.3 ruff-overruff-strict (Turkish): a seat that cannot overtrump must still
     trump; a lower trump after a trump means no higher trump."""
     before, card, mover, inf, v, deal = _find_inference("turkish", "trumps", "overruff", "H",
                                                         where=lambda c: c.suit == 1)

@@ -1,6 +1,6 @@
 """The solver's Python surface: ``solve``, ``solve_request``, ``dd_table`` and the CLI.
 
-RULES.md section 11 (values), section 3 (scores, the constant per seat); the
+docs/rules.md section 11 (values), section 3 (scores, the constant per seat); the
 request shape is the shared one of kingsolve/request.py plus seats and budgets.
 """
 
@@ -63,7 +63,7 @@ def test_seats_selection_and_id_echo():
 
 
 def test_paranoid_value_never_above_the_value_of_any_card_line():
-    # RULES.md 11: the mover's value is the best card; others' values are guarantees.
+    # docs/rules.md 11: the mover's value is the best card; others' values are guarantees.
     pos = Position("italian", "no-tricks", DEAL, leader="N", play=PLAY)
     res = solve(pos)
     assert res.values[pos.to_move] == max(res.cards.values())
@@ -75,7 +75,7 @@ def test_complete_hand_gives_final_scores_and_no_cards():
                    play=["SA", "SK", "SQ", "SJ"])
     res = solve(pos)
     assert res.complete and res.cards == {} and res.best == []
-    # RULES.md 6: null scores 325 per seat, -75 per trick taken
+    # docs/rules.md 6: null scores 325 per seat, -75 per trick taken
     assert res.values == {Seat.N: 250, Seat.E: 325, Seat.S: 325, Seat.W: 325}
 
 
@@ -91,7 +91,7 @@ def test_doubles_sides_in_extra():
     out = solve_request(_request(contract="no-trumps", doubles=True))
     assert out["sides"]["NS"] == out["values"]["N"] == out["values"]["S"]
     assert out["sides"]["EW"] == out["values"]["E"] == out["values"]["W"]
-    # RULES.md 4: 13 tricks at 2 points each
+    # docs/rules.md 4: 13 tricks at 2 points each
     assert out["sides"]["NS"] + out["sides"]["EW"] == 26
 
 
@@ -122,7 +122,7 @@ def test_tiny_node_budget_answers_estimates_and_ranges():
                                             ("no-tricks", 3), ("no-queens", 4)])
 @pytest.mark.parametrize("cards", [True, False])
 def test_budget_stop_reports_the_range_proved_so_far(contract, seed, cards):
-    # RULES.md 11: a stopped search still knows bounds; the exact value lies within.
+    # docs/rules.md 11: a stopped search still knows bounds; the exact value lies within.
     pos = Position("italian", contract, Deal.random(seed), leader=Seat(seed % 4))
     rng = random.Random(seed)
     for _ in range(16):
@@ -143,7 +143,7 @@ def test_budget_stop_reports_the_range_proved_so_far(contract, seed, cards):
 
 
 def test_a_stopped_search_narrows_its_range_from_both_ends():
-    # RULES.md 11, no-tricks of a full deal: far too large to finish within 1 M nodes.
+    # docs/rules.md 11, no-tricks of a full deal: far too large to finish within 1 M nodes.
     # The quick bounds are -13 to 0; the search proves from both ends what it can
     # (N cannot be made to take every trick; N cannot keep clear of every one).
     pos = Position("italian", "no-tricks", Deal.random(3), leader="W")
@@ -192,7 +192,7 @@ def test_dd_table_rows_and_text():
     table = dd_table("italian-wikipedia", deal, "N", threads=2)
     assert isinstance(table, Table) and table.solved and kingsolve.Table is Table
     labels = [r.label for r in table.rows]
-    # RULES.md 5: trumps once per suit and with no trump
+    # docs/rules.md 5: trumps once per suit and with no trump
     assert labels.count("trumps") == 1 and "trumps S" in labels and "trumps C" in labels
     assert "domino" not in labels and table.seats == (Seat.N, Seat.E, Seat.S, Seat.W)
     one = dd_table("italian-wikipedia", deal, "N", threads=1)
@@ -214,7 +214,7 @@ def _eight_card_deal(seed: int) -> Deal:
 
 @pytest.mark.parametrize("seed", [5, 11])
 def test_a_budgeted_table_answers_every_cell_inside_bounds_holding_the_exact_value(seed):
-    # RULES.md 11: each cell's proved range holds the exact value, its estimate lies in
+    # docs/rules.md 11: each cell's proved range holds the exact value, its estimate lies in
     # the range, and a cell shown as exact is the exact value.
     deal = _eight_card_deal(seed)
     exact = dd_table("italian", deal, "N", threads=2)
@@ -277,7 +277,7 @@ def test_budget_shares_split_the_total_between_pieces_as_they_start():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_analysis_without_cards_bounds_hold_the_exact_values(seed):
-    # RULES.md 11: the mover's side searched whole like the others; estimates inside
+    # docs/rules.md 11: the mover's side searched whole like the others; estimates inside
     # the proved ranges, no per-card values; exact once the budget allows
     from kingsolve.analysis import analyse
     deal = _eight_card_deal(seed)
@@ -322,7 +322,7 @@ def test_format_table_keeps_columns_apart_whatever_the_cell_width():
 
 
 def test_a_stopped_table_row_narrows_every_seat():
-    # RULES.md 11, no-tricks of a full deal (quick bounds -13 to 0 for every seat): the
+    # docs/rules.md 11, no-tricks of a full deal (quick bounds -13 to 0 for every seat): the
     # row's budget is shared among the seats, so a stop leaves each of them narrowed
     # at both ends, not the first seat alone.
     row, = dd_table("italian", Deal.random(3), "W", contracts=["no-tricks"],

@@ -4,9 +4,9 @@ Positions with few cards left, reached by seeded random legal play from random
 deals (often mid-trick), and short deals whose first trick is still to play (so
 first-trick protection and unbroken suits are exercised); and, against an
 alpha-beta over the same rules, positions of full deals with four tricks left.
-Every trick contract of every rule set (RULES.md sections 4-8) with each trump, 2
+Every trick contract of every rule set (docs/rules.md sections 4-8) with each trump, 2
 and 3 players, the 32-card deck and Italian doubles: the value of every seat and
-of every legal card must agree exactly (RULES.md sections 2, 3 and 11).
+of every legal card must agree exactly (docs/rules.md sections 2, 3 and 11).
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def random_position(cfg, seed: int) -> Position:
 @pytest.mark.slow
 @pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
 def test_values_and_cards_match_bruteforce(cfg):
-    # RULES.md 11: paranoid values (singles) and side values (doubles), exact.
+    # docs/rules.md 11: paranoid values (singles) and side values (doubles), exact.
     for seed in range(POSITIONS_PER_CONFIG):
         pos = random_position(cfg, seed)
         result = solve(pos)
@@ -155,7 +155,7 @@ def test_the_pruned_reference_is_the_full_minimax():
 @pytest.mark.slow
 @pytest.mark.parametrize("cfg", [c for c in CONFIGS if c[4] == 4], ids=_id)
 def test_four_tricks_left_match_alphabeta(cfg):
-    # RULES.md 11, deeper than the minimax above reaches: every seat's value and
+    # docs/rules.md 11, deeper than the minimax above reaches: every seat's value and
     # every card's value against a plain alpha-beta over Position.
     pos = deeper_position(cfg, 0)
     result = solve(pos)
@@ -177,7 +177,7 @@ def test_enough_positions_and_contracts():
 
 @pytest.mark.parametrize("cfg", CONFIGS[::3], ids=_id)
 def test_core_legal_cards_match_position(cfg):
-    # RULES.md 2: the core's legal cards equal Position.legal_mask() at every step of
+    # docs/rules.md 2: the core's legal cards equal Position.legal_mask() at every step of
     # seeded random hands, the first trick included.
     vname, cname, trump, options, players, doubles = cfg
     rs = VARIANTS[vname]
@@ -216,8 +216,8 @@ def test_a_wide_entry_does_not_stand_for_a_point_card_below_its_top_cards():
     # onto W's D2. The table entry of the line where N kept H6 H4 (no point card in
     # its hearts, so none of them counted) matched the line where N kept HK H6 by
     # lengths and top cards, and said N-S lose no more than SJ; E-W can make S win
-    # the last two tricks (throwing CA), so N-S take HK too (RULES.md 4: each K and
-    # J -2; RULES.md 11: the side's exact value).
+    # the last two tricks (throwing CA), so N-S take HK too (docs/rules.md 4: each K and
+    # J -2; docs/rules.md 11: the side's exact value).
     pos = Position("italian", "no-kings-jacks",
                    "N:QT84.KT8643.Q.QJ AJ962.J7.T8.KT54 53.AQ5.A9654.986 K7.92.KJ732.A732",
                    leader="W", doubles=True,
@@ -230,7 +230,7 @@ def test_a_wide_entry_does_not_stand_for_a_point_card_below_its_top_cards():
 
 
 def test_a_side_that_needs_every_trick_is_refuted_without_search():
-    # ext/README.md (DDS's later tricks), values as RULES.md sections 4 and 11: N-S
+    # ext/README.md (DDS's later tricks), values as docs/rules.md sections 4 and 11: N-S
     # hold the best card of hearts only (at most two tricks: N's longest holding),
     # E-W the best spade, diamond and club. N-S cannot take all three tricks and
     # E-W surely take one; each zero-window test that asks it is decided at the root.
@@ -249,7 +249,7 @@ def test_a_side_that_needs_every_trick_is_refuted_without_search():
 
 
 def test_quick_tricks_count_a_suit_cashed_last_through_a_partners_next_best_card():
-    # ext/README.md (quick tricks, the split suit), values as RULES.md sections 4 and
+    # ext/README.md (quick tricks, the split suit), values as docs/rules.md sections 4 and
     # 11: N cashes HA HK (S sheds its clubs), then SA (E's SQ and W's SJ fall) and S2
     # to S's SK; S, on lead, cashes S4. N-S take all five tricks, and the zero-window
     # test that asks it is decided at the root (the count before it stopped at
@@ -312,7 +312,7 @@ def _lone_safe_cases(variant: str, contract: str, tag: str, deals: int, cards, p
     ("italian", "no-tricks"), ("turkish", "no-hearts"), ("turkish", "no-kings-jacks"),
     ("russian", "no-king")])
 def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
-    # ext/README.md ("a lone seat that can lose every trick"), RULES.md 2, 4-8 and 11:
+    # ext/README.md ("a lone seat that can lose every trick"), docs/rules.md 2, 4-8 and 11:
     # where the rule holds, the seat's paranoid value is what it has taken (it can lose
     # every trick left), checked by the brute force at trick starts, right after
     # another hand's lead and once its card is beaten, under forced discards (Turkish
@@ -348,7 +348,7 @@ def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
     ("N:T83... AQ...2 2.Q..K ..AK9.", "N"),
 ])
 def test_the_suit_games_let_only_the_seats_that_can_come_to_lead_lead(deal, leader):
-    # ext/README.md ("a lone seat that can lose every trick"), RULES.md 2 and 11: at a
+    # ext/README.md ("a lone seat that can lose every trick"), docs/rules.md 2 and 11: at a
     # trick start the games are played again with the seats that can come to lead
     # (lead_reach) when a suit fails with every seat leading, and P's exit is played
     # as a trick of its suit. Each of these the rule found unsafe before; N can lose

@@ -37,7 +37,7 @@ def test_counter_clockwise_roles_in_turkish():
     req = {"id": 0, "variant": "turkish", "contract": "no-tricks", "deal": "", "leader": "N"}
     stats = collect([req], [{"id": 0, "values": {"N": 0, "E": -50, "S": -100, "W": -150}}])
     rows = {r["seat"]: r for r in stats.rows()}
-    assert rows["2nd"]["distribution"] == {"-150": 1}  # W follows N in Turkish (RULES.md 1)
+    assert rows["2nd"]["distribution"] == {"-150": 1}  # W follows N in Turkish (docs/rules.md 1)
 
 
 def test_failed_and_partial_results_are_skipped_and_mismatch_refused():
