@@ -1,9 +1,10 @@
 """The play engine of a trick-taking hand (docs/rules.md sections 2 and 3).
 
 A ``Position`` holds a deal, the contract's compiled tables and the cards played
-so far. It answers who is on move, which cards are legal (checked in the exact
-order of docs/rules.md section 2), who won each trick and the points taken, and it
-plays and undoes cards. Hands are card masks (bit ``16 * suit + rank``).
+so far. It answers who is on move, which cards are legal, who won each trick and
+the points taken, and it plays and undoes cards. The rules themselves (legal cards
+and why, the trick's winner, the early end) are ``kingsolve.trick_rules``, which
+the sampler's inferences read too. Hands are card masks (bit ``16 * suit + rank``).
 """
 
 from __future__ import annotations
