@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pytest  # noqa: E402
 
 from kingsolve import Deal, Seat  # noqa: E402
-from kingsolve.domino import DominoPosition, solve_domino  # noqa: E402
+from kingsolve.domino import DominoPosition  # noqa: E402
+from kingsolve.domino_solver import solve_domino  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 
 VARIANTS = ("italian", "italian-wikipedia")

@@ -1,4 +1,4 @@
-"""The domino hand (Italian hand 8): play engine, redeal property and exact solver.
+"""The domino hand (Italian hand 8): play engine and redeal property.
 
 docs/rules.md section 9. Not a trick game: a suit is *opened* by its seven, then cards
 are added next to the cards down, upward 8 9 T J Q K or downward 6 5 4 3 2 A (the
@@ -17,26 +17,23 @@ Readings of docs/rules.md 9 this module takes:
 - The layout of a suit is its lowest and highest card down; the ace is the low end.
 - Scores are exact: the shared win divides the losers' cards equally among the
   winners, a ``fractions.Fraction`` when the share is not whole.
+
+The search is ``kingsolve.domino_solver``, as ``kingsolve.solver`` is for tricks.
 """
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from typing import Iterable
 
 from .cards import SUIT_MASK, Card, Rank, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
 from .position import parse_played_card
-from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, SolveTimeout
-from .result import Budget, Number, SolveResult, json_number
+from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError
+from .result import Number, json_number
 from .rules import Contract, RuleSet, get_variant
 
-__all__ = ["DominoPosition", "solve_domino", "redeal_property", "SHARED_SCALE"]
-
-#: Scores of the compiled core are scaled by this common denominator of the shares
-#: (a loser's total split among 1, 2, 3 or 4 winners), so the core works in integers.
-SHARED_SCALE = 12
+__all__ = ["DominoPosition", "redeal_property", "exact_score"]
 
 _SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
 _SEVENS = sum(1 << (16 * s + 7) for s in range(4))
@@ -173,13 +170,18 @@ class DominoPosition:
         winners = set(self.out)
         losers_total = sum(n for s, n in counts.items() if s not in winners)
         share = Fraction(losers_total, len(winners))
-        return {s: _plain(share) if s in winners else -counts[s] for s in self.seats}
+        return {s: exact_score(share) if s in winners else -counts[s] for s in self.seats}
 
     # --- rules ----------------------------------------------------------------------
+    @property
+    def opening_mask(self) -> int:
+        """The cards that may open the hand: D7, or any seven (docs/rules.md 9)."""
+        return _D7.mask if self.opening == "seven-of-diamonds" else _SEVENS
+
     def playable_mask(self) -> int:
         """The cards that may be added to the layout now, whoever holds them."""
         if not self.played:
-            return _D7.mask if self.opening == "seven-of-diamonds" else _SEVENS
+            return self.opening_mask
         out = 0
         for s in range(4):
             if not self.low[s]:
@@ -307,7 +309,8 @@ class DominoPosition:
                 f"leader={self.leader.name!r}, play={[str(c) for c in self.record]!r})")
 
 
-def _plain(x: Fraction) -> Number:
+def exact_score(x: Fraction) -> Number:
+    """A score as an ``int`` when whole, else the exact fraction."""
     return x.numerator if x.denominator == 1 else x
 
 
@@ -330,64 +333,3 @@ def redeal_property(deal: "Deal | str", threshold: int = 4) -> dict[str, dict]:
         out[seat.name] = {"aces": aces, "kings": kings, "total": aces + kings,
                           "may_redeal": aces + kings >= threshold}
     return out
-
-
-# --- the solver ------------------------------------------------------------------------
-
-def _internal(mask: int) -> int:
-    """A card mask in the core's layout: the ace moves below the two (bit 1 of its lane)."""
-    aces = mask & (1 << 14 | 1 << 30 | 1 << 46 | 1 << 62)
-    return (mask & ~aces) | (aces >> 13)
-
-
-def _external_bit(bit: int) -> int:
-    return bit + 13 if bit & 15 == 1 else bit
-
-
-def solve_domino(position: DominoPosition, seats: "Iterable[Seat | str] | None" = None,
-                 budget: Budget | None = None) -> SolveResult:
-    """Paranoid double-dummy values of a domino position (docs/rules.md 9 and 11).
-
-    ``values[seat]``: the final score the seat can guarantee against the other three
-    together; ``cards``: each legal card of the seat on move with the seat's value after
-    playing it. Shared-win values are exact (``Fraction`` when not whole).
-    Raises ``SolveTimeout`` when the budget's nodes or time run out.
-    """
-    from . import _domino
-
-    budget = budget or Budget()
-    wanted = list(position.seats) if seats is None else [Seat.parse(s) for s in seats]
-    start = time.perf_counter()
-    if position.complete:
-        final = position.scores()
-        return SolveResult(to_move=None, taken=dict(final), values={s: final[s] for s in wanted},
-                           cards={}, best=[], complete=True, nodes=0,
-                           ms=(time.perf_counter() - start) * 1000)
-    scale = SHARED_SCALE if position.shared else 1
-    mover = position.to_move
-    opener = position.opener if position.opener is not None else mover
-    last = position.next_seat(opener, -1)
-    first_mask = _D7.mask if position.opening == "seven-of-diamonds" else _SEVENS
-    out_mask = sum(1 << s for s in position.out)
-    status, values, card_values, nodes = _domino.solve(
-        tuple(_internal(h) for h in position.hands), _internal(position.played),
-        _internal(first_mask), int(mover), int(last), int(position.variant.direction),
-        scale, out_mask, [int(s) for s in wanted], budget.nodes, float(budget.ms),
-        int(budget.tt_mb))
-    ms = (time.perf_counter() - start) * 1000
-    if status != 0:
-        raise SolveTimeout(f"domino search stopped after {nodes} nodes and {ms:.0f} ms: "
-                           f"over the budget of {budget.nodes} nodes or {budget.ms:.0f} ms")
-    cards = {Card.from_bit(_external_bit(b)): _plain(Fraction(v, scale)) for b, v in card_values}
-    cards = dict(sorted(cards.items(), key=lambda kv: _hand_order(kv[0])))
-    top = max(cards.values())
-    result_values = {}
-    for s in wanted:
-        result_values[s] = top if s == mover else _plain(Fraction(values[int(s)], scale))
-    return SolveResult(to_move=mover, taken=position.scores(), values=result_values, cards=cards,
-                       best=[c for c, v in cards.items() if v == top], complete=False,
-                       nodes=nodes, ms=ms)
-
-
-def _hand_order(card: Card) -> int:
-    return int(card.suit) * 16 + (16 - int(card.rank))

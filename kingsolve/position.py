@@ -1,51 +1,24 @@
 """The play engine of a trick-taking hand (docs/rules.md sections 2 and 3).
 
 A ``Position`` holds a deal, the contract's compiled tables and the cards played
-so far. It answers who is on move, which cards are legal (checked in the exact
-order of docs/rules.md section 2), who won each trick and the points taken, and it
-plays and undoes cards. Hands are card masks (bit ``16 * suit + rank``).
+so far. It answers who is on move, which cards are legal, who won each trick and
+the points taken, and it plays and undoes cards. The rules themselves (legal cards
+and why, the trick's winner, the early end) are ``kingsolve.trick_rules``, which
+the sampler's inferences read too. Hands are card masks (bit ``16 * suit + rank``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable
 
-from .cards import SUIT_MASK, Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
+from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
 from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError, excerpt
-from .rules import (LEAD_UNTIL_BROKEN, LEAD_WHILE_OTHER_SUITS, TRUMP_NAMED,
-                    TRUMP_NAMED_OR_NONE, TRUMP_RUFF_OVERRUFF_STRICT, TRUMP_FREE,
-                    Contract, ContractTables, RuleSet, compile_contract, get_variant)
+from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract, get_variant
+from .trick_rules import ends_early, legal_mask, legal_with_reason, trick_winner_index
 
-__all__ = ["Position", "Trick", "parse_played_card", "higher_in_suit", "highest_bit", "trick_winner_index"]
-
-
-def highest_bit(mask: int) -> int:
-    """The index of the highest set bit of a nonzero mask."""
-    return mask.bit_length() - 1
-
-
-def higher_in_suit(bit: int) -> int:
-    """The mask of the cards of the same suit as ``bit`` that rank above it."""
-    lane = SUIT_MASK[bit >> 4]
-    return lane & ~((1 << (bit + 1)) - 1)
-
-
-def trick_winner_index(bits: Sequence[int], trump: int) -> int:
-    """The index in ``bits`` of the card that wins the trick (docs/rules.md section 2)."""
-    led = bits[0] >> 4
-    best = 0
-    best_is_trump = trump >= 0 and led == trump
-    for i in range(1, len(bits)):
-        b = bits[i]
-        s = b >> 4
-        if trump >= 0 and s == trump:
-            if not best_is_trump or b > bits[best]:
-                best, best_is_trump = i, True
-        elif not best_is_trump and s == led and b > bits[best]:
-            best = i
-    return best
+__all__ = ["Position", "Trick", "parse_played_card", "trick_winner_index"]
 
 
 @dataclass(frozen=True)
@@ -62,9 +35,6 @@ class Trick:
         return {"number": self.number, "leader": self.leader.name,
                 "cards": [str(c) for _, c in self.cards], "winner": self.winner.name,
                 "points": self.points}
-
-
-_SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
 
 
 class Position:
@@ -109,7 +79,7 @@ class Position:
         self.record: list[Card] = []
         self._undo: list[tuple] = []
         # docs/rules.md 2.4: a (partly played) deal may hold no points at all from the start.
-        self._ended_early = self.points_remaining_mask() == 0 and not any(self.tables.trick_points)
+        self._ended_early = ends_early(self.tables, 0, self.points_remaining_mask())
         for i, card in enumerate(play):
             self.play(card, index=i)
 
@@ -168,87 +138,17 @@ class Position:
         seat = self.to_move
         if seat is None:
             return 0
-        legal, _ = self._legal_with_reason(self.hands[seat])
-        return legal
+        return legal_mask(self.tables, self.hands[seat], [b for _, b in self.trick], self.played,
+                          not self.tricks)
 
     def legal_cards(self) -> list[Card]:
         """The legal cards of the seat on move, in hand order."""
         return cards_of_mask(self.legal_mask())
 
     def _legal_with_reason(self, hand: int) -> tuple[int, str]:
-        """The legal mask and the rule that narrowed it last (for error messages)."""
-        t = self.tables
-        seat = self.to_move
-        reason = ""
-        if not self.trick:
-            cand = hand
-            if t.lead_suit >= 0:
-                lane = SUIT_MASK[t.lead_suit]
-                others = hand & ~lane
-                name = _SUIT_NAMES[t.lead_suit]
-                if t.lead_mode == LEAD_UNTIL_BROKEN and not (self.played & lane) and others:
-                    cand = others
-                    reason = f"{name} are not broken and {seat.name} holds other suits"
-                elif t.lead_mode == LEAD_WHILE_OTHER_SUITS and others:
-                    cand = others
-                    reason = f"{name} may not be led while {seat.name} holds other suits"
-            if t.trump_lead_restricted and t.trump >= 0:
-                lane = SUIT_MASK[t.trump]
-                if not (self.played & lane) and cand & ~lane:
-                    cand &= ~lane
-                    reason = (f"trumps may not be led before a trump has been played "
-                              f"and {seat.name} holds other suits")
-            return cand, reason
-        bits = [b for _, b in self.trick]
-        led = bits[0] >> 4
-        lane = SUIT_MASK[led]
-        follow = hand & lane
-        if follow:
-            cand = follow
-            reason = f"{seat.name} must follow suit ({_SUIT_NAMES[led]})"
-            top_led = max(b for b in bits if b >> 4 == led)
-            if t.overtake:
-                higher = follow & higher_in_suit(top_led)
-                if higher:
-                    cand = higher
-                    reason = f"{seat.name} must overtake the {Card.from_bit(top_led)}"
-            if t.overtrump_on_trump_lead and led == t.trump:
-                higher = cand & higher_in_suit(top_led)
-                if higher:
-                    cand = higher
-                    reason = f"trumps were led and {seat.name} must overtrump the {Card.from_bit(top_led)}"
-            return cand, reason
-        cand = hand
-        if len(self.tricks) == 0 and t.protected:
-            unprotected = hand & ~t.protected
-            if unprotected:
-                cand = unprotected
-                reason = (f"{' '.join(format_cards(hand & t.protected))} may not be discarded "
-                          f"on the first trick")
-        if t.forced:
-            forced = cand & t.forced
-            if forced:
-                cand = forced
-                reason = (f"{seat.name} is void in {_SUIT_NAMES[led]} and must discard from "
-                          f"{' '.join(format_cards(forced))}")
-        if t.trump >= 0 and t.trump_obligation != TRUMP_FREE:
-            tlane = SUIT_MASK[t.trump]
-            trumps = cand & tlane
-            if trumps:
-                in_trick = [b for b in bits if b >> 4 == t.trump]
-                if in_trick:
-                    top = max(in_trick)
-                    higher = trumps & higher_in_suit(top)
-                    if higher:
-                        cand = higher
-                        reason = f"{seat.name} must overtrump the {Card.from_bit(top)}"
-                    elif t.trump_obligation == TRUMP_RUFF_OVERRUFF_STRICT:
-                        cand = trumps
-                        reason = f"{seat.name} cannot overtrump and must still play a trump"
-                else:
-                    cand = trumps
-                    reason = f"{seat.name} is void in {_SUIT_NAMES[led]} and must trump"
-        return cand, reason
+        """The legal mask of ``hand`` on move now, and why the other cards are not."""
+        return legal_with_reason(self.tables, hand, [b for _, b in self.trick], self.played,
+                                 not self.tricks, self.to_move.name)
 
     # --- moves ----------------------------------------------------------------------
     def play(self, card: "Card | str", index: int | None = None) -> Trick | None:
@@ -283,8 +183,7 @@ class Position:
         self.tricks.append(trick)
         self.trick = []
         self.trick_leader = winner
-        if not self.complete and self.points_remaining_mask() == 0 and \
-                not any(t.trick_points[number + 1:]):
+        if not self.complete and ends_early(t, number + 1, self.points_remaining_mask()):
             self._ended_early = True
         return trick
 

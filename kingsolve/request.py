@@ -195,7 +195,7 @@ def _analyses_of(request: Any, cancel: "threading.Event | None" = None):
 
     def results():
         if not isinstance(position, Position):
-            from .domino import solve_domino
+            from .domino_solver import solve_domino
             yield exact_analysis(position, solve_domino(position, seats=seats, budget=budget))
         elif exact:
             from .solver import solve

@@ -39,7 +39,7 @@ def solve_position(position, seats: Iterable[Seat] | None = None, budget: Budget
     """Solve a trick or domino position with the library's solver (or ``solver``)."""
     if solver is None:
         if getattr(position.contract, "kind", "tricks") == "domino":
-            from .domino import solve_domino as solver
+            from .domino_solver import solve_domino as solver
         else:
             from .solver import solve as solver
     return solver(position, seats=None if seats is None else list(seats), budget=budget)

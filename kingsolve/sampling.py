@@ -10,11 +10,11 @@ cards that have the same set of possible holders, and draws deals uniformly by
 unranking a random index, so no seat is dealt before another and the same seed
 gives the same deals on every machine.
 
-The legality rules of section 2 all have one shape: a *filter* ``A`` narrows the
-candidate cards to ``cand & A`` when that is not empty. For a card ``c`` played
-from a hand ``H`` that is legal exactly when, for each filter ``A`` in order with
-``c`` outside ``A``, ``H`` held no card of ``A`` among the candidates left by the
-earlier filters that ``c`` passed. So each play excludes one mask ``Z`` from the
+The legality rules of section 2 all have one shape (``trick_rules.Restriction``): a
+*filter* ``A`` narrows the candidate cards to ``cand & A`` when that is not empty.
+For a card ``c`` played from a hand ``H`` that is legal exactly when, for each
+filter ``A`` in order with ``c`` outside ``A``, ``H`` held no card of ``A`` among the
+candidates left by the earlier filters that ``c`` passed. So each play excludes one mask ``Z`` from the
 hand it came from (``exclusion_mask``), and the view is a set of allowed holders
 per unseen card.
 """
@@ -27,69 +27,22 @@ from functools import lru_cache
 from math import comb
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from .cards import SUIT_MASK, Card, Seat, Suit, cards_of_mask, deck_mask, format_cards, iter_bits
+from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards, iter_bits
 from .deal import Deal, parse_hand, seats_for_players
 from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError
-from .position import higher_in_suit, trick_winner_index, _check_trump
-from .rules import (LEAD_UNTIL_BROKEN, LEAD_WHILE_OTHER_SUITS, TRUMP_FREE,
-                    TRUMP_RUFF_OVERRUFF_STRICT, Contract, ContractTables, RuleSet,
-                    compile_contract, get_variant)
+from .position import _check_trump
+from .rules import Contract, RuleSet, compile_contract, get_variant
+from .trick_rules import Restriction, ends_early, legality_filters, trick_winner_index
 
-__all__ = ["Inference", "SeatView", "DealSampler", "legality_filters", "exclusion_mask",
-           "parse_cards", "MAX_EXACT"]
+__all__ = ["Inference", "SeatView", "DealSampler", "exclusion_mask", "parse_cards", "MAX_EXACT"]
 
 _FULL = deck_mask(52)
-_SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
 
 #: Deals are enumerated one by one (no random draw) when at most this many remain.
 MAX_EXACT = 5_000
 
 
-def legality_filters(t: ContractTables, trick: Sequence[int], played: int, first_trick: bool,
-                     bit: int) -> list[tuple[int, str]]:
-    """The filters of docs/rules.md section 2 that judge the play of ``bit`` in this state.
-
-    ``trick`` holds the card bits already in the trick, ``played`` every card played
-    before. Each filter is ``(mask, rule)``: the candidates narrow to ``mask`` if the
-    hand holds a candidate in it. Which branch of section 2 applies (following or
-    void) is read from the card itself: a card off the suit led means the hand was void.
-    """
-    out: list[tuple[int, str]] = []
-    if not trick:
-        if t.lead_suit >= 0:
-            lane = SUIT_MASK[t.lead_suit]
-            if (t.lead_mode == LEAD_UNTIL_BROKEN and not played & lane) or \
-                    t.lead_mode == LEAD_WHILE_OTHER_SUITS:
-                out.append((_FULL & ~lane, "lead-restriction"))
-        if t.trump_lead_restricted and t.trump >= 0 and not played & SUIT_MASK[t.trump]:
-            out.append((_FULL & ~SUIT_MASK[t.trump], "trump-lead-restriction"))
-        return out
-    led = trick[0] >> 4
-    out.append((SUIT_MASK[led], "follow"))
-    if bit >> 4 == led:
-        top = max(b for b in trick if b >> 4 == led)
-        if t.overtake:
-            out.append((higher_in_suit(top), "overtake"))
-        if t.overtrump_on_trump_lead and led == t.trump:
-            out.append((higher_in_suit(top), "overtrump-on-trump-lead"))
-        return out
-    if first_trick and t.protected:
-        out.append((_FULL & ~t.protected, "first-trick-protection"))
-    if t.forced:
-        out.append((t.forced, "forced"))
-    if t.trump >= 0 and t.trump_obligation != TRUMP_FREE:
-        tlane = SUIT_MASK[t.trump]
-        in_trick = [b for b in trick if b >> 4 == t.trump]
-        if in_trick:
-            if t.trump_obligation == TRUMP_RUFF_OVERRUFF_STRICT:
-                out.append((tlane, "ruff"))
-            out.append((higher_in_suit(max(in_trick)), "overruff"))
-        else:
-            out.append((tlane, "ruff"))
-    return out
-
-
-def exclusion_mask(filters: Iterable[tuple[int, str]], bit: int) -> tuple[int, list[tuple[int, str]]]:
+def exclusion_mask(filters: Iterable[Restriction], bit: int) -> tuple[int, list[tuple[int, str]]]:
     """The cards a hand cannot have held for ``bit`` to pass ``filters``, and why.
 
     Returns the whole mask and its parts ``(mask, rule)`` per filter that excluded
@@ -99,7 +52,7 @@ def exclusion_mask(filters: Iterable[tuple[int, str]], bit: int) -> tuple[int, l
     passed = _FULL
     total = 0
     parts = []
-    for mask, rule in filters:
+    for mask, rule, _ in filters:
         if mask >> bit & 1:
             passed &= mask
         else:
@@ -229,7 +182,7 @@ class SeatView:
         if stray:
             raise InvalidDealError(f"invalid hand of {self.seat.name}: {' '.join(format_cards(stray))} "
                                    f"not in the deck of this game")
-        seat_of = self._replay()
+        seat_of, judged = self._replay()
         self.played_by = {s: 0 for s in self.seats}
         for s, b in zip(seat_of, self.play):
             self.played_by[s] |= 1 << b
@@ -257,10 +210,14 @@ class SeatView:
                 f"{self.remaining[self.seat]} ({self.tricks} dealt, "
                 f"{self.played_by[self.seat].bit_count()} played)")
         self._read_known(known, deck, played_all)
-        self._infer(seat_of)
+        self._infer(seat_of, judged)
 
-    def _replay(self) -> list[Seat]:
-        """Who played each card of the record, from the public information alone."""
+    def _replay(self) -> tuple[list[Seat], list[list[Restriction]]]:
+        """Who played each card of the record and the rules that judged it.
+
+        The public play alone answers both: the seat on move follows from the
+        winners of the tricks, and the rules from the cards before it.
+        """
         t = compile_contract(self.contract, self.tricks, self.trump)
         self.tables = t
         nxt = {s: self.variant.next_seat(s, self.seats) for s in self.seats}
@@ -269,6 +226,7 @@ class SeatView:
         trick: list[tuple[Seat, int]] = []
         leader = self.leader
         seat_of: list[Seat] = []
+        judged: list[list[Restriction]] = []
         n_tricks_done = 0
         self.complete = False
         for i, b in enumerate(self.play):
@@ -284,20 +242,19 @@ class SeatView:
                                        f"it has already been played")
             seat = leader if not trick else nxt[trick[-1][0]]
             seat_of.append(seat)
+            judged.append(legality_filters(t, [x for _, x in trick], seen, n_tricks_done == 0, b))
             seen |= 1 << b
             trick.append((seat, b))
             if len(trick) == len(self.seats):
-                tb = [x for _, x in trick]
-                winner = trick[trick_winner_index(tb, t.trump)][0]
+                winner = trick[trick_winner_index([x for _, x in trick], t.trump)][0]
                 n_tricks_done += 1
                 trick = []
                 leader = winner
-                left = t.scored_cards & deck & ~seen
-                if n_tricks_done == self.tricks or (not left and not any(t.trick_points[n_tricks_done:])):
+                if n_tricks_done == self.tricks or \
+                        ends_early(t, n_tricks_done, t.scored_cards & deck & ~seen):
                     self.complete = True
         self.to_move = None if self.complete else (leader if not trick else nxt[trick[-1][0]])
-        self._trick_now = [x for _, x in trick]
-        return seat_of
+        return seat_of, judged
 
     def _read_known(self, known: Mapping, deck: int, played_all: int) -> None:
         taken = self.hand | played_all
@@ -324,16 +281,11 @@ class SeatView:
                                           f"{self.known[s].bit_count()} cards but {s.name} holds "
                                           f"{self.remaining[s]}")
 
-    def _infer(self, seat_of: list[Seat]) -> None:
-        t = self.tables
+    def _infer(self, seat_of: list[Seat], judged: list[list[Restriction]]) -> None:
         self.excluded = {s: 0 for s in self.seats}
-        played = 0
-        trick: list[int] = []
-        n_done = 0
         later = dict(self.played_by)        # cards each seat plays from this point on
-        for i, (s, b) in enumerate(zip(seat_of, self.play)):
+        for i, (s, b, filters) in enumerate(zip(seat_of, self.play, judged)):
             later[s] &= ~(1 << b)
-            filters = legality_filters(t, trick, played, n_done == 0, b)
             z, parts = exclusion_mask(filters, b)
             card = Card.from_bit(b)
             if later[s] & z:
@@ -344,11 +296,6 @@ class SeatView:
             for m, rule in parts:
                 self.inferences.append(Inference(s, i, card, rule, m))
             self.excluded[s] |= z
-            played |= 1 << b
-            trick.append(b)
-            if len(trick) == len(self.seats):
-                trick = []
-                n_done += 1
         own = self.hand & self.excluded[self.seat]
         if own:
             raise IllegalPlayError(f"illegal play for {self.seat.name}: it holds "

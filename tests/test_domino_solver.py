@@ -15,7 +15,8 @@ import pytest
 from domino_bruteforce import paranoid_values, values_and_cards
 from kingsolve.cards import Card, Seat
 from kingsolve.deal import Deal
-from kingsolve.domino import DominoPosition, solve_domino
+from kingsolve.domino import DominoPosition
+from kingsolve.domino_solver import solve_domino
 from kingsolve.errors import SolveTimeout
 from kingsolve.result import Budget
 

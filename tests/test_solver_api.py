@@ -415,7 +415,7 @@ def test_cli_table_prints_every_row_on_a_small_budget(capsys):
 
 
 def test_domino_requests_go_to_the_domino_solver():
-    pytest.importorskip("kingsolve.domino")
+    pytest.importorskip("kingsolve.domino_solver")
     deal = Deal.random(5).pbn()
     with pytest.raises(SolveTimeout, match="domino"):
         solve_request({"variant": "italian", "contract": "domino", "deal": deal,
