@@ -512,16 +512,17 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
     with _leased_core(position, budget) as core:
         run = _Run(core, position, wanted, budget, cancel, start, cards)
         threads = min(threads, len(run.reps))
+        # the first horizon, on every card, with the whole budget before anything else
+        # (a slice of a busy machine's time could miss it): an estimate of everything
+        # comes first, whatever the searches then do
+        lead = _Part(run, core, 0, 1)
+        if lead.deepen(run.deadline) and not run.stopped() and not run.exact_done():
+            yield run.snapshot()
         if threads == 1:
-            for _ in _Part(run, core, 0, 1).rounds():
+            for _ in lead.rounds():
                 if not run.stopped() and not run.exact_done():
                     yield run.snapshot()
         else:
-            # the first horizon, on every card, before the work is shared: an
-            # estimate of everything comes first whatever the parts then do
-            lead = _Part(run, core, 0, 1)
-            if lead.deepen(run.deadline) and not run.stopped() and not run.exact_done():
-                yield run.snapshot()
             yield from _in_threads(run, core, threads, lead.rung)
         yield run.snapshot()
 

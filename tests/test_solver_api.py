@@ -326,7 +326,7 @@ def test_a_stopped_table_row_narrows_every_seat():
     # row's budget is shared among the seats, so a stop leaves each of them narrowed
     # at both ends, not the first seat alone.
     row, = dd_table("italian", Deal.random(3), "W", contracts=["no-tricks"],
-                    budget=Budget(nodes=2_000_000), threads=1).to_dict()["rows"]
+                    budget=Budget(nodes=4_000_000), threads=1).to_dict()["rows"]
     assert not row["solved"]
     for seat, (lo, hi) in row["bounds"].items():
         assert -13 < lo <= hi < 0, (seat, lo, hi)
