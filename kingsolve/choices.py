@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from .cards import Seat, Suit
+from .checks import check_int
 from .deal import Deal
 from .match import TURKISH_PENALTIES
 from .analysis import LEGEND, exact_analysis, value_text
@@ -440,9 +441,7 @@ def contract_choice(deal: "Deal | str", chooser: "Seat | str",
 def redeal_choice(deal: "Deal | str", threshold: int = 4, seed: Any = None) -> Choices:
     """The booklet's domino redeal property (docs/rules.md 4): who may ask for a redeal."""
     from .domino import redeal_property
-    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
-        raise InvalidRequestError(f"invalid threshold {threshold!r}: expected a whole number "
-                                  f"of at least 1")
+    check_int(threshold, "threshold", 1, expected="a whole number of at least 1")
     deal = _deal(deal)
     prop = redeal_property(deal, threshold)
     summary = {"seats": prop, "may_redeal": [s for s, v in prop.items() if v["may_redeal"]]}

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
+from .checks import check_int, check_positive, check_threads, is_int
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .position import Position, trick_winner_index
@@ -202,32 +203,17 @@ class ChoiceHint:
                 "horizon": self.horizon, **self.detail}
 
 
-def _check_samples(samples: Any) -> int:
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise InvalidRequestError(f"invalid samples {excerpt(samples)}: expected 1 to {MAX_SAMPLES}")
-    return samples
-
-
-def _check_ms(ms: Any) -> float | None:
-    if ms is None:
-        return None
-    if isinstance(ms, bool) or not isinstance(ms, (int, float)) or not ms > 0:
-        raise InvalidRequestError(f"invalid ms {excerpt(ms)}: expected a positive number of milliseconds")
-    return float(ms)
-
-
-def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidRequestError(f"invalid seed {excerpt(seed)}: expected an integer")
-    return seed
+def _check_sampling(samples: Any, ms: Any, seed: Any) -> tuple[int, float | None, int]:
+    """A hint's sample count, whole-hint time limit (None: none) and seed, checked."""
+    return (check_int(samples, "samples", 1, MAX_SAMPLES),
+            None if ms is None else check_positive(ms, "ms", "a positive number of milliseconds"),
+            check_int(seed, "seed"))
 
 
 def _check_horizon(horizon: Any) -> int:
     if horizon is None:
         return DEFAULT_HORIZON
-    if isinstance(horizon, bool) or not isinstance(horizon, int) or not 0 <= horizon <= 26:
-        raise InvalidRequestError(f"invalid horizon {excerpt(horizon)}: expected 0 to 26 tricks left")
-    return horizon
+    return check_int(horizon, "horizon", 0, 26, "0 to 26 tricks left")
 
 
 def _rollout(p: Position, seat: Seat, legal: Sequence[Card], horizon: int,
@@ -256,12 +242,6 @@ def _with_best(values: dict[Card, float], legal: Sequence[Card]) -> tuple[dict[C
     """One sample's card values and its best cards."""
     top = max(values.values())
     return values, [c for c in legal if values[c] == top]
-
-
-def _check_threads(threads: Any) -> int:
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise InvalidRequestError(f"invalid threads {excerpt(threads)}: expected 1 to 64")
-    return threads
 
 
 def _run_samples(deals: Iterable[Deal], job: Callable[[Deal, Budget], Any], samples: int,
@@ -342,10 +322,8 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     """
     from .solver import rollout_values
     start = time.perf_counter()
-    samples = _check_samples(samples)
-    ms = _check_ms(ms)
-    seed = _check_seed(seed)
-    threads = _check_threads(threads)
+    samples, ms, seed = _check_sampling(samples, ms, seed)
+    threads = check_threads(threads)
     horizon = _check_horizon(horizon)
     budget = budget or Budget()
     solve = solver or _default_solver()
@@ -459,8 +437,7 @@ def _label(trump: Suit | None) -> str:
 
 
 def _common(samples, ms, seed, threads, budget):
-    return (_check_samples(samples), _check_ms(ms), _check_seed(seed), _check_threads(threads),
-            budget or Budget())
+    return (*_check_sampling(samples, ms, seed), check_threads(threads), budget or Budget())
 
 
 def _finish(choice: str, seat: Seat, values: dict[str, list[float]], samples: int, seed: int,
@@ -708,7 +685,7 @@ def _req_field(req: Mapping, name: str, kind, default=None, required: bool = Fal
             raise InvalidRequestError(f"missing field {excerpt(name)}")
         return default
     value = req[name]
-    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+    if (kind is int and not is_int(value)) or not isinstance(value, kind):
         want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise InvalidRequestError(f"invalid field {excerpt(name)}: expected {want}, got {excerpt(value)}")
     return value

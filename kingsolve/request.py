@@ -18,6 +18,7 @@ import threading
 from typing import Any, Callable, Iterator, Mapping
 
 from .cards import Seat
+from .checks import is_int, is_number
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .rules import get_variant
@@ -57,7 +58,7 @@ def _field(req: Mapping[str, Any], name: str, kind: type | tuple, default: Any =
             raise InvalidRequestError(f"missing field {excerpt(name)}")
         return default
     value = req[name]
-    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+    if kind is int and not is_int(value) or not isinstance(value, kind):
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise InvalidRequestError(f"invalid field {excerpt(name)}: expected {expected}, got {excerpt(value)}")
     return value
@@ -122,12 +123,12 @@ def budget_from_request(req: Mapping[str, Any]):
     nodes, ms = default.nodes, default.ms
     if req.get("nodes") is not None:
         n = req["nodes"]
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        if not is_int(n, lo=1):
             raise InvalidRequestError(f"invalid field 'nodes': expected a positive integer, got {n!r}")
         nodes = min(n, MAX_NODES)
     if req.get("ms") is not None:
         m = req["ms"]
-        if isinstance(m, bool) or not isinstance(m, (int, float)) or not m > 0:
+        if not is_number(m) or not m > 0:
             raise InvalidRequestError(f"invalid field 'ms': expected a positive number, got {m!r}")
         ms = min(float(m), MAX_MS)
     return Budget(nodes=nodes, ms=ms, tt_mb=default.tt_mb)

@@ -23,7 +23,8 @@ from typing import Any, Callable, Iterable
 
 from .analysis import Analysis, format_number, value_text
 from .cards import Card, Seat
-from .errors import InvalidRequestError, KingsolveError, SolveTimeout
+from .checks import check_int, is_int
+from .errors import InvalidRequestError, KingsolveError, SolveTimeout, excerpt
 from .record import Record
 from .result import Budget, BudgetShares, Number, SolveResult, json_number
 
@@ -459,22 +460,18 @@ def start_index(record: Record, from_trick: int = 1, from_card: int | None = Non
     with the record's trick count, never moved back to it.
     """
     if from_card is not None:
-        if isinstance(from_card, bool) or not isinstance(from_card, int) or \
-                not 0 <= from_card <= len(record.play):
-            raise InvalidRequestError(f"invalid from_card {from_card!r}: expected a card index "
-                                      f"from 0 to {len(record.play)}")
-        return from_card
+        return check_int(from_card, "from_card", 0, len(record.play),
+                         f"a card index from 0 to {len(record.play)}")
     if record.is_domino:
         if from_trick != 1:
             raise InvalidRequestError(f"invalid from_trick {from_trick!r}: the domino has no "
                                       f"tricks (from_card starts a review at a card)")
         return 0
     tricks = (len(record.play) + record.deal.players - 1) // record.deal.players
-    if isinstance(from_trick, bool) or not isinstance(from_trick, int) or \
-            not 1 <= from_trick <= max(1, tricks):
-        raise InvalidRequestError(f"invalid from_trick {from_trick!r}: the record has {tricks} "
-                                  f"trick{'' if tricks == 1 else 's'} played ({len(record.play)} "
-                                  f"cards), so expected 1 to {max(1, tricks)}")
+    if not is_int(from_trick, 1, max(1, tricks)):
+        raise InvalidRequestError(f"invalid from_trick {excerpt(from_trick)}: the record has "
+                                  f"{tricks} trick{'' if tricks == 1 else 's'} played "
+                                  f"({len(record.play)} cards), so expected 1 to {max(1, tricks)}")
     return (from_trick - 1) * record.deal.players
 
 

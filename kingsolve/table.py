@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 
 from .analysis import LEGEND, Analysis, analyse, exact_analysis, value_text
 from .cards import Seat, Suit
+from .checks import check_threads
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout
 from .position import Position
@@ -142,8 +143,7 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
     deal = deal if isinstance(deal, Deal) else Deal(deal)
     budget = budget or Budget()
-    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 64:
-        raise InvalidRequestError(f"invalid threads {threads!r}: expected 1 to 64")
+    check_threads(threads)
     rows = _table_rows(rs, contracts, trump)
     positions = [Position(rs, name, deal, leader=leader, trump=t, doubles=doubles)
                  for name, t in rows]
