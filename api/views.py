@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, request
 from kingsolve.deal import Deal
 from kingsolve.errors import KingsolveError, SolveTimeout
 from kingsolve.record import Record
-from kingsolve.request import legal_request, solve_request, solve_stream
+from kingsolve.request import hint_request, legal_request, solve_request, solve_stream
 from kingsolve.result import Budget
 from kingsolve.rules import VARIANTS
 
@@ -146,7 +146,6 @@ def choices():
 
 @bp.post("/hint")
 def hint():
-    from kingsolve.hint import hint_request
     req = _budget(_body("HintRequest"))
     cfg = current_app.config
     # A hint's ms bounds the whole hint (its searches share it), so the cap is the

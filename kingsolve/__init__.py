@@ -9,10 +9,9 @@ from .deal import Deal
 from .errors import (IllegalPlayError, InvalidDealError, InvalidRequestError, KingsolveError,
                      ParseError, SolveTimeout, UnknownContractError, UnknownVariantError)
 from .position import Position, Trick
-from .request import legal_request, position_from_request
+from .request import hint_request, legal_request, position_from_request, solve_request
 from .rules import VARIANTS, Contract, RuleSet, get_variant
 from .solver import solve
-from .request import solve_request
 from .analysis import Analysis, analyse, analyses
 from .table import Table, dd_table
 from .record import Record, RecordError, format_records, parse_records, read_records
@@ -20,8 +19,8 @@ from .review import Review, review
 from .report import MatchReport, match_report
 from .choices import (Choices, contract_choice, festa_choice, redeal_choice, sale_choice,
                       trump_choice)
-from .hint import (ChoiceHint, HintResult, contract_hint, festa_hint, hint, hint_request,
-                   sale_hint, sell_hint, trump_hint)
+from .hint import (ChoiceHint, HintResult, contract_hint, festa_hint, hint, sale_hint,
+                   sell_hint, trump_hint)
 
 __version__ = "0.1.0"
 

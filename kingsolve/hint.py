@@ -29,17 +29,18 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
-from .checks import check_int, check_positive, check_threads, is_int
+from .checks import check_int, check_positive, check_threads
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .position import Position, trick_winner_index
-from .request import json_int
+# The request layer answers hint requests; the command line reads them from here too.
+from .request import CHOICE_ALIASES, CHOICES, hint_request, json_int  # noqa: F401
 from .result import Budget, SolveResult
 from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .sampling import DealSampler, SeatView
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
-           "sale_hint", "sell_hint", "contract_hint", "festa_hint", "hint_request", "play_preference",
+           "sale_hint", "sell_hint", "contract_hint", "festa_hint", "play_preference",
            "MAX_SAMPLES", "DEFAULT_HORIZON"]
 
 #: The most samples a hint may ask for.
@@ -667,84 +668,8 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
                    horizon=_used_horizon(rs, horizon, solver))
 
 
-# --- requests ---------------------------------------------------------------------------
-
-HINT_FIELDS = {"variant", "contract", "trump", "options", "doubles", "leader", "play", "seat",
-               "hand", "known", "samples", "ms", "seed", "nodes", "id", "choice", "role",
-               "contracts", "players", "threads", "horizon"}
-CHOICES = ("card", "trump", "sale", "contract", "festa")
-#: Older names of choices, still read on input: the sale was once asked as ``sell``.
-CHOICE_ALIASES = {"sell": "sale"}
 #: Kept for code written against the older name.
 sell_hint = sale_hint
-
-
-def _req_field(req: Mapping, name: str, kind, default=None, required: bool = False):
-    if req.get(name) is None:
-        if required:
-            raise InvalidRequestError(f"missing field {excerpt(name)}")
-        return default
-    value = req[name]
-    if (kind is int and not is_int(value)) or not isinstance(value, kind):
-        want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise InvalidRequestError(f"invalid field {excerpt(name)}: expected {want}, got {excerpt(value)}")
-    return value
-
-
-def hint_request(request: Any) -> dict:
-    """Answer a hint request: the shared request fields (no deal) plus ``seat``, ``hand``,
-    ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
-    (``trump``, ``sale``, ``contract``, ``festa`` with ``role``) instead of a card hint.
-    Returns the JSON-ready result."""
-    from .request import budget_from_request
-    if not isinstance(request, Mapping):
-        raise InvalidRequestError(f"invalid request: expected a JSON object, "
-                                  f"got {type(request).__name__}")
-    unknown = sorted(k for k in request if k not in HINT_FIELDS)
-    if unknown:
-        raise InvalidRequestError(f"unknown field {excerpt(unknown[0])} in hint request: expected "
-                                  f"{', '.join(sorted(HINT_FIELDS))}")
-    req = request
-    # Each search is cut to what is left of the hint's time, so no search gets more than
-    # the hint's ms: that is the per-search budget to report.
-    budget = budget_from_request({k: req.get(k) for k in ("nodes", "ms")})
-    choice = _req_field(req, "choice", str, "card")
-    choice = CHOICE_ALIASES.get(choice, choice)
-    if choice not in CHOICES:
-        raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "
-                                  f"got {excerpt(choice)}")
-    variant = _req_field(req, "variant", str, required=True)
-    seat = _req_field(req, "seat", str, required=True)
-    hand = _req_field(req, "hand", (str, list), required=True)
-    common = dict(samples=_req_field(req, "samples", int, 50 if choice == "card" else 10),
-                  ms=_req_field(req, "ms", (int, float)), seed=_req_field(req, "seed", int, 0),
-                  budget=budget, threads=_req_field(req, "threads", int, 1),
-                  horizon=_req_field(req, "horizon", int))
-    if choice == "card":
-        known = _req_field(req, "known", dict, {})
-        play = _req_field(req, "play", list, [])
-        options = _req_field(req, "options", list, [])
-        result = hint(variant, _req_field(req, "contract", str, required=True), seat, hand,
-                      play=play, leader=_req_field(req, "leader", str, "N"),
-                      trump=_req_field(req, "trump", str), doubles=_req_field(req, "doubles", bool, False),
-                      options=options, known=known, players=_req_field(req, "players", int, 4),
-                      **common)
-    elif choice == "trump":
-        result = trump_hint(variant, seat, hand, contract=_req_field(req, "contract", str),
-                            leader=_req_field(req, "leader", str), **common)
-    elif choice == "sale":
-        result = sale_hint(variant, seat, hand, **common)
-    elif choice == "contract":
-        result = contract_hint(variant, seat, hand, contracts=_req_field(req, "contracts", list),
-                               **common)
-    else:
-        if variant != "portuguese":
-            raise InvalidRequestError(f"the festa is Portuguese (docs/rules.md 6), not {excerpt(variant)}")
-        result = festa_hint(seat, hand, role=_req_field(req, "role", str, "host"), **common)
-    out = result.to_dict()
-    if "id" in req:
-        out = {"id": req["id"], **out}
-    return out
 
 
 # --- command line -----------------------------------------------------------------------
