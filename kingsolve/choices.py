@@ -29,7 +29,7 @@ from .deal import Deal
 from .match import TURKISH_PENALTIES
 from .analysis import LEGEND, exact_analysis, value_text
 from .errors import InvalidRequestError, SolveTimeout
-from .result import Budget, BudgetShares, Number, SolveResult, json_number
+from .result import Budget, Number, SolveResult, json_number
 from .review import analyse_position, solve_position
 from .rules import TRUMP_NAMED_OR_NONE, TRUMP_NONE, RuleSet, get_variant
 
@@ -171,11 +171,11 @@ class _Analyser:
         """Each option ``(label, contract, leader, trump)`` analysed with an equal
         share of what is left of the budget when its turn comes."""
         from .position import Position
-        shares = BudgetShares(self.budget, len(specs))
+        deadline = self.budget.start(pieces=len(specs))
         out = []
         for label, contract, leader, trump in specs:
             pos = Position(self.variant, contract, self.deal, leader=leader, trump=trump)
-            share = shares.take()
+            share = deadline.take()
             if self.exact:
                 try:
                     a = exact_analysis(pos, solve_position(pos, list(pos.seats), share,
@@ -185,7 +185,7 @@ class _Analyser:
                                        bounds=exc.bounds) from None
             else:
                 a = analyse_position(pos, list(pos.seats), share, self.solver, cards=False)
-            shares.done(share, int(a.nodes))
+            deadline.done(share, int(a.nodes))
             self.nodes += int(a.nodes)
             out.append(Option(label, contract, trump, leader, dict(a.values), dict(a.bounds),
                               dict(a.estimates)))

@@ -25,7 +25,7 @@ import itertools
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
@@ -253,34 +253,23 @@ def _run_samples(deals: Iterable[Deal], job: Callable[[Deal, Budget], Any], samp
     limit each search gets at most the time left. Results keep the order of the
     deals, so the answer does not depend on the number of threads.
     """
-    start = time.perf_counter()
+    # Without ms the hint has no deadline of its own: each search keeps ``budget``.
+    deadline = replace(budget, ms=math.inf if ms is None else ms).start()
     results: list[Any] = []
     timeouts = 0
 
-    def left() -> float | None:
-        if ms is None:
-            return None
-        return ms - (time.perf_counter() - start) * 1000.0
-
     def run(deal: Deal) -> Any:
-        rest = left()
-        b = budget
-        if rest is not None:
-            if rest <= 0:
-                return None
-            b = Budget(nodes=budget.nodes, ms=min(budget.ms, rest), tt_mb=budget.tt_mb)
+        if deadline.expired():
+            return None
         try:
-            return job(deal, b)
+            return job(deal, deadline.share(most=budget))
         except SolveTimeout:
             return SolveTimeout
 
     it = iter(deals)
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
     try:
-        while len(results) < samples:
-            rest = left()
-            if rest is not None and rest <= 0:
-                break
+        while len(results) < samples and not deadline.expired():
             batch = []
             for _ in range(min(samples - len(results), threads)):
                 d = next(it, None)

@@ -26,7 +26,7 @@ from .cards import Card, Seat
 from .checks import check_int, is_int
 from .errors import InvalidRequestError, KingsolveError, SolveTimeout, excerpt
 from .record import Record
-from .result import Budget, BudgetShares, Number, SolveResult, json_number
+from .result import Budget, Number, SolveResult, json_number
 
 __all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "solve_position",
            "analyse_position", "start_index"]
@@ -423,13 +423,13 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
     seats = list(record.position(start).seats)
     began = time.perf_counter()
     indices = list(range(start, len(record.play))) or [start]
-    shares = BudgetShares(budget, len(indices))
+    deadline = budget.start(pieces=len(indices))
     found: dict[int, CardReview] = {}
     first: Analysis | None = None
     nodes = 0
     for done, i in enumerate(reversed(indices), 1):
         pos = record.position(i)
-        share = shares.take()
+        share = deadline.take()
         if i == len(record.play):               # nothing played from the start on
             a = analyse_position(pos, seats, share, solver, cards=False)
         else:
@@ -438,7 +438,7 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
             head = dict(index=i, trick=None if record.is_domino else pos.trick_number + 1,
                         seat=mover, card=record.play[i], forced=len(pos.legal_cards()) == 1)
             found[i] = _card_review(head, a, record.play[i], mover)
-        shares.done(share, int(a.nodes))
+        deadline.done(share, int(a.nodes))
         nodes += int(a.nodes)
         if i == start:
             first = a
