@@ -1,7 +1,9 @@
 """kingsolve: double-dummy analysis for the card game King.
 
 The value types (``Card``, ``Seat``, ``Deal``...), the rule sets as data
-(``VARIANTS``), the play engine (``Position``) and the solver surfaces.
+(``VARIANTS``), the play engine (``Position``), the solver surfaces, their typed
+results (``SolveResult``, ``Analysis``, ``Table``...) and the budgets that bound
+them (``Budget``, started as a ``Deadline``).
 """
 
 from .cards import Card, Rank, Seat, Suit
@@ -10,6 +12,7 @@ from .errors import (IllegalPlayError, InvalidDealError, InvalidRequestError, Ki
                      ParseError, SolveTimeout, UnknownContractError, UnknownVariantError)
 from .position import Position, Trick
 from .request import hint_request, legal_request, position_from_request, solve_request
+from .result import Budget, Deadline, SolveResult
 from .rules import VARIANTS, Contract, RuleSet, get_variant
 from .solver import solve
 from .analysis import Analysis, analyse, analyses
@@ -28,7 +31,7 @@ __all__ = [
     "Card", "Rank", "Seat", "Suit", "Deal", "Position", "Trick",
     "Contract", "RuleSet", "VARIANTS", "get_variant",
     "legal_request", "position_from_request", "solve", "dd_table", "solve_request",
-    "Analysis", "analyse", "analyses", "Table",
+    "Budget", "Deadline", "SolveResult", "Analysis", "analyse", "analyses", "Table",
     "Record", "RecordError", "parse_records", "read_records", "format_records",
     "review", "Review", "match_report", "MatchReport", "Choices", "trump_choice",
     "sale_choice", "festa_choice", "contract_choice", "redeal_choice",

@@ -16,7 +16,7 @@ from kingsolve import Deal, Position, Seat
 from kingsolve.cards import Card
 from kingsolve.cli import main
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
-from kingsolve.result import Budget
+from kingsolve.result import Budget, SolveResult
 from kingsolve.request import solve_request
 from kingsolve.solver import solve
 from kingsolve.table import Table, dd_table, format_table
@@ -429,3 +429,12 @@ def test_domino_requests_go_to_the_domino_solver():
     with pytest.raises(SolveTimeout, match="domino"):
         solve_request({"variant": "italian", "contract": "domino", "deal": deal,
                        "leader": "N", "nodes": 1000})
+
+
+def test_the_typed_results_and_budgets_come_from_the_package_root():
+    from kingsolve.analysis import Analysis
+    from kingsolve.table import Table
+    exported = {"Budget": Budget, "Deadline": type(Budget().start()), "SolveResult": SolveResult,
+                "Analysis": Analysis, "Table": Table}
+    for name, kind in exported.items():
+        assert name in kingsolve.__all__ and getattr(kingsolve, name) is kind
