@@ -33,9 +33,7 @@ from .checks import check_int, check_positive, check_threads
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .position import Position, trick_winner_index
-# The request layer answers hint requests; the command line reads them from here too.
-from .request import CHOICE_ALIASES, CHOICES, hint_request, json_int  # noqa: F401
-from .result import Budget, SolveResult
+from .result import Budget, SolveResult, json_int
 from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .sampling import DealSampler, SeatView
 
@@ -659,6 +657,11 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
 
 #: Kept for code written against the older name.
 sell_hint = sale_hint
+
+#: What a hint may be asked about: a card, or one of the choices before play.
+CHOICES = ("card", "trump", "sale", "contract", "festa")
+#: Older names of choices, still read on input: the sale was once asked as ``sell``.
+CHOICE_ALIASES = {"sell": "sale"}
 
 
 # --- command line -----------------------------------------------------------------------

@@ -46,7 +46,7 @@ from .cards import Card, Seat, Suit
 from .checks import is_int
 from .deal import Deal
 from .errors import KingsolveError, ParseError, excerpt
-from .request import JSON_SAFE_INT
+from .result import JSON_SAFE_INT
 from .rules import TRUMP_NONE, RuleSet, get_variant
 
 __all__ = ["Record", "RecordError", "parse_records", "format_records", "read_records",

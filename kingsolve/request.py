@@ -22,13 +22,12 @@ from .cards import Seat
 from .checks import is_int, is_number
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
-from .result import Budget
+from .result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (the JSON limits, re-exported)
 from .rules import get_variant
 
 __all__ = ["position_from_request", "legal_request", "solve_request", "solve_stream",
            "hint_request", "budget_from_request", "check_request", "REQUEST_FIELDS",
-           "HINT_FIELDS", "CHOICES", "CHOICE_ALIASES", "MAX_TEXT", "MAX_NODES", "MAX_MS",
-           "JSON_SAFE_INT", "json_int"]
+           "HINT_FIELDS", "MAX_TEXT", "MAX_NODES", "MAX_MS", "JSON_SAFE_INT", "json_int"]
 
 #: Fields a request may carry (others are refused, to catch typos).
 REQUEST_FIELDS = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
@@ -37,30 +36,11 @@ REQUEST_FIELDS = {"variant", "contract", "trump", "options", "doubles", "deal", 
 HINT_FIELDS = {"variant", "contract", "trump", "options", "doubles", "leader", "play", "seat",
                "hand", "known", "samples", "ms", "seed", "nodes", "id", "choice", "role",
                "contracts", "players", "threads", "horizon"}
-#: What a hint request may ask about: a card, or one of the choices before play.
-CHOICES = ("card", "trump", "sale", "contract", "festa")
-#: Older names of choices, still read on input: the sale was once asked as ``sell``.
-CHOICE_ALIASES = {"sell": "sale"}
 MAX_TEXT = 400          # longest deal text accepted
 MAX_PLAY = 52           # longest play record accepted
 #: The largest budgets a request may ask for.
 MAX_NODES = 2_000_000_000
 MAX_MS = 600_000.0
-
-#: The largest integer every JSON and msgpack peer holds exactly (2**53 - 1): a
-#: JavaScript client reads a larger one rounded.
-JSON_SAFE_INT = 2**53 - 1
-
-
-def json_int(n: int) -> int | str:
-    """``n`` as a JSON value a JavaScript client reads exactly: the integer, or its
-    decimal text when it is larger than ``JSON_SAFE_INT``.
-
-    >>> json_int(52), json_int(2**60)
-    (52, '1152921504606846976')
-    """
-    return n if -JSON_SAFE_INT <= n <= JSON_SAFE_INT else str(n)
-
 
 def _invalid_field(name: str, expected: str, value: Any) -> InvalidRequestError:
     return InvalidRequestError(f"invalid field {excerpt(name)}: expected {expected}, "
@@ -150,6 +130,7 @@ def hint_request(request: Any) -> dict:
     ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
     (``trump``, ``sale``, ``contract``, ``festa`` with ``role``) instead of a card hint
     (``kingsolve.hint``). Returns the JSON-ready result."""
+    from .hint import CHOICE_ALIASES, CHOICES
     req = check_request(request, HINT_FIELDS, "hint request")
     budget = budget_from_request(req)
     choice = _field(req, "choice", str, "card")

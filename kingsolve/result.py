@@ -11,10 +11,26 @@ from typing import Union
 
 from .cards import Card, Seat
 
-__all__ = ["Number", "Budget", "Deadline", "SolveResult", "json_number"]
+__all__ = ["Number", "Budget", "Deadline", "SolveResult", "json_number", "json_int",
+           "JSON_SAFE_INT"]
 
 #: A score: an integer, or an exact fraction (domino shared wins).
 Number = Union[int, Fraction]
+
+
+#: The largest integer every JSON and msgpack peer holds exactly (2**53 - 1): a
+#: JavaScript client reads a larger one rounded.
+JSON_SAFE_INT = 2**53 - 1
+
+
+def json_int(n: int) -> int | str:
+    """``n`` as a JSON value a JavaScript client reads exactly: the integer, or its
+    decimal text when it is larger than ``JSON_SAFE_INT``.
+
+    >>> json_int(52), json_int(2**60)
+    (52, '1152921504606846976')
+    """
+    return n if -JSON_SAFE_INT <= n <= JSON_SAFE_INT else str(n)
 
 
 def json_number(x: Number) -> int | float:
