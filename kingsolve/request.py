@@ -16,7 +16,7 @@ leader and the cards played so far::
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Collection, Iterator, Mapping
 
 from .cards import Seat
 from .checks import is_int, is_number
@@ -41,6 +41,7 @@ MAX_PLAY = 52           # longest play record accepted
 #: The largest budgets a request may ask for.
 MAX_NODES = 2_000_000_000
 MAX_MS = 600_000.0
+
 
 def _invalid_field(name: str, expected: str, value: Any) -> InvalidRequestError:
     return InvalidRequestError(f"invalid field {excerpt(name)}: expected {expected}, "
@@ -71,7 +72,7 @@ def _checked_field(req: Mapping[str, Any], name: str, valid: Callable[[Any], boo
     return value
 
 
-def check_request(req: Any, fields: "frozenset[str] | set[str]" = REQUEST_FIELDS,
+def check_request(req: Any, fields: Collection[str] = REQUEST_FIELDS,
                   noun: str = "request") -> Mapping[str, Any]:
     """Check a request's outer shape: a mapping with ``fields`` only (the ``noun``
     request's, named in the error)."""
