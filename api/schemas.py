@@ -144,7 +144,7 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
 
 
 def _hint_request(max_ms: float) -> dict:
-    """The hint request (``kingsolve.hint.hint_request``): the position without the deal."""
+    """The hint request (``kingsolve.request.hint_request``): the position without the deal."""
     pos = _position_properties()
     return {
         "type": "object", "required": ["variant", "seat", "hand"], "additionalProperties": False,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-import time
 from typing import Any
 
 from flask import Blueprint, current_app, request
@@ -12,7 +11,7 @@ from flask import Blueprint, current_app, request
 from kingsolve.deal import Deal
 from kingsolve.errors import KingsolveError, SolveTimeout
 from kingsolve.record import Record
-from kingsolve.request import legal_request, solve_request, solve_stream
+from kingsolve.request import hint_request, legal_request, solve_request, solve_stream
 from kingsolve.result import Budget
 from kingsolve.rules import VARIANTS
 
@@ -77,15 +76,15 @@ def _solve_batch(reqs: list) -> list[dict]:
     equal share of the time left, so every request is answered (with estimates at
     least) and the whole batch within ``KINGSOLVE_BATCH_MS``.
     """
-    deadline = time.monotonic() + current_app.config["KINGSOLVE_BATCH_MS"] / 1000
+    deadline = Budget(ms=current_app.config["KINGSOLVE_BATCH_MS"]).start()
     out = []
     for i, item in enumerate(reqs):
-        share = (deadline - time.monotonic()) * 1000 / (len(reqs) - i)
+        share = deadline.share(parts=len(reqs) - i)
         try:
-            if share <= 0:
+            if deadline.expired():
                 raise SolveTimeout("batch time budget spent before this request")
             req = _state().schemas.validate("SolveRequest", item)
-            out.append(solve_request(_budget(req, share, default_ms=_solve_ms())))
+            out.append(solve_request(_budget(req, share.ms, default_ms=_solve_ms())))
         except KingsolveError as exc:
             out.append(exc.to_dict())
     return out
@@ -146,7 +145,6 @@ def choices():
 
 @bp.post("/hint")
 def hint():
-    from kingsolve.hint import hint_request
     req = _budget(_body("HintRequest"))
     cfg = current_app.config
     # A hint's ms bounds the whole hint (its searches share it), so the cap is the

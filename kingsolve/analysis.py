@@ -42,6 +42,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import _core
 from .cards import Card, Seat
+from .checks import check_threads
 from .errors import InvalidRequestError
 from .position import Position
 from .result import Budget, Number, SolveResult, json_number
@@ -501,8 +502,7 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
     if not isinstance(position, Position):
         raise InvalidRequestError(f"analyses needs a trick-contract Position, "
                                   f"got {type(position).__name__}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise InvalidRequestError(f"invalid threads {threads!r}: expected 1 to 64")
+    check_threads(threads)
     budget = budget or Budget()
     wanted = _check_seats(position, seats)
     start = time.perf_counter()

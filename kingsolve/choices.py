@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from .cards import Seat, Suit
+from .checks import check_int
 from .deal import Deal
 from .match import TURKISH_PENALTIES
 from .analysis import LEGEND, exact_analysis, value_text
 from .errors import InvalidRequestError, SolveTimeout
-from .result import Budget, BudgetShares, Number, SolveResult, json_number
+from .result import Budget, Number, SolveResult, json_number
 from .review import analyse_position, solve_position
 from .rules import TRUMP_NAMED_OR_NONE, TRUMP_NONE, RuleSet, get_variant
 
@@ -170,11 +171,11 @@ class _Analyser:
         """Each option ``(label, contract, leader, trump)`` analysed with an equal
         share of what is left of the budget when its turn comes."""
         from .position import Position
-        shares = BudgetShares(self.budget, len(specs))
+        deadline = self.budget.start(pieces=len(specs))
         out = []
         for label, contract, leader, trump in specs:
             pos = Position(self.variant, contract, self.deal, leader=leader, trump=trump)
-            share = shares.take()
+            share = deadline.take()
             if self.exact:
                 try:
                     a = exact_analysis(pos, solve_position(pos, list(pos.seats), share,
@@ -184,7 +185,7 @@ class _Analyser:
                                        bounds=exc.bounds) from None
             else:
                 a = analyse_position(pos, list(pos.seats), share, self.solver, cards=False)
-            shares.done(share, int(a.nodes))
+            deadline.done(share, int(a.nodes))
             self.nodes += int(a.nodes)
             out.append(Option(label, contract, trump, leader, dict(a.values), dict(a.bounds),
                               dict(a.estimates)))
@@ -440,9 +441,7 @@ def contract_choice(deal: "Deal | str", chooser: "Seat | str",
 def redeal_choice(deal: "Deal | str", threshold: int = 4, seed: Any = None) -> Choices:
     """The booklet's domino redeal property (docs/rules.md 4): who may ask for a redeal."""
     from .domino import redeal_property
-    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
-        raise InvalidRequestError(f"invalid threshold {threshold!r}: expected a whole number "
-                                  f"of at least 1")
+    check_int(threshold, "threshold", 1, expected="a whole number of at least 1")
     deal = _deal(deal)
     prop = redeal_property(deal, threshold)
     summary = {"seats": prop, "may_redeal": [s for s, v in prop.items() if v["may_redeal"]]}

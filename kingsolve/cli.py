@@ -122,7 +122,8 @@ def add_stats_flags(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    from .hint import hint_request, request_from_args
+    from .hint import request_from_args
+    from .request import hint_request
     _print_json(hint_request(request_from_args(args, read_request(args))))
     return 0
 

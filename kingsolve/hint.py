@@ -25,20 +25,20 @@ import itertools
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
+from .checks import check_int, check_positive, check_threads
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .position import Position, trick_winner_index
-from .request import json_int
-from .result import Budget, SolveResult
+from .result import Budget, SolveResult, json_int
 from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .sampling import DealSampler, SeatView
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
-           "sale_hint", "sell_hint", "contract_hint", "festa_hint", "hint_request", "play_preference",
+           "sale_hint", "sell_hint", "contract_hint", "festa_hint", "play_preference",
            "MAX_SAMPLES", "DEFAULT_HORIZON"]
 
 #: The most samples a hint may ask for.
@@ -202,32 +202,17 @@ class ChoiceHint:
                 "horizon": self.horizon, **self.detail}
 
 
-def _check_samples(samples: Any) -> int:
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise InvalidRequestError(f"invalid samples {excerpt(samples)}: expected 1 to {MAX_SAMPLES}")
-    return samples
-
-
-def _check_ms(ms: Any) -> float | None:
-    if ms is None:
-        return None
-    if isinstance(ms, bool) or not isinstance(ms, (int, float)) or not ms > 0:
-        raise InvalidRequestError(f"invalid ms {excerpt(ms)}: expected a positive number of milliseconds")
-    return float(ms)
-
-
-def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidRequestError(f"invalid seed {excerpt(seed)}: expected an integer")
-    return seed
+def _check_sampling(samples: Any, ms: Any, seed: Any) -> tuple[int, float | None, int]:
+    """A hint's sample count, whole-hint time limit (None: none) and seed, checked."""
+    return (check_int(samples, "samples", 1, MAX_SAMPLES),
+            None if ms is None else check_positive(ms, "ms", "a positive number of milliseconds"),
+            check_int(seed, "seed"))
 
 
 def _check_horizon(horizon: Any) -> int:
     if horizon is None:
         return DEFAULT_HORIZON
-    if isinstance(horizon, bool) or not isinstance(horizon, int) or not 0 <= horizon <= 26:
-        raise InvalidRequestError(f"invalid horizon {excerpt(horizon)}: expected 0 to 26 tricks left")
-    return horizon
+    return check_int(horizon, "horizon", 0, 26, "0 to 26 tricks left")
 
 
 def _rollout(p: Position, seat: Seat, legal: Sequence[Card], horizon: int,
@@ -258,12 +243,6 @@ def _with_best(values: dict[Card, float], legal: Sequence[Card]) -> tuple[dict[C
     return values, [c for c in legal if values[c] == top]
 
 
-def _check_threads(threads: Any) -> int:
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise InvalidRequestError(f"invalid threads {excerpt(threads)}: expected 1 to 64")
-    return threads
-
-
 def _run_samples(deals: Iterable[Deal], job: Callable[[Deal, Budget], Any], samples: int,
                  ms: float | None, budget: Budget, threads: int) -> tuple[list[Any], int]:
     """``job`` on up to ``samples`` deals, in order, within ``ms``; results and timeouts.
@@ -272,34 +251,23 @@ def _run_samples(deals: Iterable[Deal], job: Callable[[Deal, Budget], Any], samp
     limit each search gets at most the time left. Results keep the order of the
     deals, so the answer does not depend on the number of threads.
     """
-    start = time.perf_counter()
+    # Without ms the hint has no deadline of its own: each search keeps ``budget``.
+    deadline = replace(budget, ms=math.inf if ms is None else ms).start()
     results: list[Any] = []
     timeouts = 0
 
-    def left() -> float | None:
-        if ms is None:
-            return None
-        return ms - (time.perf_counter() - start) * 1000.0
-
     def run(deal: Deal) -> Any:
-        rest = left()
-        b = budget
-        if rest is not None:
-            if rest <= 0:
-                return None
-            b = Budget(nodes=budget.nodes, ms=min(budget.ms, rest), tt_mb=budget.tt_mb)
+        if deadline.expired():
+            return None
         try:
-            return job(deal, b)
+            return job(deal, deadline.share(most=budget))
         except SolveTimeout:
             return SolveTimeout
 
     it = iter(deals)
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
     try:
-        while len(results) < samples:
-            rest = left()
-            if rest is not None and rest <= 0:
-                break
+        while len(results) < samples and not deadline.expired():
             batch = []
             for _ in range(min(samples - len(results), threads)):
                 d = next(it, None)
@@ -342,10 +310,8 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     """
     from .solver import rollout_values
     start = time.perf_counter()
-    samples = _check_samples(samples)
-    ms = _check_ms(ms)
-    seed = _check_seed(seed)
-    threads = _check_threads(threads)
+    samples, ms, seed = _check_sampling(samples, ms, seed)
+    threads = check_threads(threads)
     horizon = _check_horizon(horizon)
     budget = budget or Budget()
     solve = solver or _default_solver()
@@ -459,8 +425,7 @@ def _label(trump: Suit | None) -> str:
 
 
 def _common(samples, ms, seed, threads, budget):
-    return (_check_samples(samples), _check_ms(ms), _check_seed(seed), _check_threads(threads),
-            budget or Budget())
+    return (*_check_sampling(samples, ms, seed), check_threads(threads), budget or Budget())
 
 
 def _finish(choice: str, seat: Seat, values: dict[str, list[float]], samples: int, seed: int,
@@ -690,84 +655,13 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
                    horizon=_used_horizon(rs, horizon, solver))
 
 
-# --- requests ---------------------------------------------------------------------------
-
-HINT_FIELDS = {"variant", "contract", "trump", "options", "doubles", "leader", "play", "seat",
-               "hand", "known", "samples", "ms", "seed", "nodes", "id", "choice", "role",
-               "contracts", "players", "threads", "horizon"}
-CHOICES = ("card", "trump", "sale", "contract", "festa")
-#: Older names of choices, still read on input: the sale was once asked as ``sell``.
-CHOICE_ALIASES = {"sell": "sale"}
 #: Kept for code written against the older name.
 sell_hint = sale_hint
 
-
-def _req_field(req: Mapping, name: str, kind, default=None, required: bool = False):
-    if req.get(name) is None:
-        if required:
-            raise InvalidRequestError(f"missing field {excerpt(name)}")
-        return default
-    value = req[name]
-    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
-        want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise InvalidRequestError(f"invalid field {excerpt(name)}: expected {want}, got {excerpt(value)}")
-    return value
-
-
-def hint_request(request: Any) -> dict:
-    """Answer a hint request: the shared request fields (no deal) plus ``seat``, ``hand``,
-    ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
-    (``trump``, ``sale``, ``contract``, ``festa`` with ``role``) instead of a card hint.
-    Returns the JSON-ready result."""
-    from .request import budget_from_request
-    if not isinstance(request, Mapping):
-        raise InvalidRequestError(f"invalid request: expected a JSON object, "
-                                  f"got {type(request).__name__}")
-    unknown = sorted(k for k in request if k not in HINT_FIELDS)
-    if unknown:
-        raise InvalidRequestError(f"unknown field {excerpt(unknown[0])} in hint request: expected "
-                                  f"{', '.join(sorted(HINT_FIELDS))}")
-    req = request
-    # Each search is cut to what is left of the hint's time, so no search gets more than
-    # the hint's ms: that is the per-search budget to report.
-    budget = budget_from_request({k: req.get(k) for k in ("nodes", "ms")})
-    choice = _req_field(req, "choice", str, "card")
-    choice = CHOICE_ALIASES.get(choice, choice)
-    if choice not in CHOICES:
-        raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "
-                                  f"got {excerpt(choice)}")
-    variant = _req_field(req, "variant", str, required=True)
-    seat = _req_field(req, "seat", str, required=True)
-    hand = _req_field(req, "hand", (str, list), required=True)
-    common = dict(samples=_req_field(req, "samples", int, 50 if choice == "card" else 10),
-                  ms=_req_field(req, "ms", (int, float)), seed=_req_field(req, "seed", int, 0),
-                  budget=budget, threads=_req_field(req, "threads", int, 1),
-                  horizon=_req_field(req, "horizon", int))
-    if choice == "card":
-        known = _req_field(req, "known", dict, {})
-        play = _req_field(req, "play", list, [])
-        options = _req_field(req, "options", list, [])
-        result = hint(variant, _req_field(req, "contract", str, required=True), seat, hand,
-                      play=play, leader=_req_field(req, "leader", str, "N"),
-                      trump=_req_field(req, "trump", str), doubles=_req_field(req, "doubles", bool, False),
-                      options=options, known=known, players=_req_field(req, "players", int, 4),
-                      **common)
-    elif choice == "trump":
-        result = trump_hint(variant, seat, hand, contract=_req_field(req, "contract", str),
-                            leader=_req_field(req, "leader", str), **common)
-    elif choice == "sale":
-        result = sale_hint(variant, seat, hand, **common)
-    elif choice == "contract":
-        result = contract_hint(variant, seat, hand, contracts=_req_field(req, "contracts", list),
-                               **common)
-    else:
-        if variant != "portuguese":
-            raise InvalidRequestError(f"the festa is Portuguese (docs/rules.md 6), not {excerpt(variant)}")
-        result = festa_hint(seat, hand, role=_req_field(req, "role", str, "host"), **common)
-    out = result.to_dict()
-    if "id" in req:
-        out = {"id": req["id"], **out}
-    return out
+#: What a hint may be asked about: a card, or one of the choices before play.
+CHOICES = ("card", "trump", "sale", "contract", "festa")
+#: Older names of choices, still read on input: the sale was once asked as ``sell``.
+CHOICE_ALIASES = {"sell": "sale"}
 
 
 # --- command line -----------------------------------------------------------------------

@@ -35,6 +35,7 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from .cards import Card, Seat, Suit, deck_mask
+from .checks import check_int, is_int
 from .deal import seats_for_players
 from .errors import KingsolveError
 from .result import Number, json_number
@@ -63,9 +64,8 @@ class Sale:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "buyer", Seat.parse(self.buyer))
-        if isinstance(self.price, bool) or not isinstance(self.price, int) or self.price < 1:
-            raise ScoreSheetError(f"invalid sale price {self.price!r}: expected a number of "
-                                  f"tricks, at least 1")
+        check_int(self.price, "sale price", 1, expected="a number of tricks, at least 1",
+                  error=ScoreSheetError)
 
     def to_dict(self) -> dict:
         return {"buyer": self.buyer.name, "price": self.price}
@@ -82,10 +82,8 @@ class Bid:
         if self.kind not in ("plus", "null"):
             raise ScoreSheetError(f"invalid bid kind {self.kind!r}: expected 'plus' or 'null'")
         top = 3 if self.kind == "null" else 13
-        if isinstance(self.tricks, bool) or not isinstance(self.tricks, int) or \
-                not 1 <= self.tricks <= top:
-            raise ScoreSheetError(f"invalid {self.kind} bid {self.tricks!r}: expected 1 to {top} "
-                                  f"tricks")
+        check_int(self.tricks, f"{self.kind} bid", 1, top, f"1 to {top} tricks",
+                  error=ScoreSheetError)
 
     @classmethod
     def plus(cls, tricks: int) -> "Bid":
@@ -292,7 +290,7 @@ def _check_scores(scores: Mapping[Any, Any], seats: Sequence[Seat], where: str) 
     out: dict[Seat, Number] = {}
     for key, value in scores.items():
         seat = Seat.parse(key)
-        if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        if not (is_int(value) or isinstance(value, Fraction)):
             raise ScoreSheetError(f"invalid score {value!r} of {seat.name} for {where}: "
                                   f"expected an integer or a fraction")
         out[seat] = value

@@ -43,9 +43,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit
+from .checks import is_int
 from .deal import Deal
 from .errors import KingsolveError, ParseError, excerpt
-from .request import JSON_SAFE_INT
+from .result import JSON_SAFE_INT
 from .rules import TRUMP_NONE, RuleSet, get_variant
 
 __all__ = ["Record", "RecordError", "parse_records", "format_records", "read_records",
@@ -292,7 +293,7 @@ class Record:
                 if required:
                     raise RecordError(f"missing field {excerpt(key)} in record")
                 return
-            if isinstance(value, bool) or not isinstance(value, (str, int)):
+            if not (isinstance(value, str) or is_int(value)):
                 raise RecordError(f"invalid field {excerpt(key)}: expected text, got {excerpt(value)}")
             tags[tag] = (str(value), 0)
 

@@ -1,5 +1,6 @@
-"""The JSON request shape that the CLI, batch files and the API share, and the
-answers to ``legal`` and ``solve`` requests.
+"""The request layer: the JSON requests that the CLI, batch files and the API share,
+checked and turned into value types (``Position``, ``Seat``, ``Budget``) for the
+library, and the answers to ``legal``, ``solve`` and ``hint`` requests.
 
 A request names the rule set, contract, trump, options, doubles flag, deal, first
 leader and the cards played so far::
@@ -15,62 +16,72 @@ leader and the cards played so far::
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Collection, Iterator, Mapping
 
 from .cards import Seat
+from .checks import is_int, is_number
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
+from .result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (the JSON limits, re-exported)
 from .rules import get_variant
 
 __all__ = ["position_from_request", "legal_request", "solve_request", "solve_stream",
-           "budget_from_request", "REQUEST_FIELDS", "MAX_TEXT", "MAX_NODES", "MAX_MS",
-           "JSON_SAFE_INT", "json_int"]
+           "hint_request", "budget_from_request", "check_request", "REQUEST_FIELDS",
+           "HINT_FIELDS", "MAX_TEXT", "MAX_NODES", "MAX_MS", "JSON_SAFE_INT", "json_int"]
 
 #: Fields a request may carry (others are refused, to catch typos).
 REQUEST_FIELDS = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
                   "seats", "id", "budget", "nodes", "ms", "samples", "seed", "exact"}
+#: Fields a hint request may carry (``hint_request``).
+HINT_FIELDS = {"variant", "contract", "trump", "options", "doubles", "leader", "play", "seat",
+               "hand", "known", "samples", "ms", "seed", "nodes", "id", "choice", "role",
+               "contracts", "players", "threads", "horizon"}
 MAX_TEXT = 400          # longest deal text accepted
 MAX_PLAY = 52           # longest play record accepted
 #: The largest budgets a request may ask for.
 MAX_NODES = 2_000_000_000
 MAX_MS = 600_000.0
 
-#: The largest integer every JSON and msgpack peer holds exactly (2**53 - 1): a
-#: JavaScript client reads a larger one rounded.
-JSON_SAFE_INT = 2**53 - 1
 
-
-def json_int(n: int) -> int | str:
-    """``n`` as a JSON value a JavaScript client reads exactly: the integer, or its
-    decimal text when it is larger than ``JSON_SAFE_INT``.
-
-    >>> json_int(52), json_int(2**60)
-    (52, '1152921504606846976')
-    """
-    return n if -JSON_SAFE_INT <= n <= JSON_SAFE_INT else str(n)
+def _invalid_field(name: str, expected: str, value: Any) -> InvalidRequestError:
+    return InvalidRequestError(f"invalid field {excerpt(name)}: expected {expected}, "
+                               f"got {excerpt(value)}")
 
 
 def _field(req: Mapping[str, Any], name: str, kind: type | tuple, default: Any = None,
            required: bool = False) -> Any:
-    if name not in req or req[name] is None:
+    """Field ``name`` of ``req`` when of type ``kind`` (an ``int`` is never a bool);
+    ``default`` when absent or null, unless ``required``."""
+    if req.get(name) is None:
         if required:
             raise InvalidRequestError(f"missing field {excerpt(name)}")
         return default
     value = req[name]
-    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+    if kind is int and not is_int(value) or not isinstance(value, kind):
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise InvalidRequestError(f"invalid field {excerpt(name)}: expected {expected}, got {excerpt(value)}")
+        raise _invalid_field(name, expected, value)
     return value
 
 
-def check_request(req: Any) -> Mapping[str, Any]:
-    """Check a request's outer shape: a mapping with known fields only."""
+def _checked_field(req: Mapping[str, Any], name: str, valid: Callable[[Any], bool],
+                   expected: str) -> Any:
+    """Field ``name`` of ``req`` (None when absent) when ``valid`` holds for it."""
+    value = req.get(name)
+    if value is not None and not valid(value):
+        raise _invalid_field(name, expected, value)
+    return value
+
+
+def check_request(req: Any, fields: Collection[str] = REQUEST_FIELDS,
+                  noun: str = "request") -> Mapping[str, Any]:
+    """Check a request's outer shape: a mapping with ``fields`` only (the ``noun``
+    request's, named in the error)."""
     if not isinstance(req, Mapping):
         raise InvalidRequestError(f"invalid request: expected a JSON object, got {type(req).__name__}")
-    unknown = sorted(k for k in req if k not in REQUEST_FIELDS)
+    unknown = sorted(k for k in req if k not in fields)
     if unknown:
-        raise InvalidRequestError(f"unknown field {excerpt(unknown[0])} in request: expected "
-                                  f"{', '.join(sorted(REQUEST_FIELDS))}")
+        raise InvalidRequestError(f"unknown field {excerpt(unknown[0])} in {noun}: expected "
+                                  f"{', '.join(sorted(fields))}")
     return req
 
 
@@ -115,32 +126,74 @@ def legal_request(req: Any) -> dict:
     return position_from_request(req).to_dict()
 
 
-def budget_from_request(req: Mapping[str, Any]):
+def hint_request(request: Any) -> dict:
+    """Answer a hint request: the shared request fields (no deal) plus ``seat``, ``hand``,
+    ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
+    (``trump``, ``sale``, ``contract``, ``festa`` with ``role``) instead of a card hint
+    (``kingsolve.hint``). Returns the JSON-ready result."""
+    from .hint import CHOICE_ALIASES, CHOICES
+    req = check_request(request, HINT_FIELDS, "hint request")
+    budget = budget_from_request(req)
+    choice = _field(req, "choice", str, "card")
+    choice = CHOICE_ALIASES.get(choice, choice)
+    if choice not in CHOICES:
+        raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "
+                                  f"got {excerpt(choice)}")
+    variant = _field(req, "variant", str, required=True)
+    seat = _field(req, "seat", str, required=True)
+    hand = _field(req, "hand", (str, list), required=True)
+    # Each search is cut to what is left of the hint's time, so no search gets more than
+    # the hint's ms: that is the per-search budget to report.
+    common = dict(samples=_field(req, "samples", int, 50 if choice == "card" else 10),
+                  ms=_field(req, "ms", (int, float)), seed=_field(req, "seed", int, 0),
+                  budget=budget, threads=_field(req, "threads", int, 1),
+                  horizon=_field(req, "horizon", int))
+    result = _choice_hint(req, choice, variant, seat, hand, common)
+    out = result.to_dict()
+    return {"id": req["id"], **out} if "id" in req else out
+
+
+def _choice_hint(req: Mapping[str, Any], choice: str, variant: str, seat: str, hand: Any,
+                 common: dict):
+    """The hint a checked hint request asks for: a card, or one of the choices."""
+    from .hint import contract_hint, festa_hint, hint, sale_hint, trump_hint
+    if choice == "card":
+        known = _field(req, "known", dict, {})
+        play = _field(req, "play", list, [])
+        options = _field(req, "options", list, [])
+        return hint(variant, _field(req, "contract", str, required=True), seat, hand,
+                    play=play, leader=_field(req, "leader", str, "N"),
+                    trump=_field(req, "trump", str), doubles=_field(req, "doubles", bool, False),
+                    options=options, known=known, players=_field(req, "players", int, 4),
+                    **common)
+    if choice == "trump":
+        return trump_hint(variant, seat, hand, contract=_field(req, "contract", str),
+                          leader=_field(req, "leader", str), **common)
+    if choice == "sale":
+        return sale_hint(variant, seat, hand, **common)
+    if choice == "contract":
+        return contract_hint(variant, seat, hand, contracts=_field(req, "contracts", list),
+                             **common)
+    if variant != "portuguese":
+        raise InvalidRequestError(f"the festa is Portuguese (docs/rules.md 6), not {excerpt(variant)}")
+    return festa_hint(seat, hand, role=_field(req, "role", str, "host"), **common)
+
+
+def budget_from_request(req: Mapping[str, Any]) -> Budget:
     """The budget a request asks for (``nodes``, ``ms``), checked and capped."""
-    from .result import Budget
     default = Budget()
-    nodes, ms = default.nodes, default.ms
-    if req.get("nodes") is not None:
-        n = req["nodes"]
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise InvalidRequestError(f"invalid field 'nodes': expected a positive integer, got {n!r}")
-        nodes = min(n, MAX_NODES)
-    if req.get("ms") is not None:
-        m = req["ms"]
-        if isinstance(m, bool) or not isinstance(m, (int, float)) or not m > 0:
-            raise InvalidRequestError(f"invalid field 'ms': expected a positive number, got {m!r}")
-        ms = min(float(m), MAX_MS)
-    return Budget(nodes=nodes, ms=ms, tt_mb=default.tt_mb)
+    nodes = _checked_field(req, "nodes", lambda n: is_int(n, lo=1), "a positive integer")
+    ms = _checked_field(req, "ms", lambda m: is_number(m) and m > 0, "a positive number")
+    return Budget(nodes=default.nodes if nodes is None else min(nodes, MAX_NODES),
+                  ms=default.ms if ms is None else min(float(ms), MAX_MS), tt_mb=default.tt_mb)
 
 
-def _request_seats(req: Mapping[str, Any]) -> list[str] | None:
-    seats = req.get("seats")
-    if seats is None:
-        return None
-    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
-        raise InvalidRequestError(f"invalid field 'seats': expected a list of seats such as "
-                                  f"[\"N\", \"E\"], got {seats!r}")
-    return seats
+def _request_seats(req: Mapping[str, Any]) -> list[Seat] | None:
+    """The seats a request asks values for (None: every seat in play)."""
+    seats = _checked_field(req, "seats", lambda v: isinstance(v, list) and bool(v) and
+                           all(isinstance(s, str) for s in v),
+                           'a list of seats such as ["N", "E"]')
+    return None if seats is None else [Seat.parse(s) for s in seats]
 
 
 def solve_request(request: Any, on_update: "Callable[[Any], Any] | None" = None) -> dict:

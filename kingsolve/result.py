@@ -1,4 +1,5 @@
-"""The typed results the solvers return, and the budgets that bound a search."""
+"""The typed results the solvers return, the budgets that bound a search, and the
+deadline that a budget under way keeps."""
 
 from __future__ import annotations
 
@@ -10,10 +11,26 @@ from typing import Union
 
 from .cards import Card, Seat
 
-__all__ = ["Number", "Budget", "BudgetShares", "SolveResult", "json_number"]
+__all__ = ["Number", "Budget", "Deadline", "SolveResult", "json_number", "json_int",
+           "JSON_SAFE_INT"]
 
 #: A score: an integer, or an exact fraction (domino shared wins).
 Number = Union[int, Fraction]
+
+
+#: The largest integer every JSON and msgpack peer holds exactly (2**53 - 1): a
+#: JavaScript client reads a larger one rounded.
+JSON_SAFE_INT = 2**53 - 1
+
+
+def json_int(n: int) -> int | str:
+    """``n`` as a JSON value a JavaScript client reads exactly: the integer, or its
+    decimal text when it is larger than ``JSON_SAFE_INT``.
+
+    >>> json_int(52), json_int(2**60)
+    (52, '1152921504606846976')
+    """
+    return n if -JSON_SAFE_INT <= n <= JSON_SAFE_INT else str(n)
 
 
 def json_number(x: Number) -> int | float:
@@ -38,31 +55,60 @@ class Budget:
     def to_dict(self) -> dict:
         return {"nodes": self.nodes, "ms": self.ms, "tt_mb": self.tt_mb}
 
+    def start(self, pieces: int = 1, threads: int = 1) -> "Deadline":
+        """The budget started now: a ``Deadline`` ``ms`` from now, to share between
+        ``pieces`` of work, ``threads`` of them at once."""
+        return Deadline(self, pieces, threads)
 
-class BudgetShares:
-    """One total budget split between ``pieces`` of work as each starts.
 
-    A piece's share is an equal part of what is left when it starts, so what one
-    piece leaves goes to the pieces after it, and the last piece ends by the total's
-    deadline. With ``threads`` pieces running at once, the time the running pieces
-    still hold is set aside first (nodes are work, summed over threads, so they are
-    never multiplied). Thread-safe.
+class Deadline:
+    """A budget under way: its absolute deadline on the monotonic clock, and shares
+    of what is left for the pieces of work still to come.
+
+    Every request's work runs against one: a table's rows, a review's positions, a
+    choice's options, a batch's requests and a hint's samples each get their share
+    as they start, so the whole ends by the one deadline. ``take`` hands out the
+    shares of ``pieces`` planned pieces, equal parts of what is left, so what one
+    piece leaves goes to the pieces after it; with ``threads`` pieces running at
+    once, the time the running pieces still hold is set aside first (nodes are
+    work, summed over threads, so they are never multiplied). Thread-safe.
+
+    >>> clock = Budget(nodes=1000, ms=60_000).start(pieces=4)
+    >>> clock.take().nodes, clock.expired()
+    (250, False)
     """
 
-    def __init__(self, total: Budget, pieces: int, threads: int = 1) -> None:
+    def __init__(self, total: Budget, pieces: int = 1, threads: int = 1) -> None:
         self.total = total
-        self.deadline = time.perf_counter() + total.ms / 1000.0
+        self.at = time.monotonic() + total.ms / 1000.0      # monotonic seconds
         self.unstarted = pieces
         self.threads = max(1, threads)
         self.nodes_left = total.nodes
         self._running: dict[int, tuple[float, int]] = {}    # id(share) -> (end, nodes)
         self._lock = threading.Lock()
 
+    def left_ms(self) -> float:
+        """Milliseconds left before the deadline."""
+        return max(0.0, self.at - time.monotonic()) * 1000.0
+
+    def expired(self) -> bool:
+        """Whether the deadline has passed."""
+        return time.monotonic() >= self.at
+
+    def share(self, parts: int = 1, most: Budget | None = None) -> Budget:
+        """A budget for the next piece of work: an equal part (one of ``parts``) of the
+        time left, the total's nodes, never more than ``most``. The pieces are not
+        counted: for work that splits only the time (a batch's requests, a hint's
+        samples)."""
+        most = most or self.total
+        return Budget(nodes=min(self.total.nodes, most.nodes),
+                      ms=min(most.ms, self.left_ms() / max(1, parts)), tt_mb=most.tt_mb)
+
     def take(self) -> Budget:
-        """The next piece's budget; pass it back to ``done`` when the piece ends."""
+        """The next planned piece's budget; pass it back to ``done`` when the piece ends."""
         with self._lock:
-            now = time.perf_counter()
-            left = max(0.0, self.deadline - now)
+            now = time.monotonic()
+            left = max(0.0, self.at - now)
             held = sum(max(0.0, end - now) for end, _ in self._running.values())
             pieces = max(1, self.unstarted)
             seconds = max(0.0, min(left, (left * self.threads - held) / pieces))
@@ -77,10 +123,6 @@ class BudgetShares:
         with self._lock:
             self._running.pop(id(share), None)
             self.nodes_left -= nodes
-
-    def left_ms(self) -> float:
-        """Milliseconds left before the total's deadline."""
-        return max(0.0, self.deadline - time.perf_counter()) * 1000.0
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,10 @@ from typing import Any, Callable, Iterable
 
 from .analysis import Analysis, format_number, value_text
 from .cards import Card, Seat
-from .errors import InvalidRequestError, KingsolveError, SolveTimeout
+from .checks import check_int, is_int
+from .errors import InvalidRequestError, KingsolveError, SolveTimeout, excerpt
 from .record import Record
-from .result import Budget, BudgetShares, Number, SolveResult, json_number
+from .result import Budget, Number, SolveResult, json_number
 
 __all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "solve_position",
            "analyse_position", "start_index"]
@@ -422,13 +423,13 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
     seats = list(record.position(start).seats)
     began = time.perf_counter()
     indices = list(range(start, len(record.play))) or [start]
-    shares = BudgetShares(budget, len(indices))
+    deadline = budget.start(pieces=len(indices))
     found: dict[int, CardReview] = {}
     first: Analysis | None = None
     nodes = 0
     for done, i in enumerate(reversed(indices), 1):
         pos = record.position(i)
-        share = shares.take()
+        share = deadline.take()
         if i == len(record.play):               # nothing played from the start on
             a = analyse_position(pos, seats, share, solver, cards=False)
         else:
@@ -437,7 +438,7 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
             head = dict(index=i, trick=None if record.is_domino else pos.trick_number + 1,
                         seat=mover, card=record.play[i], forced=len(pos.legal_cards()) == 1)
             found[i] = _card_review(head, a, record.play[i], mover)
-        shares.done(share, int(a.nodes))
+        deadline.done(share, int(a.nodes))
         nodes += int(a.nodes)
         if i == start:
             first = a
@@ -459,22 +460,18 @@ def start_index(record: Record, from_trick: int = 1, from_card: int | None = Non
     with the record's trick count, never moved back to it.
     """
     if from_card is not None:
-        if isinstance(from_card, bool) or not isinstance(from_card, int) or \
-                not 0 <= from_card <= len(record.play):
-            raise InvalidRequestError(f"invalid from_card {from_card!r}: expected a card index "
-                                      f"from 0 to {len(record.play)}")
-        return from_card
+        return check_int(from_card, "from_card", 0, len(record.play),
+                         f"a card index from 0 to {len(record.play)}")
     if record.is_domino:
         if from_trick != 1:
             raise InvalidRequestError(f"invalid from_trick {from_trick!r}: the domino has no "
                                       f"tricks (from_card starts a review at a card)")
         return 0
     tricks = (len(record.play) + record.deal.players - 1) // record.deal.players
-    if isinstance(from_trick, bool) or not isinstance(from_trick, int) or \
-            not 1 <= from_trick <= max(1, tricks):
-        raise InvalidRequestError(f"invalid from_trick {from_trick!r}: the record has {tricks} "
-                                  f"trick{'' if tricks == 1 else 's'} played ({len(record.play)} "
-                                  f"cards), so expected 1 to {max(1, tricks)}")
+    if not is_int(from_trick, 1, max(1, tricks)):
+        raise InvalidRequestError(f"invalid from_trick {excerpt(from_trick)}: the record has "
+                                  f"{tricks} trick{'' if tricks == 1 else 's'} played "
+                                  f"({len(record.play)} cards), so expected 1 to {max(1, tricks)}")
     return (from_trick - 1) * record.deal.players
 
 

@@ -28,6 +28,7 @@ from math import comb
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards, iter_bits
+from .checks import check_int, is_int
 from .deal import Deal, parse_hand, seats_for_players
 from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError
 from .position import _check_trump
@@ -65,7 +66,7 @@ def exclusion_mask(filters: Iterable[Restriction], bit: int) -> tuple[int, list[
 
 def parse_cards(value, where: str) -> int:
     """A set of cards from PBN hand text, a list of cards or a card text list."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_int(value):
         return value
     if isinstance(value, str):
         text = value.strip()
@@ -441,8 +442,7 @@ class DealSampler:
 
     def sample(self, n: int, seed: "int | random.Random" = 0) -> tuple[list[Deal], bool]:
         """The first ``n`` deals of ``iter_sample(seed)``, and whether they are all of them."""
-        if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
-            raise InvalidRequestError(f"invalid number of samples {n!r}: expected at least 1")
+        check_int(n, "number of samples", lo=1)
         deals = []
         for d in self.iter_sample(seed):
             deals.append(d)

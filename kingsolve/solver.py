@@ -16,6 +16,7 @@ from typing import Any, Iterable
 
 from . import _core
 from .cards import Card, Seat
+from .checks import check_int
 from .errors import InvalidRequestError, SolveTimeout
 from .position import Position
 from .result import Budget, SolveResult
@@ -120,9 +121,7 @@ def _total(position: Position, seat: Seat, future: int) -> int:
 
 
 def _valid_horizon(horizon: Any) -> int:
-    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
-        raise InvalidRequestError(f"invalid horizon {horizon!r}: expected a number of tricks >= 0")
-    return horizon
+    return check_int(horizon, "horizon", 0, expected="a number of tricks >= 0")
 
 
 @contextmanager

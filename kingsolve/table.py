@@ -3,7 +3,7 @@
 Each row is an anytime analysis of the contract's opening position (``kingsolve.analyse``,
 seats' values only), so every cell answers within the table's budget: exact where
 proved, otherwise an estimate inside a proved range. The budget bounds the whole
-table: the rows take equal shares of what is left as they start (``BudgetShares``),
+table: the rows take equal shares of what is left as they start (``Budget.start``),
 so the time a quick row leaves goes to the rows after it.
 """
 
@@ -17,10 +17,11 @@ from typing import Any, Callable, Iterable
 
 from .analysis import LEGEND, Analysis, analyse, exact_analysis, value_text
 from .cards import Seat, Suit
+from .checks import check_threads
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout
 from .position import Position
-from .result import Budget, BudgetShares, Number, json_number
+from .result import Budget, Number, json_number
 from .rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .solver import solve
 
@@ -142,15 +143,14 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
     deal = deal if isinstance(deal, Deal) else Deal(deal)
     budget = budget or Budget()
-    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 64:
-        raise InvalidRequestError(f"invalid threads {threads!r}: expected 1 to 64")
+    check_threads(threads)
     rows = _table_rows(rs, contracts, trump)
     positions = [Position(rs, name, deal, leader=leader, trump=t, doubles=doubles)
                  for name, t in rows]
     seats = list(positions[0].seats) if positions else list(deal.seats)
     start = time.perf_counter()
     threads = min(threads, max(1, len(positions)))
-    shares = BudgetShares(budget, len(positions), threads)
+    deadline = budget.start(pieces=len(positions), threads=threads)
     stop = threading.Event()        # an exact table ends at its first stopped row
     latest: dict[int, Analysis] = {}
     shown = threading.Lock()
@@ -174,7 +174,7 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
         (name, t), pos = item
         if exact and stop.is_set():
             return None             # another row stopped first: the table raises its error
-        share = shares.take()
+        share = deadline.take()
         result = None
         try:
             if not exact:
@@ -191,7 +191,7 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
                                    bounds=exc.bounds) from None
             return result
         finally:
-            shares.done(share, 0 if result is None else result.nodes)
+            deadline.done(share, 0 if result is None else result.nodes)
 
     work = list(enumerate(zip(rows, positions)))
     if threads == 1:

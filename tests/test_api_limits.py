@@ -116,8 +116,7 @@ def test_a_records_100_digit_hand_tag_is_refused_not_echoed(client):
 
 
 def test_counts_past_2_53_go_as_text():
-    from kingsolve.hint import hint_request
-    from kingsolve.request import JSON_SAFE_INT
+    from kingsolve.request import JSON_SAFE_INT, hint_request
     # a first lead with nothing known: the other 39 cards can lie in ~8.4e16 ways
     out = hint_request({"variant": "italian", "contract": "no-queens", "seat": "N", "leader": "N",
                         "hand": DEAL[2:18], "samples": 1, "ms": 5000, "nodes": 1000})

@@ -11,8 +11,9 @@ import pytest
 from kingsolve import Card, Deal, Position, Seat, Suit
 from kingsolve.cards import SUIT_MASK, cards_of_mask
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
-from kingsolve.hint import (DEFAULT_HORIZON, contract_hint, festa_hint, hint,
-                            hint_request, play_preference, sell_hint, trump_hint)
+from kingsolve.hint import (DEFAULT_HORIZON, contract_hint, festa_hint, hint, play_preference,
+                            sell_hint, trump_hint)
+from kingsolve.request import hint_request
 from kingsolve.result import Budget, SolveResult
 from kingsolve.sampling import DealSampler, SeatView
 

@@ -87,7 +87,8 @@ def test_compiled_playouts_of_a_whole_position(cfg):
 def test_choice_hints_play_whole_hands_out():
     """A 13-card choice hint with the default solver: each option's hand played out to
     the horizon, then solved; a given solver searches whole hands (horizon None)."""
-    from kingsolve.hint import DEFAULT_HORIZON, contract_hint, hint_request, trump_hint
+    from kingsolve.hint import DEFAULT_HORIZON, contract_hint, trump_hint
+    from kingsolve.request import hint_request
     hand = Deal.random(3).hands[0]
     t = trump_hint("italian", "N", hand, samples=4, seed=2)
     assert t.horizon == DEFAULT_HORIZON and t.to_dict()["horizon"] == DEFAULT_HORIZON

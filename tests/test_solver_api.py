@@ -16,7 +16,7 @@ from kingsolve import Deal, Position, Seat
 from kingsolve.cards import Card
 from kingsolve.cli import main
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
-from kingsolve.result import Budget
+from kingsolve.result import Budget, SolveResult
 from kingsolve.request import solve_request
 from kingsolve.solver import solve
 from kingsolve.table import Table, dd_table, format_table
@@ -262,17 +262,26 @@ def test_the_table_budget_bounds_the_whole_table():
 
 
 def test_budget_shares_split_the_total_between_pieces_as_they_start():
-    from kingsolve.result import BudgetShares
-    shares = BudgetShares(Budget(nodes=1000, ms=4000), pieces=4)
+    shares = Budget(nodes=1000, ms=4000).start(pieces=4)
     first = shares.take()
     assert first.nodes == 250 and 990 < first.ms <= 1000
     shares.done(first, 50)                      # a quick piece leaves its share to the rest
     second = shares.take()
     assert second.nodes == (1000 - 50) // 3 and second.ms > 1250
-    together = BudgetShares(Budget(nodes=800, ms=4000), pieces=4, threads=2)
+    together = Budget(nodes=800, ms=4000).start(pieces=4, threads=2)
     a, b = together.take(), together.take()
     # two run at once: each holds half the time, and the nodes are split four ways
     assert 1900 < a.ms <= 2000 and 1900 < b.ms <= 2000 and a.nodes == 200 and b.nodes == 200
+
+
+def test_a_deadline_splits_the_time_left_and_expires():
+    clock = Budget(nodes=500, ms=60_000).start()
+    half = clock.share(parts=2)
+    assert half.nodes == 500 and 29_000 < half.ms <= 30_000
+    assert clock.share(most=Budget(nodes=100, ms=10)) == Budget(nodes=100, ms=10)
+    spent = Budget(ms=0).start()
+    assert spent.expired() and spent.left_ms() == 0 and spent.share().ms == 0
+    assert not Budget(ms=float("inf")).start().expired()
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -420,3 +429,12 @@ def test_domino_requests_go_to_the_domino_solver():
     with pytest.raises(SolveTimeout, match="domino"):
         solve_request({"variant": "italian", "contract": "domino", "deal": deal,
                        "leader": "N", "nodes": 1000})
+
+
+def test_the_typed_results_and_budgets_come_from_the_package_root():
+    from kingsolve.analysis import Analysis
+    from kingsolve.table import Table
+    exported = {"Budget": Budget, "Deadline": type(Budget().start()), "SolveResult": SolveResult,
+                "Analysis": Analysis, "Table": Table}
+    for name, kind in exported.items():
+        assert name in kingsolve.__all__ and getattr(kingsolve, name) is kind
