@@ -272,113 +272,54 @@ cdef inline int split_more(Search* c, int L, int Pt, int s, int k) noexcept nogi
     return n
 
 
-cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
-    # Tricks the leader's side surely takes, from a trick start where no negative
-    # points remain. The leader's own cards above every card of the suit in the
-    # other hands are cashed keeping the lead; when no other hand holds a trump, a
-    # whole suit counts where suit_run() says it runs. With a trump, a plain
-    # suit counts only while each other holder of trumps must follow, and only one
-    # plain suit after the trumps. Without a trump, one suit may instead be cashed
-    # last through a partner's next best card (the split suit below). With no top
-    # card at all, a low lead to a partner whose card beats every opponent's in the
-    # suit gives one trick. Restricted leads are left out. Adds the winning cards
+cdef int split_suit(Search* c, uint64_t* tops, int* cnt, uint64_t* rs, int plain,
+                    uint64_t* split_r) noexcept nogil:
+    # For quick_tricks, no trump: the tricks the split suit adds over the leader's
+    # `plain` ones (tops, cnt and rs per suit: the leader's top cards, the tricks it
+    # counted and their cards), its cards in *split_r; 0 for none.
+    cdef State* st = &c.st
+    cdef int L = st.to_move
+    cdef uint64_t mine = st.hands[L]
+    cdef uint64_t held = in_hands(st)
+    cdef uint64_t lane, top
+    cdef int s, o, k, n, j, gain = 0
+    # a suit whose next best card, after the leader's top cards, is a partner's:
+    # cashed last, the leader's top cards and then a low lead to the partner's
+    # (the partner keeps it, following with its other cards of the suit, and
+    # plays its cards of other suits to the tricks cashed before)
+    for s in range(4):
+        top = tops[s]
+        k = popcount(top)
+        if k == 0 or k + 1 <= cnt[s] or popcount(mine & lane_of(s)) < k + 1:
+            continue
+        lane = held & ~mine & lane_of(s)
+        for o in range(4):
+            if o != L and ((c.maxmask >> o) & 1) == ((c.maxmask >> L) & 1) \
+                    and (st.hands[o] >> high_bit(lane)) & 1 \
+                    and popcount(st.hands[o] & lane_of(s)) >= k + 1 \
+                    and popcount(st.hands[o] & ~lane_of(s)) >= plain - cnt[s]:
+                # the tricks it adds over the suit's own count
+                n = k + 1 + split_more(c, L, o, s, k) - cnt[s]
+                if n > gain:
+                    gain = n
+                    split_r[0] = top | ((<uint64_t>1) << high_bit(lane))
+                    for j in range(4):
+                        if j != s:
+                            split_r[0] |= rs[j]
+    return gain
+
+
+cdef int partner_winner(Search* c, uint64_t* rel) noexcept nogil:
+    # For quick_tricks, when the leader holds no top card: a low lead to a partner
+    # whose card beats every opponent's in the suit, one trick (no trump: and the
+    # partner's winners after it). Restricted leads are left out. Adds the cards
     # counted to *rel.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int L = st.to_move
     cdef uint64_t mine = st.hands[L]
-    cdef uint64_t held = in_hands(st)
-    cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0, r = 0, tmp, plain_r = 0
-    cdef uint64_t split_r = 0
-    cdef uint64_t rs[4]
-    cdef uint64_t tops[4]
-    cdef int cnt[4]
-    cdef int split_gain = 0, split_k = 0, j
-    cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0
-    cdef int others_trump = 0, team, ok, hp = 0
-    if R.trump >= 0:
-        for o in range(4):
-            if o != L and (st.hands[o] & lane_of(R.trump)):
-                others_trump = 1
-    for s in range(4):
-        cnt[s] = 0
-        rs[s] = 0
-        top = lead_tops(c, L, mine, s)
-        tops[s] = top
-        k = popcount(top)
-        if k == 0:
-            continue
-        if s == R.trump:
-            r |= top
-            trump_run = k
-        elif others_trump:
-            for o in range(4):
-                if o != L and (st.hands[o] & lane_of(R.trump)):
-                    n = popcount(st.hands[o] & lane_of(s))
-                    if n < k:
-                        k = n
-            if k > best_plain:
-                # only one plain suit counts: its top k cards
-                best_plain = k
-                plain_r = top_of(top, s, k)
-        else:
-            tmp = 0
-            cnt[s] = suit_run(c, L, mine, s, top, &tmp)
-            rs[s] = tmp
-            plain += cnt[s]
-            r |= tmp
-    if R.trump < 0 and plain:
-        # a suit whose next best card, after the leader's top cards, is a partner's:
-        # cashed last, the leader's top cards and then a low lead to the partner's
-        # (the partner keeps it, following with its other cards of the suit, and
-        # plays its cards of other suits to the tricks cashed before)
-        for s in range(4):
-            top = tops[s]
-            k = popcount(top)
-            if k == 0 or k + 1 <= cnt[s] or popcount(mine & lane_of(s)) < k + 1:
-                continue
-            lane = held & ~mine & lane_of(s)
-            for o in range(4):
-                if o != L and ((c.maxmask >> o) & 1) == ((c.maxmask >> L) & 1) \
-                        and (st.hands[o] >> high_bit(lane)) & 1 \
-                        and popcount(st.hands[o] & lane_of(s)) >= k + 1 \
-                        and popcount(st.hands[o] & ~lane_of(s)) >= plain - cnt[s]:
-                    # the tricks it adds over the suit's own count
-                    n = k + 1 + split_more(c, L, o, s, k) - cnt[s]
-                    if n > split_gain:
-                        split_gain = n
-                        split_r = top | ((<uint64_t>1) << high_bit(lane))
-                        for j in range(4):
-                            if j != s:
-                                split_r |= rs[j]
-        if split_gain:
-            split_k = plain + split_gain
-    if others_trump:
-        k = trump_run + best_plain
-        r |= plain_r
-    else:
-        k = trump_run + plain
-    if k and R.trump < 0:
-        # then a lead to a partner's winner, and the partner's own top cards
-        n = partner_cash(c, k, &r)
-        if n > k:
-            k = n
-    if split_k > k:
-        # the split suit cashed last instead (the lead ends with the partner, so
-        # not with partner_cash after it)
-        k = split_k
-        r = split_r
-    if trump_run and trump_run >= longest_other(st, L, R.trump):
-        # the top trumps draw every other hand's trumps: then every winner counts
-        tmp = 0
-        n = cash_count(c, L, mine, &tmp)
-        if n > k:
-            k = n
-            r |= tmp
-    if k:
-        rel[0] |= r
-        return k
-    # a low lead to a partner's winner
+    cdef uint64_t o_lane, top, team_cards = 0, opp_cards = 0, r
+    cdef int s, o, n, team, ok, hp = 0, k = 0
     team = (c.maxmask >> L) & 1
     for o in range(4):
         if ((c.maxmask >> o) & 1) == team:
@@ -417,6 +358,89 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
                 k = 1 + n
                 rel[0] |= r
     return k
+
+
+cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
+    # Tricks the leader's side surely takes, from a trick start where no negative
+    # points remain. The leader's own cards above every card of the suit in the
+    # other hands are cashed keeping the lead; when no other hand holds a trump, a
+    # whole suit counts where suit_run() says it runs. With a trump, a plain
+    # suit counts only while each other holder of trumps must follow, and only one
+    # plain suit after the trumps. Without a trump, one suit may instead be cashed
+    # last through a partner's next best card (split_suit). With no top card at
+    # all, a low lead to a partner's winner (partner_winner). Adds the winning
+    # cards counted to *rel.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int L = st.to_move
+    cdef uint64_t mine = st.hands[L]
+    cdef uint64_t top, r = 0, tmp, plain_r = 0, split_r = 0
+    cdef uint64_t rs[4]
+    cdef uint64_t tops[4]
+    cdef int cnt[4]
+    cdef int split_gain, split_k = 0
+    cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0, others_trump = 0
+    if R.trump >= 0:
+        for o in range(4):
+            if o != L and (st.hands[o] & lane_of(R.trump)):
+                others_trump = 1
+    for s in range(4):
+        cnt[s] = 0
+        rs[s] = 0
+        top = lead_tops(c, L, mine, s)
+        tops[s] = top
+        k = popcount(top)
+        if k == 0:
+            continue
+        if s == R.trump:
+            r |= top
+            trump_run = k
+        elif others_trump:
+            for o in range(4):
+                if o != L and (st.hands[o] & lane_of(R.trump)):
+                    n = popcount(st.hands[o] & lane_of(s))
+                    if n < k:
+                        k = n
+            if k > best_plain:
+                # only one plain suit counts: its top k cards
+                best_plain = k
+                plain_r = top_of(top, s, k)
+        else:
+            tmp = 0
+            cnt[s] = suit_run(c, L, mine, s, top, &tmp)
+            rs[s] = tmp
+            plain += cnt[s]
+            r |= tmp
+    if R.trump < 0 and plain:
+        split_gain = split_suit(c, tops, cnt, rs, plain, &split_r)
+        if split_gain:
+            split_k = plain + split_gain
+    if others_trump:
+        k = trump_run + best_plain
+        r |= plain_r
+    else:
+        k = trump_run + plain
+    if k and R.trump < 0:
+        # then a lead to a partner's winner, and the partner's own top cards
+        n = partner_cash(c, k, &r)
+        if n > k:
+            k = n
+    if split_k > k:
+        # the split suit cashed last instead (the lead ends with the partner, so
+        # not with partner_cash after it)
+        k = split_k
+        r = split_r
+    if trump_run and trump_run >= longest_other(st, L, R.trump):
+        # the top trumps draw every other hand's trumps: then every winner counts
+        tmp = 0
+        n = cash_count(c, L, mine, &tmp)
+        if n > k:
+            k = n
+            r |= tmp
+    if k:
+        rel[0] |= r
+        return k
+    return partner_winner(c, rel)
 
 
 cdef int follow_quick(Search* c, int lo, int hi, int alpha, int beta, uint64_t* rel) noexcept nogil:
