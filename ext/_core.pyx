@@ -11,7 +11,7 @@ own ``BudgetExceeded``, which ``kingsolve.solver`` turns into a package error.
 
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from core_types cimport *
 
@@ -1454,12 +1454,88 @@ cdef int rollout(Search* c, int bit, int horizon, int guess) noexcept nogil:
 
 # --- the Python face ---------------------------------------------------------------------
 
+cdef class ContractTable:
+    """A trick contract compiled for the core: ``Position.tables`` and the seats in
+    play as the flat ``Rules`` the search reads, passed to ``Core.load``.
+
+    ``card_points``: 64 points by card bit; ``trick_points``: the points of each trick
+    in order; ``trump``: the trump suit, -1 for none; ``lead_suit``: the suit under a
+    lead restriction, -1 for none, and ``lead_mode``: 1 until broken, 2 while other
+    suits are held; ``trump_lead_restricted``: no trump led before a trump was played
+    (Turkish); ``overtake``: must beat the top card of the suit led (Turkish);
+    ``overtrump_on_trump_lead``: must beat the top trump on a trump lead (Portuguese);
+    ``protected``: the first-trick protection set, ``forced``: the forced discard set
+    (card masks); ``trump_obligation``: 0 free, 1 ruff-overruff, 2 ruff-overruff-strict;
+    ``next_seat``: the next seat of each seat, -1 for a seat not in play.
+    """
+
+    cdef Rules R
+
+    def __init__(self, card_points, trick_points, *, int trump=-1, int lead_suit=-1,
+                 int lead_mode=0, bint trump_lead_restricted=False, bint overtake=False,
+                 bint overtrump_on_trump_lead=False, uint64_t protected=0, uint64_t forced=0,
+                 int trump_obligation=0, next_seat=(1, 2, 3, 0)):
+        cdef Rules* R = &self.R
+        cdef int i, j, p, n_tricks = len(trick_points)
+        cdef uint64_t m
+        cdef int key[64]
+        cdef int keys[64]
+        if n_tricks > MAX_TRICKS or len(card_points) != 64 or len(next_seat) != 4:
+            raise ValueError("contract tables out of range")
+        memset(R, 0, sizeof(Rules))
+        for i in range(64):
+            R.card_points[i] = card_points[i]
+        R.n_tricks = n_tricks
+        for i in range(n_tricks):
+            R.trick_points[i] = trick_points[i]
+        R.pos_suffix[n_tricks] = 0
+        R.neg_suffix[n_tricks] = 0
+        for i in range(n_tricks - 1, -1, -1):
+            p = R.trick_points[i]
+            R.pos_suffix[i] = R.pos_suffix[i + 1] + (p if p > 0 else 0)
+            R.neg_suffix[i] = R.neg_suffix[i + 1] + (p if p < 0 else 0)
+            R.min_suffix[i] = p if i == n_tricks - 1 or p < R.min_suffix[i + 1] else R.min_suffix[i + 1]
+        R.trump = trump
+        R.lead_suit = lead_suit
+        R.lead_mode = lead_mode
+        R.trump_lead_restricted = trump_lead_restricted
+        R.overtake = overtake
+        R.overtrump_on_trump_lead = overtrump_on_trump_lead
+        R.protected = protected
+        R.forced = forced
+        R.trump_obligation = trump_obligation
+        R.nseats = 0
+        R.in_play = 0
+        for i in range(4):
+            R.next_seat[i] = next_seat[i]
+            if next_seat[i] >= 0:
+                R.nseats += 1
+                R.in_play |= 1 << i
+        # class ids: cards alike in points, first-trick protection and forced set
+        R.ncls = 0
+        for i in range(64):
+            m = (<uint64_t>1) << i
+            key[i] = (R.card_points[i] * 4 + (2 if protected & m else 0)
+                      + (1 if forced & m else 0))
+            R.cls[i] = -1
+            for j in range(R.ncls):
+                if keys[j] == key[i]:
+                    R.cls[i] = j
+                    break
+            if R.cls[i] < 0:
+                keys[R.ncls] = key[i]
+                R.cls[i] = R.ncls
+                R.ncls += 1
+            R.cls_mask[R.cls[i]] |= m
+
+
 cdef class Core:
     """One root position, its transposition table and its searches.
 
-    ``load`` takes the compiled contract and the position as plain integers; the
-    table is cleared on each load and shared by every search of that root (its key
-    holds the maximiser set), so the seats of one deal reuse each other's work.
+    ``load`` takes the compiled contract (``ContractTable``) and the position as plain
+    integers; the table is cleared on each load and shared by every search of that
+    root (its key holds the maximiser set), so the seats of one deal reuse each
+    other's work.
     """
 
     cdef Search c
@@ -1504,75 +1580,23 @@ cdef class Core:
         """The memory of the transposition table, in bytes."""
         return self.c.tt_bytes
 
-    def load(self, card_points, trick_points, int trump, int lead_suit, int lead_mode,
-             bint trump_lead_restricted, bint overtake, bint overtrump_on_trump_lead,
-             uint64_t protected, uint64_t forced, int trump_obligation, next_seat,
-             hands, uint64_t played, int tricks_done, trick, int trick_leader):
-        """Set the root: contract tables, next-seat map, hands, cards played so far,
-        completed tricks, the current trick as (seat, bit) pairs and its leader."""
+    def load(self, ContractTable table, hands, uint64_t played, int tricks_done, trick,
+             int trick_leader):
+        """Set the root: the compiled contract, hands, cards played so far, completed
+        tricks, the current trick as (seat, bit) pairs and its leader."""
         cdef Rules* R = &self.c.R
         cdef State* st = &self.c.st
-        cdef int i, j, bit, p, n_tricks = len(trick_points)
+        cdef int i, p
         cdef uint64_t m, trick_cards = 0
-        cdef int key[64]
-        cdef int keys[64]
-        if n_tricks > MAX_TRICKS or len(card_points) != 64:
-            raise ValueError("contract tables out of range")
-        memset(R, 0, sizeof(Rules))
+        memcpy(R, &table.R, sizeof(Rules))
         memset(st, 0, sizeof(State))
         for i in range(4 * MAX_TRICKS):
             self.c.killer[i] = -1
-        for i in range(64):
-            R.card_points[i] = card_points[i]
-        R.n_tricks = n_tricks
-        for i in range(n_tricks):
-            R.trick_points[i] = trick_points[i]
-        R.pos_suffix[n_tricks] = 0
-        R.neg_suffix[n_tricks] = 0
-        for i in range(n_tricks - 1, -1, -1):
-            p = R.trick_points[i]
-            R.pos_suffix[i] = R.pos_suffix[i + 1] + (p if p > 0 else 0)
-            R.neg_suffix[i] = R.neg_suffix[i + 1] + (p if p < 0 else 0)
-            R.min_suffix[i] = p if i == n_tricks - 1 or p < R.min_suffix[i + 1] else R.min_suffix[i + 1]
-        R.trump = trump
-        R.lead_suit = lead_suit
-        R.lead_mode = lead_mode
-        R.trump_lead_restricted = trump_lead_restricted
-        R.overtake = overtake
-        R.overtrump_on_trump_lead = overtrump_on_trump_lead
-        R.protected = protected
-        R.forced = forced
-        R.trump_obligation = trump_obligation
-        self.c.strict = overtake or overtrump_on_trump_lead or trump_obligation != 0
-        self.c.special = protected | forced
+        self.c.strict = R.overtake or R.overtrump_on_trump_lead or R.trump_obligation != 0
+        self.c.special = R.protected | R.forced
         for i in range(64):
             if R.card_points[i] != 0:
                 self.c.special |= (<uint64_t>1) << i
-        R.nseats = 0
-        R.in_play = 0
-        for i in range(4):
-            R.next_seat[i] = next_seat[i]
-            if next_seat[i] >= 0:
-                R.nseats += 1
-                R.in_play |= 1 << i
-        # class ids: cards alike in points, first-trick protection and forced set
-        R.ncls = 0
-        for i in range(64):
-            R.cls_mask[i] = 0
-        for i in range(64):
-            m = (<uint64_t>1) << i
-            key[i] = (R.card_points[i] * 4 + (2 if protected & m else 0)
-                      + (1 if forced & m else 0))
-            R.cls[i] = -1
-            for j in range(R.ncls):
-                if keys[j] == key[i]:
-                    R.cls[i] = j
-                    break
-            if R.cls[i] < 0:
-                keys[R.ncls] = key[i]
-                R.cls[i] = R.ncls
-                R.ncls += 1
-            R.cls_mask[R.cls[i]] |= m
         # the state before the current trick, then the trick replayed
         for seat, bit in trick:
             trick_cards |= (<uint64_t>1) << bit
