@@ -11,7 +11,7 @@ own ``BudgetExceeded``, which ``kingsolve.solver`` turns into a package error.
 
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from core_types cimport *
 
@@ -272,113 +272,54 @@ cdef inline int split_more(Search* c, int L, int Pt, int s, int k) noexcept nogi
     return n
 
 
-cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
-    # Tricks the leader's side surely takes, from a trick start where no negative
-    # points remain. The leader's own cards above every card of the suit in the
-    # other hands are cashed keeping the lead; when no other hand holds a trump, a
-    # whole suit counts where suit_run() says it runs. With a trump, a plain
-    # suit counts only while each other holder of trumps must follow, and only one
-    # plain suit after the trumps. Without a trump, one suit may instead be cashed
-    # last through a partner's next best card (the split suit below). With no top
-    # card at all, a low lead to a partner whose card beats every opponent's in the
-    # suit gives one trick. Restricted leads are left out. Adds the winning cards
+cdef int split_suit(Search* c, uint64_t* tops, int* cnt, uint64_t* rs, int plain,
+                    uint64_t* split_r) noexcept nogil:
+    # For quick_tricks, no trump: the tricks the split suit adds over the leader's
+    # `plain` ones (tops, cnt and rs per suit: the leader's top cards, the tricks it
+    # counted and their cards), its cards in *split_r; 0 for none.
+    cdef State* st = &c.st
+    cdef int L = st.to_move
+    cdef uint64_t mine = st.hands[L]
+    cdef uint64_t held = in_hands(st)
+    cdef uint64_t lane, top
+    cdef int s, o, k, n, j, gain = 0
+    # a suit whose next best card, after the leader's top cards, is a partner's:
+    # cashed last, the leader's top cards and then a low lead to the partner's
+    # (the partner keeps it, following with its other cards of the suit, and
+    # plays its cards of other suits to the tricks cashed before)
+    for s in range(4):
+        top = tops[s]
+        k = popcount(top)
+        if k == 0 or k + 1 <= cnt[s] or popcount(mine & lane_of(s)) < k + 1:
+            continue
+        lane = held & ~mine & lane_of(s)
+        for o in range(4):
+            if o != L and ((c.maxmask >> o) & 1) == ((c.maxmask >> L) & 1) \
+                    and (st.hands[o] >> high_bit(lane)) & 1 \
+                    and popcount(st.hands[o] & lane_of(s)) >= k + 1 \
+                    and popcount(st.hands[o] & ~lane_of(s)) >= plain - cnt[s]:
+                # the tricks it adds over the suit's own count
+                n = k + 1 + split_more(c, L, o, s, k) - cnt[s]
+                if n > gain:
+                    gain = n
+                    split_r[0] = top | ((<uint64_t>1) << high_bit(lane))
+                    for j in range(4):
+                        if j != s:
+                            split_r[0] |= rs[j]
+    return gain
+
+
+cdef int partner_winner(Search* c, uint64_t* rel) noexcept nogil:
+    # For quick_tricks, when the leader holds no top card: a low lead to a partner
+    # whose card beats every opponent's in the suit, one trick (no trump: and the
+    # partner's winners after it). Restricted leads are left out. Adds the cards
     # counted to *rel.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int L = st.to_move
     cdef uint64_t mine = st.hands[L]
-    cdef uint64_t held = in_hands(st)
-    cdef uint64_t lane, o_lane, top, team_cards = 0, opp_cards = 0, r = 0, tmp, plain_r = 0
-    cdef uint64_t split_r = 0
-    cdef uint64_t rs[4]
-    cdef uint64_t tops[4]
-    cdef int cnt[4]
-    cdef int split_gain = 0, split_k = 0, j
-    cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0
-    cdef int others_trump = 0, team, ok, hp = 0
-    if R.trump >= 0:
-        for o in range(4):
-            if o != L and (st.hands[o] & lane_of(R.trump)):
-                others_trump = 1
-    for s in range(4):
-        cnt[s] = 0
-        rs[s] = 0
-        top = lead_tops(c, L, mine, s)
-        tops[s] = top
-        k = popcount(top)
-        if k == 0:
-            continue
-        if s == R.trump:
-            r |= top
-            trump_run = k
-        elif others_trump:
-            for o in range(4):
-                if o != L and (st.hands[o] & lane_of(R.trump)):
-                    n = popcount(st.hands[o] & lane_of(s))
-                    if n < k:
-                        k = n
-            if k > best_plain:
-                # only one plain suit counts: its top k cards
-                best_plain = k
-                plain_r = top_of(top, s, k)
-        else:
-            tmp = 0
-            cnt[s] = suit_run(c, L, mine, s, top, &tmp)
-            rs[s] = tmp
-            plain += cnt[s]
-            r |= tmp
-    if R.trump < 0 and plain:
-        # a suit whose next best card, after the leader's top cards, is a partner's:
-        # cashed last, the leader's top cards and then a low lead to the partner's
-        # (the partner keeps it, following with its other cards of the suit, and
-        # plays its cards of other suits to the tricks cashed before)
-        for s in range(4):
-            top = tops[s]
-            k = popcount(top)
-            if k == 0 or k + 1 <= cnt[s] or popcount(mine & lane_of(s)) < k + 1:
-                continue
-            lane = held & ~mine & lane_of(s)
-            for o in range(4):
-                if o != L and ((c.maxmask >> o) & 1) == ((c.maxmask >> L) & 1) \
-                        and (st.hands[o] >> high_bit(lane)) & 1 \
-                        and popcount(st.hands[o] & lane_of(s)) >= k + 1 \
-                        and popcount(st.hands[o] & ~lane_of(s)) >= plain - cnt[s]:
-                    # the tricks it adds over the suit's own count
-                    n = k + 1 + split_more(c, L, o, s, k) - cnt[s]
-                    if n > split_gain:
-                        split_gain = n
-                        split_r = top | ((<uint64_t>1) << high_bit(lane))
-                        for j in range(4):
-                            if j != s:
-                                split_r |= rs[j]
-        if split_gain:
-            split_k = plain + split_gain
-    if others_trump:
-        k = trump_run + best_plain
-        r |= plain_r
-    else:
-        k = trump_run + plain
-    if k and R.trump < 0:
-        # then a lead to a partner's winner, and the partner's own top cards
-        n = partner_cash(c, k, &r)
-        if n > k:
-            k = n
-    if split_k > k:
-        # the split suit cashed last instead (the lead ends with the partner, so
-        # not with partner_cash after it)
-        k = split_k
-        r = split_r
-    if trump_run and trump_run >= longest_other(st, L, R.trump):
-        # the top trumps draw every other hand's trumps: then every winner counts
-        tmp = 0
-        n = cash_count(c, L, mine, &tmp)
-        if n > k:
-            k = n
-            r |= tmp
-    if k:
-        rel[0] |= r
-        return k
-    # a low lead to a partner's winner
+    cdef uint64_t o_lane, top, team_cards = 0, opp_cards = 0, r
+    cdef int s, o, n, team, ok, hp = 0, k = 0
     team = (c.maxmask >> L) & 1
     for o in range(4):
         if ((c.maxmask >> o) & 1) == team:
@@ -417,6 +358,89 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
                 k = 1 + n
                 rel[0] |= r
     return k
+
+
+cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
+    # Tricks the leader's side surely takes, from a trick start where no negative
+    # points remain. The leader's own cards above every card of the suit in the
+    # other hands are cashed keeping the lead; when no other hand holds a trump, a
+    # whole suit counts where suit_run() says it runs. With a trump, a plain
+    # suit counts only while each other holder of trumps must follow, and only one
+    # plain suit after the trumps. Without a trump, one suit may instead be cashed
+    # last through a partner's next best card (split_suit). With no top card at
+    # all, a low lead to a partner's winner (partner_winner). Adds the winning
+    # cards counted to *rel.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int L = st.to_move
+    cdef uint64_t mine = st.hands[L]
+    cdef uint64_t top, r = 0, tmp, plain_r = 0, split_r = 0
+    cdef uint64_t rs[4]
+    cdef uint64_t tops[4]
+    cdef int cnt[4]
+    cdef int split_gain, split_k = 0
+    cdef int s, k, o, n, trump_run = 0, plain = 0, best_plain = 0, others_trump = 0
+    if R.trump >= 0:
+        for o in range(4):
+            if o != L and (st.hands[o] & lane_of(R.trump)):
+                others_trump = 1
+    for s in range(4):
+        cnt[s] = 0
+        rs[s] = 0
+        top = lead_tops(c, L, mine, s)
+        tops[s] = top
+        k = popcount(top)
+        if k == 0:
+            continue
+        if s == R.trump:
+            r |= top
+            trump_run = k
+        elif others_trump:
+            for o in range(4):
+                if o != L and (st.hands[o] & lane_of(R.trump)):
+                    n = popcount(st.hands[o] & lane_of(s))
+                    if n < k:
+                        k = n
+            if k > best_plain:
+                # only one plain suit counts: its top k cards
+                best_plain = k
+                plain_r = top_of(top, s, k)
+        else:
+            tmp = 0
+            cnt[s] = suit_run(c, L, mine, s, top, &tmp)
+            rs[s] = tmp
+            plain += cnt[s]
+            r |= tmp
+    if R.trump < 0 and plain:
+        split_gain = split_suit(c, tops, cnt, rs, plain, &split_r)
+        if split_gain:
+            split_k = plain + split_gain
+    if others_trump:
+        k = trump_run + best_plain
+        r |= plain_r
+    else:
+        k = trump_run + plain
+    if k and R.trump < 0:
+        # then a lead to a partner's winner, and the partner's own top cards
+        n = partner_cash(c, k, &r)
+        if n > k:
+            k = n
+    if split_k > k:
+        # the split suit cashed last instead (the lead ends with the partner, so
+        # not with partner_cash after it)
+        k = split_k
+        r = split_r
+    if trump_run and trump_run >= longest_other(st, L, R.trump):
+        # the top trumps draw every other hand's trumps: then every winner counts
+        tmp = 0
+        n = cash_count(c, L, mine, &tmp)
+        if n > k:
+            k = n
+            r |= tmp
+    if k:
+        rel[0] |= r
+        return k
+    return partner_winner(c, rel)
 
 
 cdef int follow_quick(Search* c, int lo, int hi, int alpha, int beta, uint64_t* rel) noexcept nogil:
@@ -981,185 +1005,212 @@ cdef inline void gain_on(int for_max, int gain, int top, int* lo, int* hi, uint6
 
 # --- the alpha-beta driver --------------------------------------------------------------
 
-cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
-    # Fail-soft alpha-beta on the future value of c.maxmask from the current state.
-    # *rel receives the cards whose rank the result depends on (DDS's winning
-    # ranks): trick winners that beat a card of their suit, the cards the quick
-    # rules and the table entries used rely on, and those of every child searched.
-    # They gather in the local `acc` (a store through `rel` could alias the state,
-    # so it is written once, on the way out). Without c.track (the lone-seat
-    # searches, where the skipping saves less than the bookkeeping costs) nothing is
-    # gathered, no card is skipped and table entries depend on every card; so the
-    # lone-seat rules below add nothing to `acc`.
-    cdef Rules* R = &c.R
-    cdef State* st = &c.st
-    cdef int lo, hi, best, v, gain, w, i, n, ttmove = -1, bestmove = -1
-    cdef int alpha0 = alpha, beta0 = beta
-    cdef int maximizing, q, top, at_start = 0, out, lo0
-    cdef int mv[16]
-    cdef int cut[4]
-    cdef uint64_t key = 0, sub, tmp, tr, live, legal, acc = 0, acc0, wlen = 0, folded = 0
-    cdef uint64_t rlo, rhi
-    cdef uint64_t ps[4]
-    cdef TTEntry* e = NULL
-    cdef int probed = 0
-    cdef WideBucket* wb
-    cdef int64_t start_nodes = c.nodes
+cdef inline int count_node(Search* c) noexcept nogil:
+    # Counts the node; every 4096 nodes checks the node limit and the clock (a check
+    # per node would cost more than the nodes). Returns nonzero when the search must
+    # unwind.
     c.nodes += 1
-    if st.count == 0:
+    if c.st.count == 0:
         c.trick_nodes += 1
     if (c.nodes & 4095) == 0:
         if c.nodes >= c.node_limit:
             c.abort = 1
         elif now_s() > c.deadline:
             c.abort = 2
-    if c.abort:
+    return c.abort
+
+
+cdef inline int lone_start(Search* c, int alpha, int beta, TTEntry* e, Node* nd,
+                           int* value) noexcept nogil:
+    # The lone seat at a trick start, no trump: the exact entry first (one that
+    # decides spares the games of lone_safe), then whether it can lose every trick
+    # left. Returns 1 when they decide the window, the result in *value.
+    if e != NULL:
+        if e.lo > nd.lo:
+            nd.lo = e.lo
+        if e.hi < nd.hi:
+            nd.hi = e.hi
+        if decides(nd.lo, nd.hi, alpha, beta, value):
+            return 1
+    if nd.lo < 0 and lone_safe(c):
+        nd.lo = 0
+        if nd.lo >= beta or nd.lo == nd.hi:
+            value[0] = nd.lo
+            return 1
+    return 0
+
+
+cdef inline int quick_bounds(Search* c, int alpha, int beta, Node* nd, int* value,
+                             uint64_t* rel) noexcept nogil:
+    # No negative points remain at a trick start: tricks a side surely takes bound
+    # the value (subtracted from the quick upper bound, never from a table bound).
+    # Returns 1 when a bound decides the window, the result in *value and in *rel
+    # the cards of the rule that set the deciding bound; else narrows nd only where
+    # no relevant cards are kept: their cards would narrow every entry stored above
+    # (DDS uses quick tricks only to cut).
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int t = st.tricks_done, lo = nd.lo, hi = nd.hi, top = nd.hi, q, out
+    cdef uint64_t rlo = 0, rhi = 0, tmp = 0
+    q = quick_tricks(c, &tmp)
+    if q:
+        gain_on((c.maxmask >> st.to_move) & 1, R.pos_suffix[t] - R.pos_suffix[t + q], top,
+                &lo, &hi, tmp, &rlo, &rhi)
+    elif R.trick_points[t] > 0 and lead_lost(c, &tmp):
+        # the other side takes this trick at least
+        gain_on(not (c.maxmask >> st.to_move) & 1, R.trick_points[t], top, &lo, &hi, tmp,
+                &rlo, &rhi)
+    tmp = 0
+    q = later_tricks(c, &out, &tmp)
+    if q:
+        gain_on((c.maxmask >> out) & 1, q * R.min_suffix[t], top, &lo, &hi, tmp, &rlo, &rhi)
+    q = R.min_suffix[t]
+    tmp = 0
+    if q > 0 and top - q <= alpha and hi > alpha and all_barred(c, 1, &tmp):
+        # the maximisers need every trick left and cannot take them all
+        gain_on(0, q, top, &lo, &hi, tmp, &rlo, &rhi)
+    elif q > 0 and q >= beta and lo < beta and all_barred(c, 0, &tmp):
+        # the others need every trick left and cannot take them all
+        gain_on(1, q, top, &lo, &hi, tmp, &rlo, &rhi)
+    if decides(lo, hi, alpha, beta, value):
+        rel[0] = nd.acc | (rlo if lo >= beta else rhi if hi <= alpha else rlo | rhi)
+        return 1
+    if not c.track:
+        nd.lo = lo
+        nd.hi = hi
+        nd.acc |= rlo | rhi
+    return 0
+
+
+cdef inline int wide_bounds(Search* c, int alpha, int beta, Node* nd, int* value,
+                            uint64_t* rel) noexcept nogil:
+    # The wide entries: 1 when they decide the window, the result in *value and the
+    # entries' cards in *rel; else their move goes first (their bounds are not kept,
+    # as in quick_bounds: the wide table serves the searches that keep cards).
+    cdef int lo = nd.lo, hi = nd.hi, q
+    cdef uint64_t tmp = 0
+    q = wide_probe(c, nd.wlen, nd.ps, alpha, beta, &lo, &hi, &tmp)
+    if decides(lo, hi, alpha, beta, value):
+        rel[0] = nd.acc | tmp
+        return 1
+    nd.ttmove = decode_move(&c.st, q)
+    return 0
+
+
+cdef inline int entry_bounds(Search* c, int alpha, int beta, TTEntry* e, Node* nd,
+                             int* value, uint64_t* rel) noexcept nogil:
+    # The exact entry `e`: 1 when it decides the window, the result in *value and
+    # the entry's cards in *rel; else its move goes first, and its bounds narrow nd
+    # only where no relevant cards are kept (as in quick_bounds).
+    cdef int lo = nd.lo, hi = nd.hi
+    if e.lo > lo:
+        lo = e.lo
+    if e.hi < hi:
+        hi = e.hi
+    if decides(lo, hi, alpha, beta, value):
+        rel[0] = nd.acc | entry_cards(&c.st, e) if c.track else nd.acc
+        return 1
+    if not c.track:
+        nd.lo = lo
+        nd.hi = hi
+    nd.ttmove = decode_move(&c.st, e.move)
+    return 0
+
+
+cdef inline int start_bounds(Search* c, int alpha, int beta, Node* nd, int* value,
+                             uint64_t* rel) noexcept nogil:
+    # The rules at a trick start, before any card is searched (DDS's ABsearch0 before
+    # its moves): the last trick played out, the lone seat's rules, the quick tricks,
+    # the wide entries, the exact one. Returns 1 when they decide the window, the
+    # result in *value and its cards in *rel; else sets nd's keys and the tables' move.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef TTEntry* e = NULL
+    cdef WideBucket* wb
+    cdef int probed = 0
+    if st.tricks_done == R.n_tricks - 1:
         rel[0] = 0
-        return 0
-    lo = bound_lo(c)
-    hi = bound_hi(c)
-    if lo == hi or hi <= alpha:
+        value[0] = last_trick(c, rel)
+        return 1
+    if c.lone and lone_endgame(c, value):
         rel[0] = 0
-        return hi
-    if lo >= beta:
-        rel[0] = 0
-        return lo
-    if st.count == 0:
-        if st.tricks_done == R.n_tricks - 1:
+        return 1
+    # the table's buckets for this position are fetched from memory while the
+    # quick rules run (DDS prefetches too)
+    nd.key = tt_key(c)
+    __builtin_prefetch(tt_bucket(c, nd.key))
+    if c.lone and nd.lo < 0 and R.trump < 0 and \
+            (R.protected == 0 or st.tricks_done > 0) and not R.overtake:
+        e = tt_probe(c, nd.key)
+        probed = 1
+        if lone_start(c, alpha, beta, e, nd, value):
             rel[0] = 0
-            return last_trick(c, rel)
-        if c.lone and lone_endgame(c, &v):
-            rel[0] = 0
-            return v
-        # the table's buckets for this position are fetched from memory while the
-        # quick rules run (DDS prefetches too)
-        key = tt_key(c)
-        __builtin_prefetch(tt_bucket(c, key))
-        if c.lone and lo < 0 and R.trump < 0 and \
-                (R.protected == 0 or st.tricks_done > 0) and not R.overtake:
-            # the lone seat: the table first (an entry that decides spares the games
-            # of lone_safe), then whether it can lose every trick left
-            e = tt_probe(c, key)
-            probed = 1
-            if e != NULL:
-                if e.lo > lo:
-                    lo = e.lo
-                if e.hi < hi:
-                    hi = e.hi
-                if decides(lo, hi, alpha, beta, &v):
-                    rel[0] = 0
-                    return v
-            if lo < 0 and lone_safe(c):
-                lo = 0
-                if lo >= beta or lo == hi:
-                    rel[0] = 0
-                    return lo
-        if c.wide:
-            wlen = len_key(st)
-            pos_seqs(c, ps)
-            wb = wide_bucket(c, wlen, ps[0] & 0xFFF)
-            __builtin_prefetch(wb)
-            __builtin_prefetch(<char*>wb + 64)
-            __builtin_prefetch(<char*>wb + 128)
-            __builtin_prefetch(<char*>wb + 192)
-        if lo >= 0:
-            # no negative points remain: tricks a side surely takes bound the value
-            # (subtracted from the quick upper bound, never from a table bound)
-            top = hi
-            lo0 = lo
-            rlo = 0
-            rhi = 0
-            tmp = 0
-            q = quick_tricks(c, &tmp)
-            if q:
-                gain_on((c.maxmask >> st.to_move) & 1, R.pos_suffix[st.tricks_done]
-                        - R.pos_suffix[st.tricks_done + q], top, &lo, &hi, tmp, &rlo, &rhi)
-            elif R.trick_points[st.tricks_done] > 0 and lead_lost(c, &tmp):
-                # the other side takes this trick at least
-                gain_on(not (c.maxmask >> st.to_move) & 1, R.trick_points[st.tricks_done],
-                        top, &lo, &hi, tmp, &rlo, &rhi)
-            tmp = 0
-            q = later_tricks(c, &out, &tmp)
-            if q:
-                gain_on((c.maxmask >> out) & 1, q * R.min_suffix[st.tricks_done], top,
-                        &lo, &hi, tmp, &rlo, &rhi)
-            q = R.min_suffix[st.tricks_done]
-            tmp = 0
-            if q > 0 and top - q <= alpha and hi > alpha and all_barred(c, 1, &tmp):
-                # the maximisers need every trick left and cannot take them all
-                gain_on(0, q, top, &lo, &hi, tmp, &rlo, &rhi)
-            elif q > 0 and q >= beta and lo < beta and all_barred(c, 0, &tmp):
-                # the others need every trick left and cannot take them all
-                gain_on(1, q, top, &lo, &hi, tmp, &rlo, &rhi)
-            if decides(lo, hi, alpha, beta, &v):
-                # the decision rests on the rule that set the deciding bound alone
-                rel[0] = acc | (rlo if lo >= beta else rhi if hi <= alpha else rlo | rhi)
-                return v
-            if c.track:
-                # without a cutoff the bounds are not kept: their cards would narrow
-                # every entry stored above (DDS uses quick tricks only to cut)
-                lo = lo0
-                hi = top
-            else:
-                acc |= rlo | rhi
-        at_start = 1
-        if c.wide:
-            lo0 = lo
-            top = hi
-            tmp = 0
-            q = wide_probe(c, wlen, ps, alpha, beta, &lo, &hi, &tmp)
-            if decides(lo, hi, alpha, beta, &v):
-                rel[0] = acc | tmp
-                return v
-            lo = lo0
-            hi = top
-            ttmove = decode_move(st, q)
-        if not probed:
-            e = tt_probe(c, key)
-        if e != NULL:
-            lo0 = lo
-            top = hi
-            if e.lo > lo:
-                lo = e.lo
-            if e.hi < hi:
-                hi = e.hi
-            if decides(lo, hi, alpha, beta, &v):
-                if c.track:
-                    acc |= entry_cards(st, e)
-                rel[0] = acc
-                return v
-            if c.track:
-                lo = lo0
-                hi = top
-            ttmove = decode_move(st, e.move)
-    elif lo >= 0:
-        top = hi
-        tmp = 0
-        q = follow_quick(c, lo, hi, alpha, beta, &tmp)
+            return 1
+    if c.wide:
+        nd.wlen = len_key(st)
+        pos_seqs(c, nd.ps)
+        wb = wide_bucket(c, nd.wlen, nd.ps[0] & 0xFFF)
+        __builtin_prefetch(wb)
+        __builtin_prefetch(<char*>wb + 64)
+        __builtin_prefetch(<char*>wb + 128)
+        __builtin_prefetch(<char*>wb + 192)
+    if nd.lo >= 0 and quick_bounds(c, alpha, beta, nd, value, rel):
+        return 1
+    if c.wide and wide_bounds(c, alpha, beta, nd, value, rel):
+        return 1
+    if not probed:
+        e = tt_probe(c, nd.key)
+    return e != NULL and entry_bounds(c, alpha, beta, e, nd, value, rel)
+
+
+cdef inline int follow_bounds(Search* c, int alpha, int beta, Node* nd, int* value,
+                              uint64_t* rel) noexcept nogil:
+    # The rules in a trick under way: the mover's side surely wins it (follow_quick),
+    # or the lone seat loses it and can lose every later one. Returns 1 when they
+    # decide the window, the result in *value and its cards in *rel.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int t = st.tricks_done, top = nd.hi, q
+    cdef uint64_t tmp = 0
+    if nd.lo >= 0:
+        q = follow_quick(c, nd.lo, nd.hi, alpha, beta, &tmp)
         if q:
-            sure_gain((c.maxmask >> st.to_move) & 1, R.pos_suffix[st.tricks_done]
-                      - R.pos_suffix[st.tricks_done + q], top, &lo, &hi)
-            if decides(lo, hi, alpha, beta, &v):
-                rel[0] = acc | tmp
-                return v
+            sure_gain((c.maxmask >> st.to_move) & 1, R.pos_suffix[t] - R.pos_suffix[t + q],
+                      top, &nd.lo, &nd.hi)
+            if decides(nd.lo, nd.hi, alpha, beta, value):
+                rel[0] = nd.acc | tmp
+                return 1
             if c.track:
-                lo = bound_lo(c)
-                hi = top
+                nd.lo = bound_lo(c)
+                nd.hi = top
             else:
-                acc |= tmp
-    elif c.lone and lo < 0 and R.trump < 0 and not R.overtake and lone_safe_mid(c):
-        # the lone seat loses this trick and can lose every later one
-        lo = 0
-        if lo >= beta or lo == hi:
+                nd.acc |= tmp
+    elif c.lone and R.trump < 0 and not R.overtake and lone_safe_mid(c):
+        nd.lo = 0
+        if nd.lo >= beta or nd.lo == nd.hi:
             rel[0] = 0
-            return lo
-    legal = legal_moves(R, st)
+            value[0] = nd.lo
+            return 1
+    return 0
+
+
+cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
+                             int* bestmove) noexcept nogil:
+    # The legal cards in order, fail-soft: the best value, its card in *bestmove and
+    # in nd.acc the cards it depends on (a cut keeps the cutting line's alone, as
+    # DDS keeps the cutting move's winning ranks). On a stop, 0 with nd.acc 0.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int mv[16]
+    cdef int cut[4]
+    cdef int i, n, v, w, q, gain, best
+    cdef int maximizing = (c.maxmask >> st.to_move) & 1
+    cdef uint64_t legal = legal_moves(R, st), folded = 0, sub, tr, live
+    cdef uint64_t acc = nd.acc, acc0 = nd.acc
     n = gen_moves(R, st, legal, mv, NULL, &folded)
-    order_moves(c, mv, n, ttmove, legal)
-    maximizing = (c.maxmask >> st.to_move) & 1
+    order_moves(c, mv, n, nd.ttmove, legal)
     best = -INF if maximizing else INF
     live = in_hands(st) | st.trick_mask
-    acc0 = acc
     for i in range(4):
         cut[i] = -1
     for i in range(n):
@@ -1181,7 +1232,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
             v = search(c, alpha, beta, &sub)
         unplay_card(st)
         if c.abort:
-            rel[0] = 0
+            nd.acc = 0
             return 0
         if c.track:
             if sub:
@@ -1197,12 +1248,10 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
         if maximizing:
             if v > best:
                 best = v
-                bestmove = mv[i]
+                bestmove[0] = mv[i]
                 if best > alpha:
                     alpha = best
                     if alpha >= beta:
-                        # a cut: the result rests on this card's line alone (DDS
-                        # keeps the cutting move's winning ranks, not the union)
                         acc = acc0 | sub
                         if st.count == 0:
                             c.killer[4 * st.tricks_done + st.to_move] = mv[i]
@@ -1210,7 +1259,7 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
         else:
             if v < best:
                 best = v
-                bestmove = mv[i]
+                bestmove[0] = mv[i]
                 if best < beta:
                     beta = best
                     if alpha >= beta:
@@ -1218,24 +1267,70 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
                         if st.count == 0:
                             c.killer[4 * st.tricks_done + st.to_move] = mv[i]
                         break
-    rel[0] = acc
-    if at_start:
-        if best >= beta0:
-            lo = best if best > lo else lo
-        elif best <= alpha0:
-            hi = best if best < hi else hi
-        else:
-            lo = best
-            hi = best
-        if c.wide:
-            wide_store(c, wlen, ps, acc, lo, hi,
-                       encode_move(st, bestmove) if bestmove >= 0 else 255, c.nodes - start_nodes)
-        tt_store(c, key, acc if c.track else ~(<uint64_t>0), lo, hi,
-                 encode_move(st, bestmove) if bestmove >= 0 else 255, c.nodes - start_nodes)
-    if best >= beta0 and best < lo:
-        return lo
-    if best <= alpha0 and best > hi:
-        return hi
+    nd.acc = acc
+    return best
+
+
+cdef inline void store_node(Search* c, Node* nd, int best, int bestmove, int alpha0,
+                            int beta0, int64_t work) noexcept nogil:
+    # A trick start's result narrows nd's bounds and goes to the tables: a result at
+    # or above beta0 is a lower bound, at or below alpha0 an upper one, else exact.
+    # `work` is the nodes it took (the replacement keeps the costly entries).
+    cdef int move = encode_move(&c.st, bestmove) if bestmove >= 0 else 255
+    if best >= beta0:
+        nd.lo = best if best > nd.lo else nd.lo
+    elif best <= alpha0:
+        nd.hi = best if best < nd.hi else nd.hi
+    else:
+        nd.lo = best
+        nd.hi = best
+    if c.wide:
+        wide_store(c, nd.wlen, nd.ps, nd.acc, nd.lo, nd.hi, move, work)
+    tt_store(c, nd.key, nd.acc if c.track else ~(<uint64_t>0), nd.lo, nd.hi, move, work)
+
+
+cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
+    # Fail-soft alpha-beta on the future value of c.maxmask from the current state.
+    # *rel receives the cards whose rank the result depends on (DDS's winning
+    # ranks): trick winners that beat a card of their suit, the cards the quick
+    # rules and the table entries used rely on, and those of every child searched.
+    # They gather in nd.acc (a store through `rel` could alias the state, so it is
+    # written once, on the way out). Without c.track (the lone-seat searches, where
+    # the skipping saves less than the bookkeeping costs) nothing is gathered, no
+    # card is skipped and table entries depend on every card; so the lone-seat rules
+    # add nothing to nd.acc. One driver serves the lone seat and the sides: the
+    # flags are fixed for a whole search, and the bounds, moves and store are shared.
+    cdef Node nd
+    cdef int v, best, bestmove = -1
+    cdef int64_t start_nodes = c.nodes
+    if count_node(c):
+        rel[0] = 0
+        return 0
+    nd.lo = bound_lo(c)
+    nd.hi = bound_hi(c)
+    if nd.lo == nd.hi or nd.hi <= alpha:
+        rel[0] = 0
+        return nd.hi
+    if nd.lo >= beta:
+        rel[0] = 0
+        return nd.lo
+    nd.acc = 0
+    nd.ttmove = -1
+    if c.st.count == 0:
+        if start_bounds(c, alpha, beta, &nd, &v, rel):
+            return v
+    elif follow_bounds(c, alpha, beta, &nd, &v, rel):
+        return v
+    best = search_moves(c, alpha, beta, &nd, &bestmove)
+    rel[0] = nd.acc
+    if c.abort:
+        return 0
+    if c.st.count == 0:
+        store_node(c, &nd, best, bestmove, alpha, beta, c.nodes - start_nodes)
+    if best >= beta and best < nd.lo:
+        return nd.lo
+    if best <= alpha and best > nd.hi:
+        return nd.hi
     return best
 
 
@@ -1359,12 +1454,88 @@ cdef int rollout(Search* c, int bit, int horizon, int guess) noexcept nogil:
 
 # --- the Python face ---------------------------------------------------------------------
 
+cdef class ContractTable:
+    """A trick contract compiled for the core: ``Position.tables`` and the seats in
+    play as the flat ``Rules`` the search reads, passed to ``Core.load``.
+
+    ``card_points``: 64 points by card bit; ``trick_points``: the points of each trick
+    in order; ``trump``: the trump suit, -1 for none; ``lead_suit``: the suit under a
+    lead restriction, -1 for none, and ``lead_mode``: 1 until broken, 2 while other
+    suits are held; ``trump_lead_restricted``: no trump led before a trump was played
+    (Turkish); ``overtake``: must beat the top card of the suit led (Turkish);
+    ``overtrump_on_trump_lead``: must beat the top trump on a trump lead (Portuguese);
+    ``protected``: the first-trick protection set, ``forced``: the forced discard set
+    (card masks); ``trump_obligation``: 0 free, 1 ruff-overruff, 2 ruff-overruff-strict;
+    ``next_seat``: the next seat of each seat, -1 for a seat not in play.
+    """
+
+    cdef Rules R
+
+    def __init__(self, card_points, trick_points, *, int trump=-1, int lead_suit=-1,
+                 int lead_mode=0, bint trump_lead_restricted=False, bint overtake=False,
+                 bint overtrump_on_trump_lead=False, uint64_t protected=0, uint64_t forced=0,
+                 int trump_obligation=0, next_seat=(1, 2, 3, 0)):
+        cdef Rules* R = &self.R
+        cdef int i, j, p, n_tricks = len(trick_points)
+        cdef uint64_t m
+        cdef int key[64]
+        cdef int keys[64]
+        if n_tricks > MAX_TRICKS or len(card_points) != 64 or len(next_seat) != 4:
+            raise ValueError("contract tables out of range")
+        memset(R, 0, sizeof(Rules))
+        for i in range(64):
+            R.card_points[i] = card_points[i]
+        R.n_tricks = n_tricks
+        for i in range(n_tricks):
+            R.trick_points[i] = trick_points[i]
+        R.pos_suffix[n_tricks] = 0
+        R.neg_suffix[n_tricks] = 0
+        for i in range(n_tricks - 1, -1, -1):
+            p = R.trick_points[i]
+            R.pos_suffix[i] = R.pos_suffix[i + 1] + (p if p > 0 else 0)
+            R.neg_suffix[i] = R.neg_suffix[i + 1] + (p if p < 0 else 0)
+            R.min_suffix[i] = p if i == n_tricks - 1 or p < R.min_suffix[i + 1] else R.min_suffix[i + 1]
+        R.trump = trump
+        R.lead_suit = lead_suit
+        R.lead_mode = lead_mode
+        R.trump_lead_restricted = trump_lead_restricted
+        R.overtake = overtake
+        R.overtrump_on_trump_lead = overtrump_on_trump_lead
+        R.protected = protected
+        R.forced = forced
+        R.trump_obligation = trump_obligation
+        R.nseats = 0
+        R.in_play = 0
+        for i in range(4):
+            R.next_seat[i] = next_seat[i]
+            if next_seat[i] >= 0:
+                R.nseats += 1
+                R.in_play |= 1 << i
+        # class ids: cards alike in points, first-trick protection and forced set
+        R.ncls = 0
+        for i in range(64):
+            m = (<uint64_t>1) << i
+            key[i] = (R.card_points[i] * 4 + (2 if protected & m else 0)
+                      + (1 if forced & m else 0))
+            R.cls[i] = -1
+            for j in range(R.ncls):
+                if keys[j] == key[i]:
+                    R.cls[i] = j
+                    break
+            if R.cls[i] < 0:
+                keys[R.ncls] = key[i]
+                R.cls[i] = R.ncls
+                R.ncls += 1
+            R.cls_mask[R.cls[i]] |= m
+
+
 cdef class Core:
     """One root position, its transposition table and its searches.
 
-    ``load`` takes the compiled contract and the position as plain integers; the
-    table is cleared on each load and shared by every search of that root (its key
-    holds the maximiser set), so the seats of one deal reuse each other's work.
+    ``load`` takes the compiled contract (``ContractTable``) and the position as plain
+    integers; the table is cleared on each load and shared by every search of that
+    root (its key holds the maximiser set), so the seats of one deal reuse each
+    other's work.
     """
 
     cdef Search c
@@ -1409,75 +1580,23 @@ cdef class Core:
         """The memory of the transposition table, in bytes."""
         return self.c.tt_bytes
 
-    def load(self, card_points, trick_points, int trump, int lead_suit, int lead_mode,
-             bint trump_lead_restricted, bint overtake, bint overtrump_on_trump_lead,
-             uint64_t protected, uint64_t forced, int trump_obligation, next_seat,
-             hands, uint64_t played, int tricks_done, trick, int trick_leader):
-        """Set the root: contract tables, next-seat map, hands, cards played so far,
-        completed tricks, the current trick as (seat, bit) pairs and its leader."""
+    def load(self, ContractTable table, hands, uint64_t played, int tricks_done, trick,
+             int trick_leader):
+        """Set the root: the compiled contract, hands, cards played so far, completed
+        tricks, the current trick as (seat, bit) pairs and its leader."""
         cdef Rules* R = &self.c.R
         cdef State* st = &self.c.st
-        cdef int i, j, bit, p, n_tricks = len(trick_points)
+        cdef int i, p
         cdef uint64_t m, trick_cards = 0
-        cdef int key[64]
-        cdef int keys[64]
-        if n_tricks > MAX_TRICKS or len(card_points) != 64:
-            raise ValueError("contract tables out of range")
-        memset(R, 0, sizeof(Rules))
+        memcpy(R, &table.R, sizeof(Rules))
         memset(st, 0, sizeof(State))
         for i in range(4 * MAX_TRICKS):
             self.c.killer[i] = -1
-        for i in range(64):
-            R.card_points[i] = card_points[i]
-        R.n_tricks = n_tricks
-        for i in range(n_tricks):
-            R.trick_points[i] = trick_points[i]
-        R.pos_suffix[n_tricks] = 0
-        R.neg_suffix[n_tricks] = 0
-        for i in range(n_tricks - 1, -1, -1):
-            p = R.trick_points[i]
-            R.pos_suffix[i] = R.pos_suffix[i + 1] + (p if p > 0 else 0)
-            R.neg_suffix[i] = R.neg_suffix[i + 1] + (p if p < 0 else 0)
-            R.min_suffix[i] = p if i == n_tricks - 1 or p < R.min_suffix[i + 1] else R.min_suffix[i + 1]
-        R.trump = trump
-        R.lead_suit = lead_suit
-        R.lead_mode = lead_mode
-        R.trump_lead_restricted = trump_lead_restricted
-        R.overtake = overtake
-        R.overtrump_on_trump_lead = overtrump_on_trump_lead
-        R.protected = protected
-        R.forced = forced
-        R.trump_obligation = trump_obligation
-        self.c.strict = overtake or overtrump_on_trump_lead or trump_obligation != 0
-        self.c.special = protected | forced
+        self.c.strict = R.overtake or R.overtrump_on_trump_lead or R.trump_obligation != 0
+        self.c.special = R.protected | R.forced
         for i in range(64):
             if R.card_points[i] != 0:
                 self.c.special |= (<uint64_t>1) << i
-        R.nseats = 0
-        R.in_play = 0
-        for i in range(4):
-            R.next_seat[i] = next_seat[i]
-            if next_seat[i] >= 0:
-                R.nseats += 1
-                R.in_play |= 1 << i
-        # class ids: cards alike in points, first-trick protection and forced set
-        R.ncls = 0
-        for i in range(64):
-            R.cls_mask[i] = 0
-        for i in range(64):
-            m = (<uint64_t>1) << i
-            key[i] = (R.card_points[i] * 4 + (2 if protected & m else 0)
-                      + (1 if forced & m else 0))
-            R.cls[i] = -1
-            for j in range(R.ncls):
-                if keys[j] == key[i]:
-                    R.cls[i] = j
-                    break
-            if R.cls[i] < 0:
-                keys[R.ncls] = key[i]
-                R.cls[i] = R.ncls
-                R.ncls += 1
-            R.cls_mask[R.cls[i]] |= m
         # the state before the current trick, then the trick replayed
         for seat, bit in trick:
             trick_cards |= (<uint64_t>1) << bit

@@ -838,198 +838,213 @@ cdef int dds_follow_weight(Search* c, uint64_t legal, int bit) noexcept nogil:
     return trump_second_weight(c, legal, bit)
 
 
-cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noexcept nogil:
-    # Heuristic order, best first (see ext/README.md): the value to the maximiser of
-    # the trick's tentative winner, counted for the mover's side. `legal` is
-    # legal_moves().
+cdef inline int trick_tendency(Search* c) noexcept nogil:
+    # The sign of what this trick brings: its trick points, else (a trick worth
+    # nothing) the card points still to fall, which go to its winner.
+    cdef int tp = c.R.trick_points[c.st.tricks_done]
+    if tp == 0:
+        return c.st.card_pos_left + c.st.card_neg_left
+    return tp
+
+
+cdef inline void lead_scores(Search* c, int* mv, int n, int ttmove, uint64_t legal,
+                             int* score) noexcept nogil:
+    # The leads' scores for order_moves: under a penalty the maximiser leads under
+    # many higher cards; a side of four in a positive contract by DDS's weights;
+    # else sure winners, then low leads to a partner's winner or ruff.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
-    cdef int score[16]
-    cdef int i, j, k, bit, p, v, g, wseat, key, tmp, rank
+    cdef int i, j, bit, p, rank, s, suits = 0, dds = 0, unsafe = 0
     cdef int mover_max = (c.maxmask >> st.to_move) & 1
-    cdef int trick_v
-    cdef int sign = 1 if mover_max else -1
-    cdef int tp = R.trick_points[st.tricks_done]
-    cdef int tendency, unsafe = 0
-    cdef uint64_t maxcards = 0, others, mx, team = 0, opp = 0, later = 0
-    cdef int s, suits = 0
+    cdef int tendency = trick_tendency(c)
+    cdef uint64_t maxcards = 0, others, mx, team = 0, opp = 0
     cdef int suit_w[4]
     cdef int sure_w[4]
     cdef int low_w[4]
     cdef int mate_win[4]
     cdef LeadSuit ls[4]
-    cdef int dds = 0
-    cdef int sure, later_ruff = 0, ruffable = 0, team_ruff = 0, partner_sure, wb, opp_top, mate_top, mate_covers = 0
-    if n <= 1:
-        return
-    if st.count == 0:
-        for i in range(4):
-            if (c.maxmask >> i) & 1:
-                maxcards |= st.hands[i]
-        others = in_hands(st) & ~st.hands[st.to_move]
-        for i in range(4):
-            if ((c.maxmask >> i) & 1) == mover_max:
-                team |= st.hands[i]
-                if i != st.to_move and R.trump >= 0 and st.hands[i] & lane_of(R.trump):
-                    for j in range(4):
-                        if j != R.trump and not (st.hands[i] & lane_of(j)):
-                            team_ruff |= 1 << j
-            else:
-                opp |= st.hands[i]
-                if R.trump >= 0 and st.hands[i] & lane_of(R.trump):
-                    for j in range(4):
-                        if j != R.trump and not (st.hands[i] & lane_of(j)):
-                            ruffable |= 1 << j
-        tendency = tp
-        if tendency == 0:
-            tendency = st.card_pos_left + st.card_neg_left
-        if c.lone and mover_max and tendency < 0 and R.trump < 0:
-            unsafe = lone_game_unsafe(c)
-        if tendency >= 0:
-            # positive: the weights that depend on the suit only, once per suit led
-            for i in range(n):
-                suits |= 1 << (mv[i] >> 4)
-            dds = R.nseats == 4 and not c.lone
-            for s in range(4):
-                if (suits >> s) & 1:
-                    if dds:
-                        lead_suit(c, s, &ls[s])
-                        if R.trump < 0:
-                            suit_w[s] = lead_length_weight(c, s, mover_max)
-                    else:
-                        lead_suit_weights(c, s, mover_max, team, opp, &suit_w[s], &sure_w[s],
-                                          &low_w[s], &mate_win[s])
+    cdef int ruffable = 0, team_ruff = 0
+    for i in range(4):
+        if (c.maxmask >> i) & 1:
+            maxcards |= st.hands[i]
+    others = in_hands(st) & ~st.hands[st.to_move]
+    for i in range(4):
+        if ((c.maxmask >> i) & 1) == mover_max:
+            team |= st.hands[i]
+            if i != st.to_move and R.trump >= 0 and st.hands[i] & lane_of(R.trump):
+                for j in range(4):
+                    if j != R.trump and not (st.hands[i] & lane_of(j)):
+                        team_ruff |= 1 << j
+        else:
+            opp |= st.hands[i]
+            if R.trump >= 0 and st.hands[i] & lane_of(R.trump):
+                for j in range(4):
+                    if j != R.trump and not (st.hands[i] & lane_of(j)):
+                        ruffable |= 1 << j
+    if c.lone and mover_max and tendency < 0 and R.trump < 0:
+        unsafe = lone_game_unsafe(c)
+    if tendency >= 0:
+        # positive: the weights that depend on the suit only, once per suit led
         for i in range(n):
-            bit = mv[i]
-            rank = bit & 15
-            p = R.card_points[bit]
-            s = bit >> 4
-            if tendency < 0:
-                # penalty: the maximiser leads under many higher cards, first from a
-                # suit whose game it may lose (lone_game_unsafe); the others lead
-                # where the maximiser holds few cards that can duck
-                mx = maxcards & lane_of(s)
-                if mover_max:
-                    score[i] = popcount(others & above(bit)) * 16 - rank * 4
-                    if (unsafe >> s) & 1:
-                        score[i] += 128
-                    # a point card goes last, unless the lead is a sure exit (some
-                    # other hand holds only higher cards of the suit): then it goes
-                    # first, shed onto a trick the lone seat cannot win
-                    score[i] += -p * 64 if c.lone and sure_exit(st, bit) else p * 64
-                elif mx:
-                    score[i] = -popcount(others & above(low_bit(mx)) & ~maxcards) * 16 - rank * 4
+            suits |= 1 << (mv[i] >> 4)
+        dds = R.nseats == 4 and not c.lone
+        for s in range(4):
+            if (suits >> s) & 1:
+                if dds:
+                    lead_suit(c, s, &ls[s])
+                    if R.trump < 0:
+                        suit_w[s] = lead_length_weight(c, s, mover_max)
                 else:
-                    score[i] = -4096 - rank * 4
-            elif R.trump >= 0 and R.nseats == 4 and not c.lone:
-                # a side's lead with a trump: DDS's weights in its units times 15 (a card
-                # of the opponents' length then weighs about 150, as without a trump)
-                score[i] = 15 * dds_lead_weight(c, legal, bit, &ls[s], &j) + p * 64
-                if bit == c.killer[4 * st.tricks_done + st.to_move]:
-                    score[i] += 15 * (55 if j else 18)
-                elif j and bit == ttmove:
-                    score[i] += 15 * 18
-                continue
-            elif R.trump < 0 and R.nseats == 4 and not c.lone:
-                # a side's lead without a trump: DDS's weights in its units (one is
-                # 22 here, as a card of the opponents' length weighs 150), the
-                # killer and table leads as its bonuses rather than first
-                score[i] = 22 * dds_lead_weight(c, legal, bit, &ls[s], &j) + p * 64 + suit_w[s]
-                if bit == c.killer[4 * st.tricks_done + st.to_move]:
-                    score[i] += 22 * (126 if j else 47)
-                elif bit == ttmove:
-                    score[i] += 22 * (32 if j else 19)
-                continue
-            else:
-                # positive: a sure winner, else a low lead to a partner's winner, else
-                # one a void partner ruffs
-                if not (others & above(bit)) and not (ruffable >> s) & 1:
-                    score[i] = 1024 + rank + p * 64 + sure_w[s]
-                elif mate_win[s]:
-                    score[i] = 512 - rank + p * 64
-                elif (team_ruff >> s) & 1 and not (ruffable >> s) & 1:
-                    score[i] = 384 - rank + p * 64
-                else:
-                    score[i] = -rank + p * 64 + low_w[s]
-                score[i] += suit_w[s]
-            if bit == ttmove:
-                score[i] = 1 << 27
-            if bit == c.killer[4 * st.tricks_done + st.to_move]:
-                score[i] = 1 << 28
-    else:
-        trick_v = tp + st.cur.tpts[st.count - 1]
-        # the hands still to play to this trick after the mover
-        j = R.next_seat[st.to_move]
-        later_ruff = 0
-        for i in range(st.count + 1, R.nseats):
-            later |= st.hands[j]
-            if R.trump >= 0 and not (st.hands[j] & lane_of(st.cur.card[0] >> 4)) \
-                    and (st.hands[j] & lane_of(R.trump)):
-                later_ruff = 1
-            j = R.next_seat[j]
-        wseat = st.cur.seat[st.cur.win[st.count - 1]]
-        wb = st.cur.card[st.cur.win[st.count - 1]]
-        # a teammate already winning for sure: no need to overtake it
-        partner_sure = ((c.maxmask >> wseat) & 1) == mover_max and \
-            not (later & lane_of(wb >> 4) & above(wb)) and \
-            (R.trump < 0 or (wb >> 4) == R.trump or not later_ruff)
-        # a teammate still to play who beats every card of the suit led the
-        # opponents have played or still hold: the mover need not win it
-        if not partner_sure and tp > 0 and (R.trump < 0 or (wb >> 4) == R.trump or not later_ruff):
-            j = R.next_seat[st.to_move]
-            opp_top = wb if ((c.maxmask >> wseat) & 1) != mover_max else -1
-            mate_top = -1
-            for i in range(st.count + 1, R.nseats):
-                mx = st.hands[j] & lane_of(st.cur.card[0] >> 4)
-                if mx:
-                    if ((c.maxmask >> j) & 1) == mover_max:
-                        if high_bit(mx) > mate_top:
-                            mate_top = high_bit(mx)
-                    elif high_bit(mx) > opp_top:
-                        opp_top = high_bit(mx)
-                j = R.next_seat[j]
-            mate_covers = mate_top > opp_top and mate_top > wb
-        # under a penalty a trick still open is worth avoiding even before points
-        # fall in it: the hands after the mover can dump points on its winner
-        tendency = tp
-        if tendency == 0:
-            tendency = st.card_pos_left + st.card_neg_left
-        unsafe = 0
-        if c.lone and mover_max and tendency < 0 and R.trump < 0:
-            unsafe = lone_game_unsafe(c)
-        dds = R.nseats == 4 and tendency > 0 and not c.lone and dds_follows(R, st)
-        for i in range(n):
-            if dds:
-                score[i] = dds_follow_weight(c, legal, mv[i])
-                continue
-            bit = mv[i]
-            p = R.card_points[bit]
-            v = trick_v + p
-            if v == 0 and tendency < 0 and (st.count + 1 < R.nseats or (c.lone and mover_max)):
-                v = -1
-            rank = bit & 15
-            if beats(R, st, bit):
-                g = v if mover_max else -p
-                sure = not (later & lane_of(bit >> 4) & above(bit)) and \
-                    (R.trump < 0 or (bit >> 4) == R.trump or not later_ruff)
-                score[i] = sign * g * 256 + (-rank if v > 0 else rank) + \
-                    (64 if sure and v > 0 else 0) - (128 if partner_sure or mate_covers else 0)
-            else:
-                if mate_covers:
-                    g = v if mover_max else -p
-                elif (c.maxmask >> wseat) & 1:
-                    g = v
-                else:
-                    g = -p
-                score[i] = sign * g * 256 + (rank if v < 0 else -rank)
-                if tendency > 0 and (bit >> 4) != (st.cur.card[0] >> 4):
-                    # a discard: from a long suit, not a winner (DDS's discards)
-                    score[i] += 4 * popcount(st.hands[st.to_move] & lane_of(bit >> 4))
-                    if not (in_hands(st) & above(bit) & lane_of(bit >> 4)):
-                        score[i] -= 48
-                if (unsafe >> (bit >> 4)) & 1:
-                    # the lone seat sheds a card of a suit whose game it may lose
+                    lead_suit_weights(c, s, mover_max, team, opp, &suit_w[s], &sure_w[s],
+                                      &low_w[s], &mate_win[s])
+    for i in range(n):
+        bit = mv[i]
+        rank = bit & 15
+        p = R.card_points[bit]
+        s = bit >> 4
+        if tendency < 0:
+            # penalty: the maximiser leads under many higher cards, first from a
+            # suit whose game it may lose (lone_game_unsafe); the others lead
+            # where the maximiser holds few cards that can duck
+            mx = maxcards & lane_of(s)
+            if mover_max:
+                score[i] = popcount(others & above(bit)) * 16 - rank * 4
+                if (unsafe >> s) & 1:
                     score[i] += 128
+                # a point card goes last, unless the lead is a sure exit (some
+                # other hand holds only higher cards of the suit): then it goes
+                # first, shed onto a trick the lone seat cannot win
+                score[i] += -p * 64 if c.lone and sure_exit(st, bit) else p * 64
+            elif mx:
+                score[i] = -popcount(others & above(low_bit(mx)) & ~maxcards) * 16 - rank * 4
+            else:
+                score[i] = -4096 - rank * 4
+        elif R.trump >= 0 and R.nseats == 4 and not c.lone:
+            # a side's lead with a trump: DDS's weights in its units times 15 (a card
+            # of the opponents' length then weighs about 150, as without a trump)
+            score[i] = 15 * dds_lead_weight(c, legal, bit, &ls[s], &j) + p * 64
+            if bit == c.killer[4 * st.tricks_done + st.to_move]:
+                score[i] += 15 * (55 if j else 18)
+            elif j and bit == ttmove:
+                score[i] += 15 * 18
+            continue
+        elif R.trump < 0 and R.nseats == 4 and not c.lone:
+            # a side's lead without a trump: DDS's weights in its units (one is
+            # 22 here, as a card of the opponents' length weighs 150), the
+            # killer and table leads as its bonuses rather than first
+            score[i] = 22 * dds_lead_weight(c, legal, bit, &ls[s], &j) + p * 64 + suit_w[s]
+            if bit == c.killer[4 * st.tricks_done + st.to_move]:
+                score[i] += 22 * (126 if j else 47)
+            elif bit == ttmove:
+                score[i] += 22 * (32 if j else 19)
+            continue
+        else:
+            # positive: a sure winner, else a low lead to a partner's winner, else
+            # one a void partner ruffs
+            if not (others & above(bit)) and not (ruffable >> s) & 1:
+                score[i] = 1024 + rank + p * 64 + sure_w[s]
+            elif mate_win[s]:
+                score[i] = 512 - rank + p * 64
+            elif (team_ruff >> s) & 1 and not (ruffable >> s) & 1:
+                score[i] = 384 - rank + p * 64
+            else:
+                score[i] = -rank + p * 64 + low_w[s]
+            score[i] += suit_w[s]
+        if bit == ttmove:
+            score[i] = 1 << 27
+        if bit == c.killer[4 * st.tricks_done + st.to_move]:
+            score[i] = 1 << 28
+
+
+cdef inline void follow_scores(Search* c, int* mv, int n, uint64_t legal,
+                               int* score) noexcept nogil:
+    # The scores of the cards to a trick under way for order_moves: the value to the
+    # maximiser of the trick's tentative winner after the card, for the mover's side
+    # (a side of four in a positive contract by DDS's weights, dds_follow_weight).
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int i, j, bit, p, v, g, wseat, rank, wb, opp_top, mate_top, sure, partner_sure
+    cdef int mover_max = (c.maxmask >> st.to_move) & 1
+    cdef int sign = 1 if mover_max else -1
+    cdef int tp = R.trick_points[st.tricks_done]
+    cdef int trick_v, tendency, dds, unsafe, later_ruff = 0, mate_covers = 0
+    cdef uint64_t later = 0, mx
+    trick_v = tp + st.cur.tpts[st.count - 1]
+    # the hands still to play to this trick after the mover
+    j = R.next_seat[st.to_move]
+    later_ruff = 0
+    for i in range(st.count + 1, R.nseats):
+        later |= st.hands[j]
+        if R.trump >= 0 and not (st.hands[j] & lane_of(st.cur.card[0] >> 4)) \
+                and (st.hands[j] & lane_of(R.trump)):
+            later_ruff = 1
+        j = R.next_seat[j]
+    wseat = st.cur.seat[st.cur.win[st.count - 1]]
+    wb = st.cur.card[st.cur.win[st.count - 1]]
+    # a teammate already winning for sure: no need to overtake it
+    partner_sure = ((c.maxmask >> wseat) & 1) == mover_max and \
+        not (later & lane_of(wb >> 4) & above(wb)) and \
+        (R.trump < 0 or (wb >> 4) == R.trump or not later_ruff)
+    # a teammate still to play who beats every card of the suit led the
+    # opponents have played or still hold: the mover need not win it
+    if not partner_sure and tp > 0 and (R.trump < 0 or (wb >> 4) == R.trump or not later_ruff):
+        j = R.next_seat[st.to_move]
+        opp_top = wb if ((c.maxmask >> wseat) & 1) != mover_max else -1
+        mate_top = -1
+        for i in range(st.count + 1, R.nseats):
+            mx = st.hands[j] & lane_of(st.cur.card[0] >> 4)
+            if mx:
+                if ((c.maxmask >> j) & 1) == mover_max:
+                    if high_bit(mx) > mate_top:
+                        mate_top = high_bit(mx)
+                elif high_bit(mx) > opp_top:
+                    opp_top = high_bit(mx)
+            j = R.next_seat[j]
+        mate_covers = mate_top > opp_top and mate_top > wb
+    # under a penalty a trick still open is worth avoiding even before points
+    # fall in it: the hands after the mover can dump points on its winner
+    tendency = trick_tendency(c)
+    unsafe = 0
+    if c.lone and mover_max and tendency < 0 and R.trump < 0:
+        unsafe = lone_game_unsafe(c)
+    dds = R.nseats == 4 and tendency > 0 and not c.lone and dds_follows(R, st)
+    for i in range(n):
+        if dds:
+            score[i] = dds_follow_weight(c, legal, mv[i])
+            continue
+        bit = mv[i]
+        p = R.card_points[bit]
+        v = trick_v + p
+        if v == 0 and tendency < 0 and (st.count + 1 < R.nseats or (c.lone and mover_max)):
+            v = -1
+        rank = bit & 15
+        if beats(R, st, bit):
+            g = v if mover_max else -p
+            sure = not (later & lane_of(bit >> 4) & above(bit)) and \
+                (R.trump < 0 or (bit >> 4) == R.trump or not later_ruff)
+            score[i] = sign * g * 256 + (-rank if v > 0 else rank) + \
+                (64 if sure and v > 0 else 0) - (128 if partner_sure or mate_covers else 0)
+        else:
+            if mate_covers:
+                g = v if mover_max else -p
+            elif (c.maxmask >> wseat) & 1:
+                g = v
+            else:
+                g = -p
+            score[i] = sign * g * 256 + (rank if v < 0 else -rank)
+            if tendency > 0 and (bit >> 4) != (st.cur.card[0] >> 4):
+                # a discard: from a long suit, not a winner (DDS's discards)
+                score[i] += 4 * popcount(st.hands[st.to_move] & lane_of(bit >> 4))
+                if not (in_hands(st) & above(bit) & lane_of(bit >> 4)):
+                    score[i] -= 48
+            if (unsafe >> (bit >> 4)) & 1:
+                # the lone seat sheds a card of a suit whose game it may lose
+                score[i] += 128
+
+
+cdef inline void sort_moves(int* mv, int* score, int n) noexcept nogil:
+    # highest score first, ties in the order gen_moves gave (insertion: a few cards)
+    cdef int i, j, key, tmp
     for i in range(1, n):
         key = score[i]
         tmp = mv[i]
@@ -1040,6 +1055,20 @@ cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noe
             j -= 1
         score[j + 1] = key
         mv[j + 1] = tmp
+
+
+cdef void order_moves(Search* c, int* mv, int n, int ttmove, uint64_t legal) noexcept nogil:
+    # Heuristic order, best first (see ext/README.md): the value to the maximiser of
+    # the trick's tentative winner, counted for the mover's side. `legal` is
+    # legal_moves().
+    cdef int score[16]
+    if n <= 1:
+        return
+    if c.st.count == 0:
+        lead_scores(c, mv, n, ttmove, legal, score)
+    else:
+        follow_scores(c, mv, n, legal, score)
+    sort_moves(mv, score, n)
 
 
 cdef int contract_positive(Rules* R) noexcept nogil:

@@ -85,6 +85,18 @@ cdef struct WideBucket:
     WideEntry e[WIDE_SLOTS]
 
 
+cdef struct Node:
+    # one search node's knowledge between its bounds and its store, shared by the
+    # rules before the moves, the move loop and the store
+    int lo                   # lower bound of the future value of the maximiser set
+    int hi                   # upper bound
+    int ttmove               # the tables' best move (bit) to search first, -1 for none
+    uint64_t acc             # the cards the result depends on so far (with Search.track)
+    uint64_t key             # the exact table's key (trick starts)
+    uint64_t wlen            # the wide table's hand lengths (Search.wide, trick starts)
+    uint64_t ps[4]           # the wide table's owner-and-class sequence per suit
+
+
 cdef struct Search:
     Rules R                  # the contract, compiled
     State st                 # the position being searched

@@ -18,9 +18,6 @@ import random
 import sys
 import time
 
-NEXT_SEAT = [1, 2, 3, 0]
-
-
 def load_core(path: str):
     loader = importlib.machinery.ExtensionFileLoader("kingsolve._core", path)
     spec = importlib.util.spec_from_file_location("kingsolve._core", path, loader=loader)
@@ -45,10 +42,10 @@ def deal(rng: random.Random, per_hand: int) -> tuple[list[int], int]:
     return hands, out
 
 
-def load(core, hands, out, tricks, leader, trump=-1, card_points=None, each=0):
+def load(mod, core, hands, out, tricks, leader, trump=-1, card_points=None, each=0):
     points = card_points or [0] * 64
-    core.load(points, [each] * tricks, trump, -1, 0, False, False, False, 0, 0, 0,
-              NEXT_SEAT, hands, out, 0, [], leader)
+    table = mod.ContractTable(points, [each] * tricks, trump=trump)
+    core.load(table, hands, out, 0, [], leader)
 
 
 def value(core, mod, maxmask, nodes):
@@ -76,13 +73,13 @@ def train(mod, seconds: float) -> int:
         leader = rounds % 4
         side = (1 << leader) | (1 << ((leader + 2) % 4))
         hands, out = deal(rng, 13)
-        load(core, hands, out, 13, leader, each=2)                 # doubles no-trumps
+        load(mod, core, hands, out, 13, leader, each=2)            # doubles no-trumps
         value(core, mod, side, 400_000)
-        load(core, hands, out, 13, leader, trump=rounds % 4, each=1)   # doubles trumps
+        load(mod, core, hands, out, 13, leader, trump=rounds % 4, each=1)   # doubles trumps
         value(core, mod, side, 400_000)
         for points, each in ((None, -1), (hearts, 0), (queens, 0)):   # singles endings
             hands, out = deal(rng, 8)
-            load(core, hands, out, 8, leader, card_points=points, each=each)
+            load(mod, core, hands, out, 8, leader, card_points=points, each=each)
             value(core, mod, 1 << leader, 300_000)
             core.set_budget(300_000, 10_000.0)
             legal = core.legal()

@@ -36,11 +36,14 @@ def _load(core: "_core.Core", position: Position) -> None:
     t = position.tables
     next_seat = [int(position.next_seat(s)) if s in position.seats else -1 for s in Seat]
     hands = [m or 0 for m in position.hands]
-    core.load(list(t.card_points), list(t.trick_points), t.trump, t.lead_suit, t.lead_mode,
-              t.trump_lead_restricted, t.overtake, t.overtrump_on_trump_lead,
-              t.protected, t.forced, t.trump_obligation, next_seat, hands, position.played,
-              len(position.tricks), [(int(s), b) for s, b in position.trick],
-              int(position.trick_leader))
+    table = _core.ContractTable(
+        t.card_points, t.trick_points, trump=t.trump, lead_suit=t.lead_suit,
+        lead_mode=t.lead_mode, trump_lead_restricted=t.trump_lead_restricted,
+        overtake=t.overtake, overtrump_on_trump_lead=t.overtrump_on_trump_lead,
+        protected=t.protected, forced=t.forced, trump_obligation=t.trump_obligation,
+        next_seat=next_seat)
+    core.load(table, hands, position.played, len(position.tricks),
+              [(int(s), b) for s, b in position.trick], int(position.trick_leader))
 
 
 def _side_mask(position: Position, seat: Seat) -> int:
