@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from .exit_codes import ExitCode
+from .terminal import ProgressBar
 
 HELP = "answer a file of requests, one response per request, resumable"
 
@@ -25,10 +26,15 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..batch import run_batch
-    summary = run_batch(args.input, args.output, operation=args.operation, workers=args.workers,
-                        in_format=args.in_format, out_format=args.format,
-                        scheduler=args.scheduler,
-                        progress=False if args.quiet else None)
+    # a batch can answer thousands of requests a second: a few drawings a second are enough
+    bar = None if args.quiet else ProgressBar("batch", interval=0.2)
+    try:
+        summary = run_batch(args.input, args.output, operation=args.operation,
+                            workers=args.workers, in_format=args.in_format,
+                            out_format=args.format, scheduler=args.scheduler, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     if not args.quiet:
         print(summary.text(), file=sys.stderr)
     return ExitCode.FAILED_ITEMS if summary.failed or summary.failed_before else ExitCode.OK

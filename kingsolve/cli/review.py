@@ -30,13 +30,19 @@ def run(args: argparse.Namespace) -> int:
     records = parse_records(sys.stdin.read()) if args.file == "-" else read_records(args.file)
     budget = budget_from_args(args)
     if len(records) == 1:
-        rv = review(records[0], budget=budget, from_trick=args.from_trick,
-                    progress=ProgressBar("review"))
+        bar = ProgressBar("review")
+        try:
+            rv = review(records[0], budget=budget, from_trick=args.from_trick, progress=bar)
+        finally:
+            bar.close()
         print(json.dumps(rv.to_dict(), ensure_ascii=False) if args.json else rv.text(), end="\n"
               if args.json else "")
         return 0
-    report = match_report(records, budget=budget, from_trick=args.from_trick,
-                          progress=ProgressBar(f"review {len(records)} hands"))
+    bar = ProgressBar(f"review {len(records)} hands")
+    try:
+        report = match_report(records, budget=budget, from_trick=args.from_trick, progress=bar)
+    finally:
+        bar.close()
     if args.json:
         out = report.to_dict()
         out["reviews"] = [None if h.review is None else h.review.to_dict() for h in report.hands]
