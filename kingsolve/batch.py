@@ -218,7 +218,8 @@ def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
 
     ``workers`` local processes (1: in this process), or a Dask cluster at
     ``scheduler`` (``dask[distributed]`` needed). ``progress(done, total, failed)``
-    is called once with the responses already written, then after each response.
+    is called once with the responses already written, then after each response
+    (None or False: nothing to call).
     """
     if operation not in OPERATIONS:
         raise InvalidRequestError(f"unknown batch operation {operation!r}: expected "
