@@ -67,11 +67,11 @@ def __dir__() -> list[str]:
 
 
 class _Package(types.ModuleType):
-    """The package, where ``kingsolve.review`` and ``kingsolve.hint`` stay functions.
+    """The package, where ``kingsolve.review`` and ``kingsolve.hint`` are functions.
 
-    Loading a submodule binds it on its package under its own name. Two functions
-    share their module's name; whichever loads first, the package hands on the function,
-    as it did when every module was imported with the package.
+    Loading a submodule binds it on its package under its own name, and these two
+    functions share their module's name: whether the function or the module is
+    asked for first, the package's name stays the function.
     """
 
     def __setattr__(self, name: str, value: Any) -> None:
