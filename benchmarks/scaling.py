@@ -32,7 +32,7 @@ def make_requests(n: int, variant: str, contract: str) -> list[dict]:
 def timed(label: str, inp: str, workdir: str, **kw) -> tuple[str, float, int]:
     out = os.path.join(workdir, f"{label.replace(' ', '_')}.jsonl")
     start = time.perf_counter()
-    summary = run_batch(inp, out, progress=False, **kw)
+    summary = run_batch(inp, out, **kw)
     return label, time.perf_counter() - start, summary.failed
 
 

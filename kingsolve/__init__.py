@@ -4,28 +4,42 @@ The value types (``Card``, ``Seat``, ``Deal``...), the rule sets as data
 (``VARIANTS``), the play engine (``Position``), the solver surfaces, their typed
 results (``SolveResult``, ``Analysis``, ``Table``...) and the budgets that bound
 them (``Budget``, started as a ``Deadline``).
+
+Each name is imported from its module on first use, so that what enters through
+one module (the command line, the API, ``kingsolve.cards``) loads only what it uses.
 """
 
-from .cards import Card, Rank, Seat, Suit
-from .deal import Deal
-from .errors import (IllegalPlayError, InvalidDealError, InvalidRequestError, KingsolveError,
-                     ParseError, SolveTimeout, UnknownContractError, UnknownVariantError)
-from .position import Position, Trick
-from .request import hint_request, legal_request, position_from_request, solve_request
-from .result import Budget, Deadline, SolveResult
-from .rules import VARIANTS, Contract, RuleSet, get_variant
-from .solver import solve
-from .analysis import Analysis, analyse, analyses
-from .table import Table, dd_table
-from .record import Record, RecordError, format_records, parse_records, read_records
-from .review import Review, review
-from .report import MatchReport, match_report
-from .choices import (Choices, contract_choice, festa_choice, redeal_choice, sale_choice,
-                      trump_choice)
-from .hint import (ChoiceHint, HintResult, contract_hint, festa_hint, hint, sale_hint,
-                   sell_hint, trump_hint)
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+#: Each module and the names the package hands on from it.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "cards": ("Card", "Rank", "Seat", "Suit"),
+    "deal": ("Deal",),
+    "errors": ("IllegalPlayError", "InvalidDealError", "InvalidRequestError", "KingsolveError",
+               "ParseError", "SolveTimeout", "UnknownContractError", "UnknownVariantError"),
+    "position": ("Position", "Trick"),
+    "request": ("hint_request", "legal_request", "position_from_request", "solve_request"),
+    "result": ("Budget", "Deadline", "SolveResult"),
+    "rules": ("VARIANTS", "Contract", "RuleSet", "get_variant"),
+    "solver": ("solve",),
+    "analysis": ("Analysis", "analyse", "analyses"),
+    "table": ("Table", "dd_table"),
+    "record": ("Record", "RecordError", "format_records", "parse_records", "read_records"),
+    "review": ("Review", "review"),
+    "report": ("MatchReport", "match_report"),
+    "choices": ("Choices", "contract_choice", "festa_choice", "redeal_choice", "sale_choice",
+                "trump_choice"),
+    "hint": ("ChoiceHint", "HintResult", "contract_hint", "festa_hint", "hint", "sale_hint",
+             "sell_hint", "trump_hint"),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [
     "Card", "Rank", "Seat", "Suit", "Deal", "Position", "Trick",
@@ -40,3 +54,54 @@ __all__ = [
     "KingsolveError", "ParseError", "InvalidDealError", "IllegalPlayError",
     "InvalidRequestError", "UnknownVariantError", "UnknownContractError", "SolveTimeout",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    setattr(sys.modules[__name__], name, value)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOME))
+
+
+class _Package(types.ModuleType):
+    """The package, where ``kingsolve.review`` and ``kingsolve.hint`` are functions.
+
+    Loading a submodule binds it on its package under its own name, and these two
+    functions share their module's name: whether the function or the module is
+    asked for first, the package's name stays the function.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _HOME.get(name) == name:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+if TYPE_CHECKING:   # the names as type checkers and editors see them
+    from .analysis import Analysis, analyse, analyses
+    from .cards import Card, Rank, Seat, Suit
+    from .choices import (Choices, contract_choice, festa_choice, redeal_choice, sale_choice,
+                          trump_choice)
+    from .deal import Deal
+    from .errors import (IllegalPlayError, InvalidDealError, InvalidRequestError,
+                         KingsolveError, ParseError, SolveTimeout, UnknownContractError,
+                         UnknownVariantError)
+    from .hint import (ChoiceHint, HintResult, contract_hint, festa_hint, hint, sale_hint,
+                       sell_hint, trump_hint)
+    from .position import Position, Trick
+    from .record import (Record, RecordError, format_records, parse_records, read_records)
+    from .report import MatchReport, match_report
+    from .request import hint_request, legal_request, position_from_request, solve_request
+    from .result import Budget, Deadline, SolveResult
+    from .review import Review, review
+    from .rules import VARIANTS, Contract, RuleSet, get_variant
+    from .solver import solve
+    from .table import Table, dd_table

@@ -163,42 +163,6 @@ class _Writer:
             self.fh.close()
 
 
-# --- progress -----------------------------------------------------------------------
-class Progress:
-    """A one-line progress bar with rate and time left, drawn only on a terminal."""
-
-    def __init__(self, total: int | None, enabled: bool, stream=None) -> None:
-        self.total, self.enabled = total, enabled
-        self.stream = stream or sys.stderr
-        self.start = time.monotonic()
-        self.last = 0.0
-
-    def update(self, done: int, failed: int, force: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if not force and now - self.last < 0.2:
-            return
-        self.last = now
-        elapsed = max(now - self.start, 1e-9)
-        rate = done / elapsed
-        if self.total:
-            frac = done / self.total
-            bar = "#" * int(frac * 30)
-            left = (self.total - done) / rate if rate > 0 else float("inf")
-            eta = "--:--" if left == float("inf") else f"{int(left) // 60:02d}:{int(left) % 60:02d}"
-            line = f"\r[{bar:<30}] {done}/{self.total} {rate:6.1f}/s left {eta} failed {failed}"
-        else:
-            line = f"\r{done} done {rate:6.1f}/s failed {failed}"
-        self.stream.write(line)
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 @dataclass
 class BatchSummary:
     """What a batch run did."""
@@ -247,12 +211,15 @@ def _check_resume(requests: list[Any], done: list[Any], out: str) -> None:
 
 def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
               in_format: str | None = None, out_format: str | None = None,
-              scheduler: str | None = None, progress: bool | None = None,
+              scheduler: str | None = None,
+              progress: Callable[[int, int, int], Any] | None = None,
               executor_factory: Callable[[int], Any] | None = None) -> BatchSummary:
     """Answer every request of ``inp`` into ``out``; resumable (see the module doc).
 
     ``workers`` local processes (1: in this process), or a Dask cluster at
-    ``scheduler`` (``dask[distributed]`` needed).
+    ``scheduler`` (``dask[distributed]`` needed). ``progress(done, total, failed)``
+    is called once with the responses already written, then after each response
+    (None or False: nothing to call).
     """
     if operation not in OPERATIONS:
         raise InvalidRequestError(f"unknown batch operation {operation!r}: expected "
@@ -271,14 +238,20 @@ def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
     skipped = len(done)
     todo = requests[skipped:]
     start = time.monotonic()
-    bar = Progress(len(requests), sys.stderr.isatty() if progress is None else progress)
     writer = _Writer(out, fout)
     counts = {"solved": 0, "failed": 0}
+
+    def report() -> None:
+        if progress:
+            progress(skipped + counts["solved"] + counts["failed"], len(requests),
+                     counts["failed"])
 
     def emit(resp: dict) -> None:
         writer.write(resp)
         counts["failed" if "error" in resp else "solved"] += 1
-        bar.update(skipped + counts["solved"] + counts["failed"], counts["failed"])
+        report()
+
+    report()
 
     try:
         if scheduler:
@@ -291,8 +264,6 @@ def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
             with factory(workers) as pool:
                 _run_ordered(pool, todo, operation, workers, emit)
     finally:
-        bar.update(skipped + counts["solved"] + counts["failed"], counts["failed"], force=True)
-        bar.close()
         writer.close()
     failed_before = sum(1 for resp in done if isinstance(resp, dict) and "error" in resp)
     return BatchSummary(len(requests), skipped, counts["solved"], counts["failed"],

@@ -224,7 +224,7 @@ def test_allowed_origins_get_cors_headers_and_preflight_answers():
 
 
 def test_serve_takes_cors_origins(monkeypatch):
-    from kingsolve import server
+    from kingsolve_api import serve as server
     from kingsolve.cli import main
     seen = {}
     monkeypatch.setattr(server, "serve", lambda host, port, workers, config, threads: seen.update(config))
@@ -314,7 +314,7 @@ def test_a_queued_search_keeps_its_budget_from_arrival(held_solver):
 
 
 def test_serve_takes_the_limits(monkeypatch):
-    from kingsolve import server
+    from kingsolve_api import serve as server
     from kingsolve.cli import main
     seen = {}
     monkeypatch.setattr(server, "serve", lambda host, port, workers, config, threads: seen.update(config,

@@ -56,6 +56,25 @@ def test_bad_input_exits_3_with_one_line(command, tmp_path, capsys):
     assert err.startswith(f"kingsolve {command}: error: ") and err.count("\n") == 1, err
 
 
+def test_help_imports_no_analysis_and_the_library_no_web_layer():
+    """``kingsolve --help`` loads the command line only; each command imports what it
+    uses when it runs, and the whole library never imports the API."""
+    probe = ("import contextlib, io, sys\n"
+             "from kingsolve.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+             "    main(['--help'])\n"
+             "print(' '.join(sorted(m for m in sys.modules if m.startswith('kingsolve'))))\n"
+             "import kingsolve\n"
+             "[getattr(kingsolve, name) for name in kingsolve.__all__]\n"
+             "print(any(m.startswith('kingsolve_api') for m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split("\n")
+    loaded = set(out[0].split())
+    assert loaded - {"kingsolve", "kingsolve.errors"} == {f"kingsolve.cli.{m}" for m in (
+        *COMMANDS, "args", "exit_codes", "terminal")} | {"kingsolve.cli"}, loaded
+    assert out[1] == "False"
+
+
 def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["solve", "--no-such-flag"])

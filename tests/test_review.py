@@ -398,7 +398,7 @@ def test_a_search_over_budget_keeps_its_card_and_the_progress_bar_draws_on_a_ter
     import io
 
     from kingsolve.errors import SolveTimeout
-    from kingsolve.review import ProgressBar
+    from kingsolve.cli.terminal import ProgressBar
     record, _, _ = find_mistakes("no-queens", want=1)[0]
 
     at = next(i for i in range(1, len(record.play)) if len(record.position(i).legal_cards()) > 1)

@@ -383,7 +383,7 @@ def test_cli_solve_watch_prints_each_improvement(capsys):
 
 def test_live_text_redraws_in_place_on_a_terminal():
     import io
-    from kingsolve.cli import LiveText
+    from kingsolve.cli.terminal import LiveText
 
     class Terminal(io.StringIO):
         def isatty(self):

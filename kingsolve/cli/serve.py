@@ -1,78 +1,22 @@
-"""``kingsolve serve``: the API and the board behind gunicorn, with several worker processes.
+"""``kingsolve serve``: the API and the board under gunicorn (``kingsolve_api.serve``).
 
-The workers are gunicorn's threaded workers (``gthread``): each process answers many
-requests at once on its threads. The compiled search releases the GIL, so a worker's
-threads answer ``/healthz`` and ``/legal`` while it searches, and a slow client holds
-one thread, not the worker. How many searches run at once is bounded by the search
-slots that every worker shares (``kingsolve_api.limits``): one per core by default,
-the others wait within their own time budget. A worker whose main loop stops for
-longer than the longest budget plus a margin is restarted by gunicorn.
+The flags are the server's size and limits, checked here so that a wrong one is a
+one-line error before anything starts, and handed to the app as its settings.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import tempfile
-from typing import Any, Mapping
+from typing import Any
 
-__all__ = ["serve", "add_serve_flags", "cmd_serve", "default_workers"]
+from ..errors import KingsolveError
 
-#: Seconds a worker may spend past the app's time budget before gunicorn restarts it.
-TIMEOUT_MARGIN = 30
-#: Threads of each worker: enough for the searches waiting for a slot, slow clients
-#: and the light requests beside them.
-THREADS = 16
+HELP = "serve the JSON API and the analysis board (gunicorn, several workers)"
 
 
-def default_workers() -> int:
-    """One worker per core, at least two."""
-    return max(2, os.cpu_count() or 1)
-
-
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None,
-          config: Mapping[str, Any] | None = None, threads: int = THREADS) -> None:
-    """Run the app under gunicorn until interrupted."""
-    from gunicorn.app.base import BaseApplication
-
-    from kingsolve_api import DEFAULTS, create_app
-
-    # One folder of lock files for the search slots that all the workers share.
-    lock_dir = tempfile.mkdtemp(prefix="kingsolve-locks-")
-    config = {"KINGSOLVE_LOCK_DIR": lock_dir, **(config or {})}
-    settings = {**DEFAULTS, **config}
-    worst_ms = max(settings["KINGSOLVE_MAX_MS"], settings["KINGSOLVE_BATCH_MS"])
-    options = {
-        "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
-        "workers": workers or default_workers(),
-        "worker_class": "gthread",
-        "threads": threads,
-        "timeout": int(worst_ms / 1000) + TIMEOUT_MARGIN,
-        "graceful_timeout": 10,
-        "accesslog": "-",
-        "errorlog": "-",
-        "loglevel": "info",
-        "proc_name": "kingsolve",
-        "control_socket_disable": True,    # gunicorn >= 25.1: one shared socket path otherwise
-    }
-
-    class KingsolveServer(BaseApplication):
-        def load_config(self) -> None:
-            for key, value in options.items():
-                if key in self.cfg.settings:
-                    self.cfg.set(key, value)
-
-        def load(self):
-            return create_app(config)
-
-    try:
-        KingsolveServer().run()
-    finally:
-        shutil.rmtree(lock_dir, ignore_errors=True)
-
-
-def add_serve_flags(p: argparse.ArgumentParser) -> None:
+def add_flags(p: argparse.ArgumentParser) -> None:
+    # the defaults are the API's own; it is imported only when serve is the command
+    from kingsolve_api.serve import THREADS, default_workers
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--workers", type=int, default=None,
@@ -95,8 +39,8 @@ def add_serve_flags(p: argparse.ArgumentParser) -> None:
                         "'none' (default 1200 per minute)")
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    from .errors import KingsolveError
+def run(args: argparse.Namespace) -> int:
+    from kingsolve_api import serve as serving
 
     if not 0 < args.port < 65536:
         raise KingsolveError(f"invalid port {args.port}: expected 1 to 65535")
@@ -128,14 +72,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         config["KINGSOLVE_CORS_ORIGINS"] = [_origin(o) for o in args.cors_origin]
     if args.rate_limit is not None:
         config["KINGSOLVE_RATE_LIMIT"] = _rate(args.rate_limit)
-    serve(args.host, args.port, args.workers, config, threads=args.threads)
+    serving.serve(args.host, args.port, args.workers, config, threads=args.threads)
     return 0
 
 
 def _rate(text: str) -> str | None:
     """A rate limit as Flask-Limiter reads it ('600 per minute'), or None for 'none'."""
-    from .errors import KingsolveError
-
     if text.strip().lower() in ("none", "off", "0"):
         return None
     from limits import parse_many
@@ -150,8 +92,6 @@ def _rate(text: str) -> str | None:
 def _origin(text: str) -> str:
     """A CORS origin as browsers send it: scheme://host[:port], no path; or '*'."""
     from urllib.parse import urlsplit
-
-    from .errors import KingsolveError
 
     if text == "*":
         return text

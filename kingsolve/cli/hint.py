@@ -1,0 +1,59 @@
+"""``kingsolve hint``: a seat's legal cards ranked over sampled deals it cannot tell
+apart, or its choice (trump, sale, contract, festa) from its hand alone."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import InvalidRequestError, excerpt
+from .args import add_request_flags, read_request
+from .terminal import print_json
+
+HELP = ("a seat's legal cards ranked over sampled deals it cannot tell apart, "
+        "or its choice (trump, sale, contract, festa) from its hand alone")
+
+
+def add_flags(p: argparse.ArgumentParser) -> None:
+    """The shared request flags and the hint's own."""
+    # the hint module is imported when the hint command runs, not for every command's help
+    from ..hint import CHOICE_ALIASES, CHOICES, DEFAULT_HORIZON
+    add_request_flags(p)
+    p.add_argument("--seat", help="the seat asking (N, E, S or W)")
+    p.add_argument("--hand", help="its hand: PBN text (AKQ.JT9.876.5432) or cards")
+    p.add_argument("--known", action="append", metavar="SEAT:CARDS",
+                   help="cards known to be in a hand, e.g. E:HK (repeatable)")
+    p.add_argument("--samples", type=int, help="number of sampled deals (default 50; 10 for choices)")
+    p.add_argument("--ms", type=float, help="time limit of the whole hint, in milliseconds")
+    p.add_argument("--seed", type=int, help="seed of the sampling (default 0)")
+    p.add_argument("--nodes", type=int, help="node limit of each search")
+    p.add_argument("--choice", choices=(*CHOICES, *CHOICE_ALIASES),
+                   help="a choice hint instead of a card hint ('sell' is the sale's older name)")
+    p.add_argument("--role", choices=("host", "bidder"), help="festa role (default host)")
+    p.add_argument("--contracts", help="Turkish contracts to choose from, comma separated")
+    p.add_argument("--threads", type=int, help="search threads (default 1)")
+    p.add_argument("--horizon", type=int,
+                   help=f"tricks left from which each sample is searched double dummy; earlier "
+                        f"the simple player plays each card out to there (default {DEFAULT_HORIZON})")
+
+
+def request_from_args(args: argparse.Namespace, req: dict) -> dict:
+    """The hint request: the shared request flags, then the hint flags (flags override)."""
+    for name in ("seat", "hand", "samples", "ms", "seed", "nodes", "choice", "role", "threads",
+                 "horizon"):
+        value = getattr(args, name, None)
+        if value is not None:
+            req[name] = value
+    if getattr(args, "contracts", None):
+        req["contracts"] = [c for c in args.contracts.split(",") if c]
+    for item in getattr(args, "known", None) or ():
+        seat, sep, cards = item.partition(":")
+        if not sep:
+            raise InvalidRequestError(f"invalid --known {excerpt(item)}: expected SEAT:CARDS such as E:HK")
+        req.setdefault("known", {})[seat] = cards
+    return req
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..request import hint_request
+    print_json(hint_request(request_from_args(args, read_request(args))))
+    return 0
