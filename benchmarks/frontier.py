@@ -19,15 +19,16 @@ import argparse
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from core_speed import p95, seat_value  # noqa: E402
 from kingsolve import Deal, Position, Seat  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.rules import VARIANTS  # noqa: E402
-from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask  # noqa: E402
 
 
 def penalty_contracts() -> list[tuple[str, str]]:
@@ -50,25 +51,6 @@ def position_at(vname: str, cname: str, seed: int, left: int) -> tuple[Position,
     while not pos.complete and (pos.n_tricks - len(pos.tricks) > left or pos.trick):
         pos.play(rng.choice(pos.legal_cards()))
     return pos, Seat(rng.randrange(4))
-
-
-def seat_solve(pos: Position, seat: Seat, budget: Budget) -> tuple[float, int, bool]:
-    """Seconds, nodes and whether the seat's value was proved within the budget."""
-    start = time.perf_counter()
-    with _leased_core(pos, budget) as core:
-        core.set_budget(budget.nodes, budget.ms)
-        lo, hi = core.bounds()
-        try:
-            core.value(_side_mask(pos, seat), _first_guess(lo, hi))
-            ok = True
-        except _core.BudgetExceeded:
-            ok = False
-        return time.perf_counter() - start, core.nodes, ok
-
-
-def p95(xs: list[float]) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
 
 
 def levels(text: str) -> list[int]:
@@ -97,7 +79,7 @@ def main() -> None:
                 pos, seat = position_at(vname, cname, seed, left)
                 if pos.complete:
                     continue
-                secs, n, ok = seat_solve(pos, seat, budget)
+                secs, n, ok, _ = seat_value(pos, seat, budget)
                 times.append(secs if ok else budget.ms / 1000)
                 nodes.append(n)
                 solved += ok
