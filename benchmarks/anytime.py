@@ -19,7 +19,9 @@ again.
      cards (one card is a hit or a miss; among tied cards, the chance that a pick among
      them is a best card);
    * MAE: the mean absolute error of the per-card values, over every legal card, in the
-     rule set's points;
+     rule set's points (also by rule set: Turkish and Portuguese points are larger);
+     bias: the mean of estimate minus exact (play-outs are not paranoid: the three
+     opponents do not play together against the seat);
    * "decisive": the same over the positions where not every legal card is best.
 
    Beside each horizon, the exact search stopped after the time that horizon's estimate
@@ -106,6 +108,10 @@ def mean(xs: list[float]) -> float:
     return statistics.fmean(xs) if xs else float("nan")
 
 
+def mae(errors: list[float]) -> float:
+    return mean([abs(e) for e in errors])
+
+
 class ExactCache:
     """Exact per-card values by position, kept in a JSON-lines file: one line a
     position, ``cards`` when solved, ``over_ms`` when ``solve`` did not finish within
@@ -146,13 +152,14 @@ class Score:
         self.decisive: list[float] = []
         self.first: list[float] = []          # ties broken by the simple player's order
         self.first_decisive: list[float] = []
-        self.errors: list[float] = []
+        self.errors: list[float] = []         # estimate minus exact, every legal card
+        self.by_rules: dict[str, list[float]] = defaultdict(list)
         self.ms: list[float] = []
         self.solved = 0
 
     def add(self, exact: dict[str, int], chosen: list[str],
             values: dict[str, float] | None = None, ms: float | None = None,
-            order: list[str] | None = None) -> float:
+            order: list[str] | None = None, rules: str = "") -> float:
         top = max(exact.values())
         decisive = any(v != top for v in exact.values())
         hit = sum(exact[c] == top for c in chosen) / len(chosen)
@@ -165,7 +172,9 @@ class Score:
             if decisive:
                 self.first_decisive.append(first)
         if values is not None:
-            self.errors.extend(abs(values[c] - exact[c]) for c in exact)
+            errors = [values[c] - exact[c] for c in exact]
+            self.errors.extend(errors)
+            self.by_rules[rules].extend(errors)
         if ms is not None:
             self.ms.append(ms)
         return hit
@@ -196,6 +205,7 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
         stop = {h: Score() for h in horizons}
         simple = Score()
         blend = {h: Score() for h in horizons}     # the mean of the horizons up to h
+        least = {h: Score() for h in horizons}     # the least of the horizons up to h
         anytime = {m: Score() for m in ANALYSE_MS}
         by_contract: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
         skipped = 0
@@ -207,7 +217,8 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
                 skipped += 1
                 continue
             mover = pos.to_move
-            label = f"{pos.variant.name}/{pos.contract.name}"
+            rules = pos.variant.name
+            label = f"{rules}/{pos.contract.name}"
             order = [str(c) for c in play_preference(pos)]
             done: list[dict[str, int]] = []
             for h in horizons:
@@ -215,18 +226,21 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
                 vals = {str(c): v for c, v in
                         rollout_values(pos, mover, h, Budget(nodes=NODES, ms=60_000)).items()}
                 ms = (time.perf_counter() - t) * 1000.0
-                by_contract[label][h].append(est[h].add(exact, best_of(vals), vals, ms, order))
+                by_contract[label][h].append(est[h].add(exact, best_of(vals), vals, ms, order,
+                                                        rules))
                 done.append(vals)
                 mixed = {c: mean([d[c] for d in done]) for c in vals}
-                blend[h].add(exact, best_of(mixed), mixed, None, order)
+                blend[h].add(exact, best_of(mixed), mixed, None, order, rules)
+                low = {c: min(d[c] for d in done) for c in vals}
+                least[h].add(exact, best_of(low), low, None, order, rules)
                 mids = stopped_search(pos, ms)
-                stop[h].add(exact, best_of(mids), mids, ms)
+                stop[h].add(exact, best_of(mids), mids, ms, rules=rules)
             simple.add(exact, [order[0]])
             for m in ANALYSE_MS:
                 a = analyse(pos, seats=[mover], budget=Budget(nodes=NODES, ms=m))
                 vals = {str(c): v for c, v in a.card_estimates.items()}
                 chosen = [str(c) for c in a.best] or best_of(vals)
-                anytime[m].add(exact, chosen, vals, a.ms)
+                anytime[m].add(exact, chosen, vals, a.ms, rules=rules)
                 anytime[m].solved += a.solved
             if args.verbose:
                 print(f"  {left} left #{i} {label}: "
@@ -238,15 +252,15 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
               f"decisive; {time.perf_counter() - t0:.0f} s\n")
         if not n:
             continue
-        print("| horizon | estimate ms p50 / p95 | best card | decisive | MAE "
+        print("| horizon | estimate ms p50 / p95 | best card | decisive | MAE | bias "
               "| stopped search: best card | decisive | MAE |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|")
         for h in horizons:
             e, s = est[h], stop[h]
             print(f"| {h} | {pct(e.ms, .5):.0f} / {pct(e.ms, .95):.0f} "
                   f"| {100 * mean(e.hits):.1f}% | {100 * mean(e.decisive):.1f}% "
-                  f"| {mean(e.errors):.2f} | {100 * mean(s.hits):.1f}% "
-                  f"| {100 * mean(s.decisive):.1f}% | {mean(s.errors):.2f} |")
+                  f"| {mae(e.errors):.2f} | {mean(e.errors):+.2f} | {100 * mean(s.hits):.1f}% "
+                  f"| {100 * mean(s.decisive):.1f}% | {mae(s.errors):.2f} |")
         print(f"\n| baseline | best card | decisive | MAE | solved |")
         print("|---|---|---|---|---|")
         print(f"| simple player's card | {100 * mean(simple.hits):.1f}% "
@@ -254,18 +268,30 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
         for m in ANALYSE_MS:
             a = anytime[m]
             print(f"| analyse {m} ms | {100 * mean(a.hits):.1f}% "
-                  f"| {100 * mean(a.decisive):.1f}% | {mean(a.errors):.2f} "
+                  f"| {100 * mean(a.decisive):.1f}% | {mae(a.errors):.2f} "
                   f"| {a.solved} of {n} |")
         print(f"\nOther estimators from the same play-outs ({left} tricks left): ties broken "
-              f"by the simple player's order; the mean of the horizons' values up to h\n")
+              f"by the simple player's order; the mean and the least of each card's values at the "
+              f"horizons up to h\n")
         print("| horizon | estimate, ties by simple player: best card | decisive "
-              "| mean of horizons: best card | decisive | MAE |")
-        print("|---|---|---|---|---|---|")
+              "| mean of horizons: best card | decisive | MAE "
+              "| least of horizons: best card | decisive | MAE |")
+        print("|---|---|---|---|---|---|---|---|---|")
         for h in horizons:
-            e, b = est[h], blend[h]
+            e, b, lw = est[h], blend[h], least[h]
             print(f"| {h} | {100 * mean(e.first):.1f}% | {100 * mean(e.first_decisive):.1f}% "
                   f"| {100 * mean(b.hits):.1f}% | {100 * mean(b.decisive):.1f}% "
-                  f"| {mean(b.errors):.2f} |")
+                  f"| {mae(b.errors):.2f} | {100 * mean(lw.hits):.1f}% "
+                  f"| {100 * mean(lw.decisive):.1f}% | {mae(lw.errors):.2f} |")
+        print(f"\nMAE by rule set ({left} tricks left; rule sets score on different scales):\n")
+        print("| rule set | " + " | ".join(f"h{h}" for h in horizons)
+              + " | stopped at h" + str(horizons[-1]) + "'s time | analyse 1000 ms |")
+        print("|---|" + "---|" * (len(horizons) + 2))
+        for rules in sorted(est[horizons[0]].by_rules):
+            print(f"| {rules} | " + " | ".join(f"{mae(est[h].by_rules[rules]):.2f}"
+                                               for h in horizons)
+                  + f" | {mae(stop[horizons[-1]].by_rules[rules]):.2f}"
+                  + f" | {mae(anytime[ANALYSE_MS[-1]].by_rules[rules]):.2f} |")
         print(f"\nBest card by contract ({left} tricks left), per horizon:\n")
         print("| contract | n | " + " | ".join(f"h{h}" for h in horizons) + " |")
         print("|---|---|" + "---|" * len(horizons))
