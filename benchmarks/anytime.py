@@ -28,8 +28,9 @@ again.
    took: the analysis's own exact part with its estimates switched off (``_Run`` with
    no horizon to step through: rounds of doubling length, each giving every card not
    yet exact an equal share), scored by the midpoint of each card's proved range.
-   Baselines in the same run: the simple player's card (``play_preference(p)[0]``) and
-   ``analyse`` itself within 250 ms and 1 s (its ``best`` cards, its card estimates).
+   Baselines in the same run: the simple player's card (``play_preference(p)[0]``);
+   ``analyse`` itself within 250 ms and 1 s (its ``best`` cards, its card estimates),
+   beside its exact part alone within the same budgets (midpoints, as above).
 
 2. Time (``--time-levels``, default 6 to 13 tricks left, 13 a full deal; and Russian's
    full 8-trick deals): ``analyses`` run within ``--time-cap-ms``; the time of the first
@@ -185,9 +186,8 @@ def best_of(values: dict[str, float]) -> list[str]:
     return [c for c, v in values.items() if v == top]
 
 
-def stopped_search(pos: Position, ms: float) -> dict[str, float]:
-    """Each card's proved range's midpoint after the analysis's exact part alone ran
-    for ``ms``."""
+def stopped_search(pos: Position, ms: float) -> dict[str, tuple[int, int]]:
+    """Each card's range proved by the analysis's exact part alone in ``ms``."""
     mover = pos.to_move
     budget = Budget(nodes=NODES, ms=ms)
     with _leased_core(pos, budget) as core:
@@ -195,7 +195,11 @@ def stopped_search(pos: Position, ms: float) -> dict[str, float]:
         run.rungs = []                          # no estimates: the exact search only
         for last in run.rounds():
             pass
-    return {str(c): (lo + hi) / 2 for c, (lo, hi) in last.card_bounds.items()}
+    return {str(c): r for c, r in last.card_bounds.items()}
+
+
+def midpoints(ranges: dict[str, tuple[int, int]]) -> dict[str, float]:
+    return {c: (lo + hi) / 2 for c, (lo, hi) in ranges.items()}
 
 
 def measure_quality(args, contracts, cache: ExactCache) -> None:
@@ -207,6 +211,7 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
         blend = {h: Score() for h in horizons}     # the mean of the horizons up to h
         least = {h: Score() for h in horizons}     # the least of the horizons up to h
         anytime = {m: Score() for m in ANALYSE_MS}
+        exact_only = {m: Score() for m in ANALYSE_MS}  # the same budgets, no estimates
         by_contract: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
         skipped = 0
         t0 = time.perf_counter()
@@ -233,7 +238,7 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
                 blend[h].add(exact, best_of(mixed), mixed, None, order, rules)
                 low = {c: min(d[c] for d in done) for c in vals}
                 least[h].add(exact, best_of(low), low, None, order, rules)
-                mids = stopped_search(pos, ms)
+                mids = midpoints(stopped_search(pos, ms))
                 stop[h].add(exact, best_of(mids), mids, ms, rules=rules)
             simple.add(exact, [order[0]])
             for m in ANALYSE_MS:
@@ -242,6 +247,10 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
                 chosen = [str(c) for c in a.best] or best_of(vals)
                 anytime[m].add(exact, chosen, vals, a.ms, rules=rules)
                 anytime[m].solved += a.solved
+                ranges = stopped_search(pos, m)
+                mids = midpoints(ranges)
+                exact_only[m].add(exact, best_of(mids), mids, rules=rules)
+                exact_only[m].solved += all(lo == hi for lo, hi in ranges.values())
             if args.verbose:
                 print(f"  {left} left #{i} {label}: "
                       + " ".join(f"h{h} {est[h].hits[-1]:.2f}" for h in horizons),
@@ -270,6 +279,10 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
             print(f"| analyse {m} ms | {100 * mean(a.hits):.1f}% "
                   f"| {100 * mean(a.decisive):.1f}% | {mae(a.errors):.2f} "
                   f"| {a.solved} of {n} |")
+        for m in ANALYSE_MS:
+            a = exact_only[m]
+            print(f"| exact search alone {m} ms (midpoints) | {100 * mean(a.hits):.1f}% "
+                  f"| {100 * mean(a.decisive):.1f}% | {mae(a.errors):.2f} | {a.solved} of {n} |")
         print(f"\nOther estimators from the same play-outs ({left} tricks left): ties broken "
               f"by the simple player's order; the mean and the least of each card's values at the "
               f"horizons up to h\n")
@@ -329,7 +342,7 @@ def measure_time(args, contracts) -> None:
 
         def show(xs: list[float], q: float) -> str:
             v = pct(xs, q)
-            return f">{cap:g}" if v == float("inf") else f"{v:.0f}"
+            return f">{cap:g}" if v == float("inf") else f"{v:.1f}" if v < 10 else f"{v:.0f}"
 
         unsolved = sum(x == float("inf") for x in exact)
         print(f"| {label} | {len(first)} | {show(first, .5)} / {show(first, .95)} / "
