@@ -30,7 +30,11 @@ again.
    yet exact an equal share), scored by the midpoint of each card's proved range.
    Baselines in the same run: the simple player's card (``play_preference(p)[0]``);
    ``analyse`` itself within 250 ms and 1 s (its ``best`` cards, its card estimates),
-   beside its exact part alone within the same budgets (midpoints, as above).
+   beside its exact part alone within the same budgets (midpoints, as above). Other
+   estimators from the same play-outs: ties broken by the simple player's order; the
+   mean and the least of a card's values over the horizons so far; the estimate held
+   in the range the stopped search proved (as the analysis holds it, though the
+   analysis splits one budget between the two). And the best card by contract.
 
 2. Time (``--time-levels``, default 6 to 13 tricks left, 13 a full deal; and Russian's
    full 8-trick deals): ``analyses`` run within ``--time-cap-ms``; the time of the first
