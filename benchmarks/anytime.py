@@ -1,4 +1,4 @@
-"""The anytime analysis measured (issue 21, item 4): how good its estimates are, how soon
+"""The anytime analysis measured: how good its estimates are, how soon
 it answers, how soon it is exact.
 
     nice -n 5 .venv/bin/python benchmarks/anytime.py --positions 300 --time-positions 100

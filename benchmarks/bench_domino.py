@@ -1,4 +1,4 @@
-"""Speed of the domino solver (issue 4's bar): a full 52-card deal, all four seats.
+"""Speed of the domino solver: a full 52-card deal, all four seats.
 
     .venv/bin/python benchmarks/bench_domino.py [--deals 10] [--budget-ms 60000] [--tt-mb 64]
 

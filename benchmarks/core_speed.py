@@ -1,4 +1,4 @@
-"""Speed of the search core on seeded full deals (issue 3's three bars).
+"""Speed of the search core on seeded full deals.
 
     .venv/bin/python benchmarks/core_speed.py [--deals 10] [--budget-ms 5000] [--only 1,2,3]
 

@@ -1,4 +1,4 @@
-"""How well the hint engine plays: simulated hands against a simple heuristic (issue 7).
+"""How well the hint engine plays: simulated hands against a simple heuristic.
 
 For every trick contract of every rule set, over seeded deals, four games are played
 from the same deal and first leader, with one *chair* (the seat under test, rotating

@@ -9,7 +9,7 @@ default 3), each card of each sample is instead played out: every seat follows t
 simple player (``play_preference``) until ``horizon`` tricks remain, and that
 position is solved double dummy (the play-out runs in the compiled core,
 ``kingsolve.solver.rollout_values``). Exact search of a whole 13-card singles hand
-is out of reach (issue 3), and in the early tricks the play-out does not assume that
+is often out of reach, and in the early tricks the play-out does not assume that
 the three others play together against the seat; measured in
 ``benchmarks/hint_play.py``, it plays better than searching whole hands (README).
 

@@ -1,4 +1,4 @@
-"""Batch files: order, ids, errors, resuming after a kill, formats, workers (issues 3, 8)."""
+"""Batch files: order, ids, errors, resuming after a kill, formats, workers."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def golden():
 
 @pytest.mark.parametrize("seed,deck,players,text", list(golden()))
 def test_random_deals_pinned(seed, deck, players, text):
-    # Issue 2: the same deal for the same seed on every machine; a change in the way
+    # The same deal for the same seed on every machine; a change in the way
     # Deal.random uses the RNG changes these texts.
     assert Deal.random(seed=seed, deck=deck, players=players).pbn() == text
 

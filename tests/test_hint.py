@@ -1,4 +1,4 @@
-"""The hint engine: sampled deals of one seat's view, each solved (issue 7)."""
+"""The hint engine: sampled deals of one seat's view, each solved."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ def test_a_seat_that_knows_the_hand_it_is_played_against():
     assert {x.card: x.mean for x in h.cards} == {c: float(v) for c, v in dd.cards.items()}
 
 
-# Issue 22's example: S holds C4 CK DK and must follow diamonds; the one deal that fits
+# A forced card: S holds C4 CK DK and must follow diamonds; the one deal that fits
 # gives DK -9 (no-queens, two players).
 FORCED = {"variant": "italian", "contract": "no-queens", "doubles": False, "leader": "S",
           "play": ["D3", "DA", "D8", "DT", "D6", "D4", "CJ", "C6", "D7", "D9", "SJ", "ST", "S6",

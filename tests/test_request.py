@@ -1,4 +1,4 @@
-"""The shared JSON request (issue 2) and ``kingsolve legal``: good answers, clear errors."""
+"""The shared JSON request and ``kingsolve legal``: good answers, clear errors."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def test_bad_requests(req, kind, words):
 
 
 def test_illegal_card_names_card_index_and_rule():
-    # Issue 2: the card, its position in `play` and the rule it breaks.
+    # The card, its position in `play` and the rule it breaks.
     play = played("italian", "no-hearts", DEAL, 5)
     p = Position("italian", "no-hearts", DEAL, play=play)
     led = p.current_trick()[0]

@@ -1,4 +1,4 @@
-"""The hint engine's play-outs in the compiled core (issue 7) against their Python reading.
+"""The hint engine's play-outs in the compiled core against their Python reading.
 
 ``kingsolve.hint.play_preference`` is the simple player; the core's ``policy_card``
 plays the same card, and ``kingsolve.solver.rollout_values`` (the play-out and the

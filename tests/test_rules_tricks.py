@@ -407,7 +407,7 @@ def test_russian_nothing_king_of_hearts_is_minus_20():
 
 def test_portuguese_null_constant_counted_once_complete():
     # docs/rules.md 6: null, each seat 325 - 75 per trick; the constant counts only once the
-    # hand is complete (docs/rules.md 3, issue 2 `taken`).
+    # hand is complete (docs/rules.md 3, the request's `taken`).
     deal = Deal.random(seed=8)
     p = Position("portuguese", "null", deal, leader="E")
     p.play(p.legal_cards()[0])

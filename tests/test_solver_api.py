@@ -241,7 +241,7 @@ def test_a_budgeted_table_answers_every_cell_inside_bounds_holding_the_exact_val
 
 
 def test_an_exact_table_names_the_row_that_stopped():
-    # issue 22 item 5: the stop says which contract it was
+    # the stop says which contract it was
     with pytest.raises(SolveTimeout, match=r"table row 'no-tricks' stopped: .*proved so far"):
         dd_table("italian", Deal.random(3), "W", contracts=["no-tricks"],
                  budget=Budget(nodes=4096), threads=1, exact=True)
@@ -318,7 +318,7 @@ def test_a_table_reports_its_rows_as_they_improve(capsys):
 
 
 def test_format_table_keeps_columns_apart_whatever_the_cell_width():
-    # issue 22 item 10: wide range cells never run into each other
+    # wide range cells never run into each other
     table = dd_table("italian", Deal.random(3), "N", contracts=["no-kings-jacks", "no-tricks"],
                      budget=Budget(nodes=3000), threads=1)
     lines = format_table(table).splitlines()

@@ -1,4 +1,4 @@
-"""`kingsolve stats`: value distributions over batch results (issue 8)."""
+"""`kingsolve stats`: value distributions over batch results."""
 
 from __future__ import annotations
 
