@@ -46,6 +46,8 @@ test: install-test install-browser
 # Speed, measured beside DDS in the same run (never asserted in tests).
 bench: install-test
 	$(PY) benchmarks/core_speed.py
+	$(PY) benchmarks/frontier.py
+	$(PY) benchmarks/anytime.py --positions 50 --time-positions 20
 	$(PY) benchmarks/bench_domino.py
 	$(PY) -m pytest -p no:xdist -q benchmarks/bench_core.py --benchmark-enable \
 		--benchmark-group-by=group --benchmark-columns=median,mean,rounds
