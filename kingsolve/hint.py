@@ -32,10 +32,11 @@ from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
 from .checks import check_int, check_positive, check_threads
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
-from .position import Position, trick_winner_index
+from .position import Position
 from .result import Budget, SolveResult, json_int
 from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .sampling import DealSampler, SeatView
+from .trick_rules import trick_winner_index
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
            "sale_hint", "sell_hint", "contract_hint", "festa_hint", "play_preference",
