@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from .cards import Seat, Suit
 from .checks import check_int
@@ -29,14 +29,13 @@ from .deal import Deal
 from .match import TURKISH_PENALTIES
 from .analysis import LEGEND, exact_analysis, value_text
 from .errors import InvalidRequestError, SolveTimeout
-from .result import Budget, Number, SolveResult, json_number
+from .result import Budget, Number, Solver, json_number
 from .review import analyse_position, solve_position
 from .rules import TRUMP_NAMED_OR_NONE, TRUMP_NONE, RuleSet, get_variant
 
 __all__ = ["Choices", "Option", "trump_choice", "sale_choice", "festa_choice",
            "contract_choice", "redeal_choice", "TURKISH_PENALTIES"]
 
-Solver = Callable[..., SolveResult]
 Range = tuple[Number, Number]
 
 

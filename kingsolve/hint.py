@@ -33,7 +33,7 @@ from .checks import check_int, check_positive, check_threads
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .position import Position
-from .result import Budget, SolveResult, json_int
+from .result import Budget, Solver, json_int
 from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .sampling import DealSampler, SeatView
 from .trick_rules import trick_winner_index
@@ -49,7 +49,6 @@ MAX_SAMPLES = 2000
 #: sample is played out by the simple player down to this many tricks.
 DEFAULT_HORIZON = 3
 
-Solver = Callable[..., SolveResult]
 
 
 def _default_solver() -> Solver:

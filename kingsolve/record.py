@@ -39,7 +39,7 @@ not recorded to the end; checked against the play when it is).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit

@@ -17,12 +17,11 @@ from typing import Any, Callable, Sequence
 from .cards import Seat
 from .errors import InvalidRequestError
 from .record import Record, parse_records
-from .result import Budget, Number, json_number
+from .result import Budget, Number, Solver, json_number
 from .review import Review, analyse_position, format_number, review, start_index
 
 __all__ = ["match_report", "MatchReport", "HandReport", "hand_total"]
 
-Solver = Callable[..., Any]
 
 
 def hand_total(record: Record) -> Number:

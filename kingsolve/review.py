@@ -26,12 +26,11 @@ from .cards import Card, Seat
 from .checks import check_int, is_int
 from .errors import InvalidRequestError, KingsolveError, SolveTimeout, excerpt
 from .record import Record
-from .result import Budget, Number, SolveResult, json_number
+from .result import Budget, Number, SolveResult, Solver, json_number
 
 __all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "solve_position",
            "analyse_position", "start_index"]
 
-Solver = Callable[..., SolveResult]
 Range = tuple[Number, Number]
 
 
