@@ -32,9 +32,10 @@ from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
 from .checks import check_int, check_positive, check_threads
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
+from .match import contract_total
 from .position import Position
 from .result import Budget, Solver, json_int
-from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
+from .rules import RuleSet, get_variant
 from .sampling import DealSampler, SeatView
 from .trick_rules import trick_winner_index
 
@@ -429,10 +430,7 @@ def _trump_options(rs: RuleSet, contract: str) -> list[Suit | None]:
     c = rs.contract(contract)
     if not c.takes_trump:
         raise InvalidRequestError(f"contract {excerpt(contract)} of {rs.name!r} takes no trump to name")
-    out: list[Suit | None] = list(Suit)
-    if c.trump == TRUMP_NAMED_OR_NONE:
-        out.append(None)
-    return out
+    return c.trump_options
 
 
 def _label(trump: Suit | None) -> str:
@@ -553,15 +551,6 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
                    horizon=_used_horizon(rs, horizon, solver))
 
 
-def _contract_total(rs: RuleSet, name: str) -> float:
-    """All the points a contract hands out in a full hand (card, trick and seat points)."""
-    c = rs.contract(name)
-    deck = deck_mask(rs.deck)
-    tricks = deck.bit_count() // 4
-    cards = sum(c.points_of_card(x) for x in cards_of_mask(deck))
-    return cards + sum(c.trick_points(tricks)) + 4 * c.seat_constant
-
-
 def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
                   contracts: Iterable[str] | None = None, samples: int = 10,
                   ms: float | None = None, seed: int = 0, budget: Budget | None = None,
@@ -596,7 +585,7 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     _need_results(results, timeouts)
     values, extra = {}, {}
     for o in opts:
-        par = _contract_total(rs, o.contract) / 4
+        par = contract_total(rs, o.contract) / 4
         raw = [r[o.label][seat] for r in results]
         values[o.label] = [v - par for v in raw]
         extra[o.label] = {"score": _num(sum(raw) / len(raw)), "par": _num(par)}
