@@ -495,10 +495,15 @@ class _Tags:
     def seat(self, tag: str) -> Seat | None:
         if tag not in self.tags:
             return None
-        try:
-            return Seat.parse(self.tags[tag][0])
-        except ParseError as exc:
-            raise self.error(tag, exc) from None
+        return _tag_seat(tag, self.tags[tag][0], self.line_of(tag))
+
+
+def _tag_seat(tag: str, text: str, line: int) -> Seat:
+    """The seat ``text`` names in the tag ``tag``, else ``RecordError`` naming the tag."""
+    try:
+        return Seat.parse(text)
+    except ParseError as exc:
+        raise RecordError(f"tag {tag}: {exc}", line) from None
 
 
 def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[str]]],
@@ -678,10 +683,7 @@ def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
     if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < 1:
         raise RecordError(f"tag Sale: invalid value {excerpt(value)}: expected the buyer's seat and "
                           f"the price in tricks, such as \"E 2\"", line)
-    try:
-        buyer = Seat.parse(parts[0])
-    except ParseError as exc:
-        raise RecordError(f"tag Sale: {exc}", line) from None
+    buyer = _tag_seat("Sale", parts[0], line)
     if buyer == dealer:
         raise RecordError(f"tag Sale {excerpt(value)}: the dealer cannot buy its own declaration", line)
     return (buyer, int(parts[1]))
@@ -760,10 +762,7 @@ def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None,
                           f"number of tricks and optionally null, such as \"E 3\" or "
                           f"\"E 2 null\"", line)
     kind = parts[2].lower() if len(parts) == 3 else "plus"
-    try:
-        bidder = Seat.parse(parts[0])
-    except ParseError as exc:
-        raise RecordError(f"tag Bid: {exc}", line) from None
+    bidder = _tag_seat("Bid", parts[0], line)
     if bidder == dealer:
         raise RecordError(f"tag Bid {excerpt(value)}: the host does not bid at its own festa", line)
     if kind == "null" and int(parts[1]) > 3:
@@ -788,10 +787,7 @@ def _score_tag(tags, deal: Deal):
                           f"its points, such as \"N -3 E 0 S -6 W -3\"", line)
     out = []
     for i in range(0, len(parts), 2):
-        try:
-            seat = Seat.parse(parts[i])
-        except ParseError as exc:
-            raise RecordError(f"tag Score: {exc}", line) from None
+        seat = _tag_seat("Score", parts[i], line)
         if not re.fullmatch(r"[+-]?\d+", parts[i + 1]):
             raise RecordError(f"tag Score: invalid points {excerpt(parts[i + 1])} for {seat.name}", line)
         out.append((seat, int(parts[i + 1])))
