@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit
-from .checks import is_int
+from .checks import check_fields, is_int
 from .deal import Deal
 from .errors import KingsolveError, ParseError, excerpt
 from .result import JSON_SAFE_INT
@@ -276,12 +276,7 @@ class Record:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Record":
         """Read the JSON twin; ``RecordError`` naming the field on any problem."""
-        if not isinstance(data, Mapping):
-            raise RecordError(f"invalid record: expected a JSON object, got {type(data).__name__}")
-        unknown = sorted(k for k in data if k not in _JSON_FIELDS)
-        if unknown:
-            raise RecordError(f"unknown field {excerpt(unknown[0])} in record: expected "
-                              f"{', '.join(sorted(_JSON_FIELDS))}")
+        check_fields(data, _JSON_FIELDS, "record", kind="record", error=RecordError)
         tags = {**_json_text_tags(data), **_json_flag_tags(data), **_json_payment_tags(data)}
         if "Leader" not in tags and "Dealer" not in tags:
             tags["Leader"] = ("N", 0)           # as in a request: N leads unless told
