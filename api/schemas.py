@@ -24,7 +24,6 @@ from kingsolve.rules import VARIANTS
 
 __all__ = ["Schemas"]
 
-SEATS = ["N", "E", "S", "W"]
 NAME = {"type": "string", "minLength": 1, "maxLength": 40}
 CARD = {"type": "string", "minLength": 2, "maxLength": 3, "description": "a card: suit then rank, e.g. 'SQ'"}
 SCORE = {"type": "number"}
@@ -177,10 +176,13 @@ def _hint_request(max_ms: float) -> dict:
     }
 
 
-def _analysis_responses() -> dict[str, dict]:
-    """The answers of /review, /choices and /hint."""
-    values = {"type": "object", "additionalProperties": {"type": "number"}}
-    card_review = {
+#: Values per seat, in the analysis answers.
+VALUES = {"type": "object", "additionalProperties": {"type": "number"}}
+
+
+def _card_review() -> dict:
+    """One card of a review (``kingsolve.review.CardReview``)."""
+    return {
         "type": "object",
         "required": ["index", "trick", "seat", "card", "before", "after", "cost", "best", "forced"],
         "properties": {"index": {"type": "integer", "minimum": 0}, "trick": {"type": ["integer", "null"]},
@@ -190,7 +192,7 @@ def _analysis_responses() -> dict[str, dict]:
                                 "description": "points the card gave away (0: a best card; null: "
                                                "not exact within the budget)"},
                        "best": {"type": "array", "items": CARD}, "forced": {"type": "boolean"},
-                       "values": values, "solved": {"type": "boolean"},
+                       "values": VALUES, "solved": {"type": "boolean"},
                        "bounds": {"type": ["array", "null"], "items": SCORE,
                                   "description": "the value range proved before the card"},
                        "after_bounds": {"type": ["array", "null"], "items": SCORE,
@@ -205,13 +207,18 @@ def _analysis_responses() -> dict[str, dict]:
                                    "description": "proved: another card is proved better; "
                                                   "estimated: by the estimates only"},
                        "best_exact": {"type": "boolean"}}}
-    review = {
+
+
+def _review_response() -> dict:
+    """The answer of /review: every card's review and each seat's sum."""
+    card_review = _card_review()
+    return {
         "type": "object",
         "required": ["record", "start", "start_trick", "start_values", "cards", "seats",
                      "final_scores", "budget", "nodes", "ms"],
         "properties": {
             "record": {"type": "object"}, "start": {"type": "integer", "minimum": 0},
-            "start_trick": {"type": ["integer", "null"]}, "start_values": values,
+            "start_trick": {"type": ["integer", "null"]}, "start_values": VALUES,
             "cards": {"type": "array", "items": card_review},
             "seats": {"type": "object", "additionalProperties": {
                 "type": "object", "required": ["seat", "cards", "cost", "costly", "largest"],
@@ -223,10 +230,14 @@ def _analysis_responses() -> dict[str, dict]:
                                              "description": "mistakes by estimate only"},
                                "estimated_cost": SCORE,
                                "largest": {"anyOf": [{"type": "null"}, card_review]}}}},
-            "final_scores": {"anyOf": [{"type": "null"}, values]},
+            "final_scores": {"anyOf": [{"type": "null"}, VALUES]},
             "budget": BUDGET_OUT, "nodes": {"type": "integer", "minimum": 0},
             "ms": {"type": "number", "minimum": 0}}}
-    choices = {
+
+
+def _choices_response() -> dict:
+    """The answer of /choices: every option's values."""
+    return {
         "type": "object",
         "required": ["kind", "variant", "deal", "params", "options", "summary", "budget", "nodes", "ms"],
         "properties": {
@@ -235,11 +246,15 @@ def _analysis_responses() -> dict[str, dict]:
             "options": {"type": "array", "items": {
                 "type": "object", "required": ["label", "contract", "trump", "leader", "values"],
                 "properties": {"label": {"type": "string"}, "contract": TEXT_OR_NULL,
-                               "trump": TEXT_OR_NULL, "leader": TEXT_OR_NULL, "values": values}}},
+                               "trump": TEXT_OR_NULL, "leader": TEXT_OR_NULL, "values": VALUES}}},
             "summary": {"type": "object", "description": "what the options mean for the choice"},
             "budget": BUDGET_OUT, "nodes": {"type": "integer", "minimum": 0},
             "ms": {"type": "number", "minimum": 0}}}
-    card_hint = {
+
+
+def _card_hint() -> dict:
+    """The answer of /hint for a card: the cards ranked over the samples."""
+    return {
         "type": "object", "required": ["seat", "recommended", "cards", "samples", "exact"],
         "properties": {
             "seat": {"type": "string"}, "recommended": CARD,
@@ -259,7 +274,11 @@ def _analysis_responses() -> dict[str, dict]:
                        "description": "one legal card: no choice, the card still valued over "
                                       "the samples"},
             "budget": BUDGET_OUT, "ms": {"type": "number"}}}
-    choice_hint = {
+
+
+def _choice_hint() -> dict:
+    """The answer of /hint for a choice: the options ranked over the samples."""
+    return {
         "type": "object", "required": ["choice", "seat", "recommended", "options", "samples"],
         "properties": {
             "choice": {"type": "string"}, "seat": {"type": "string"},
@@ -268,8 +287,12 @@ def _analysis_responses() -> dict[str, dict]:
                 "type": "object", "required": ["option", "mean", "std"],
                 "properties": {"option": {"type": "string"}, "mean": SCORE, "std": SCORE}}},
             "samples": {"type": "integer"}, "budget": BUDGET_OUT, "ms": {"type": "number"}}}
-    return {"ReviewResponse": review, "ChoicesResponse": choices,
-            "HintResponse": {"anyOf": [card_hint, choice_hint]}}
+
+
+def _analysis_responses() -> dict[str, dict]:
+    """The answers of /review, /choices and /hint."""
+    return {"ReviewResponse": _review_response(), "ChoicesResponse": _choices_response(),
+            "HintResponse": {"anyOf": [_card_hint(), _choice_hint()]}}
 
 
 #: What each JSON type is called in an error message.
@@ -332,6 +355,179 @@ def _short_repr(value: Any) -> bool:
         return False
 
 
+def _budget_properties(max_nodes: int, max_ms: float) -> dict:
+    """The budget fields of a request, with the server's caps."""
+    return {
+        "nodes": {"type": "integer", "minimum": 1, "maximum": JSON_SAFE_INT,
+                  "description": f"node budget; at most {max_nodes} is used"},
+        "ms": {"type": "number", "exclusiveMinimum": 0,
+               "description": f"time budget in milliseconds; at most {max_ms:g} is used"},
+    }
+
+
+def _legal_request() -> dict:
+    """The /legal request: a position."""
+    return {"type": "object", "required": ["variant", "contract", "deal"],
+            "properties": _position_properties(), "additionalProperties": False}
+
+
+def _solve_request(budget: dict, config: Mapping[str, Any], max_ms: float) -> dict:
+    """The /solve request: a position, the seats to value and a budget."""
+    legal = _legal_request()
+    seats = {"seats": {"type": "array", "items": {"type": "string", "maxLength": 5}, "minItems": 1,
+                       "maxItems": 4, "uniqueItems": True,
+                       "description": "seats whose values to find, each once (default: all)"}}
+    solve_ms = float(config["KINGSOLVE_SOLVE_MS"])
+    stream_ms = float(config["KINGSOLVE_STREAM_MS"])
+    exact = {"exact": {"type": "boolean", "description": "true: exact values only, 503 "
+                       "when the budget cannot prove them all (default false: the best "
+                       "analysis within the budget)"}}
+    return {**legal, "properties": {
+        **legal["properties"], **budget, **seats, **exact,
+        "ms": {**budget["ms"], "description": f"time budget in milliseconds (default "
+               f"{solve_ms:g} for /solve, {stream_ms:g} for /solve/stream); at most "
+               f"{max_ms:g} is used"}}}
+
+
+def _table_request(budget: dict) -> dict:
+    """The /table request: a deal, the contracts to solve and one budget for all."""
+    table_props = {k: v for k, v in _position_properties().items()
+                   if k in ("variant", "deal", "leader", "trump", "doubles")}
+    return {
+        "type": "object", "required": ["variant", "deal"], "additionalProperties": False,
+        "description": "nodes and ms bound the whole table, never a row",
+        "properties": {**table_props, **budget,
+                       "contracts": {"type": "array", "items": NAME, "maxItems": 20,
+                                     "description": "contracts to solve (default: all)"},
+                       "exact": {"type": "boolean", "description": "every value exact "
+                                 "within the budget, or 503 naming the row that stopped "
+                                 "(default: every cell answers, with an estimate inside "
+                                 "its proved range where not exact)"}},
+    }
+
+
+def _review_request(budget: dict, shared: str) -> dict:
+    """The /review request: a played record, text or JSON twin."""
+    return {
+        "type": "object", "required": ["record"], "additionalProperties": False,
+        "description": f"a played record, as text or as its JSON twin; {shared}",
+        "properties": {
+            "record": {"anyOf": [{"type": "string", "minLength": 1, "maxLength": MAX_RECORD_TEXT,
+                                  "description": "the record's PBN-style text"},
+                                 _record_twin()]},
+            "from_trick": {"type": "integer", "minimum": 1, "maximum": 26,
+                           "description": "review from this trick on (default 1): later "
+                                          "positions are smaller and solve faster"},
+            "from_card": {"type": "integer", "minimum": 0, "maximum": MAX_PLAY,
+                          "description": "review from this 0-based card index on (the domino)"},
+            **budget,
+        },
+    }
+
+
+def _deal_query() -> dict:
+    """The query parameters of GET /deal."""
+    return {
+        "type": "object", "additionalProperties": False,
+        "properties": {"seed": {"type": "string", "minLength": 1, "maxLength": 64},
+                       "deck": {"type": "integer", "enum": [52, 32]},
+                       "players": {"type": "integer", "enum": [2, 3, 4]}},
+    }
+
+
+def _solve_response() -> dict:
+    """The answer of /solve (``kingsolve.analysis``)."""
+    pair = {"type": "array", "items": SCORE, "minItems": 2, "maxItems": 2,
+            "description": "[lo, hi]: the range proved (lo == hi once exact)"}
+    ranges = {"type": "object", "additionalProperties": pair}
+    return {
+        "type": "object",
+        "description": "the analysis of a position (kingsolve.analysis): exact values "
+                       "where proved, else estimates inside proved ranges",
+        "required": ["to_move", "taken", "solved", "values", "cards", "bounds", "card_bounds",
+                     "estimates", "card_estimates", "best", "horizon", "complete", "nodes",
+                     "ms"],
+        "properties": {
+            "id": _position_properties()["id"],
+            "to_move": TEXT_OR_NULL, "taken": SCORES,
+            "solved": {"type": "boolean",
+                       "description": "every seat's and every legal card's value is exact"},
+            "values": {**SCORES, "description": "the seats' values proved exact"},
+            "cards": {"type": "object", "additionalProperties": SCORE,
+                      "description": "the legal cards' values proved exact (the mover's "
+                                     "value after each)"},
+            "bounds": {**ranges, "description": "each seat asked: its value's proved range"},
+            "card_bounds": {**ranges, "description": "each legal card: the proved range of "
+                                                     "the mover's value after it"},
+            "estimates": {**SCORES, "description": "each seat asked: an estimate inside its "
+                                                   "range, the value once exact"},
+            "card_estimates": {"type": "object", "additionalProperties": SCORE,
+                               "description": "each legal card: an estimate inside its "
+                                              "range, the value once exact"},
+            "best": {"type": "array", "items": CARD,
+                     "description": "the best cards when exact, else the best estimated "
+                                    "among those not proved worse"},
+            "horizon": {"type": ["integer", "null"],
+                        "description": "tricks left at which the estimates were searched "
+                                       "exactly (the simple player plays before)"},
+            "complete": {"type": "boolean", "description": "the hand is over"},
+            "sides": SCORES,
+            "nodes": {"type": "integer", "minimum": 0},
+            "ms": {"type": "number", "minimum": 0},
+        },
+    }
+
+
+def _legal_response() -> dict:
+    """The answer of /legal."""
+    return {
+        "type": "object", "required": ["to_move", "legal", "complete"],
+        "properties": {"to_move": TEXT_OR_NULL, "legal": {"type": "array", "items": {"type": "string"}},
+                       "trick": {"type": "array", "items": CARD}, "taken": SCORES,
+                       "complete": {"type": "boolean"}},
+    }
+
+
+def _table_response() -> dict:
+    """The answer of /table (``kingsolve.table``)."""
+    return {
+        "type": "object", "required": ["seats", "rows", "solved"],
+        "description": "values of every contract (a row per trump suit) and seat",
+        "properties": {
+            "seats": {"type": "array", "items": {"type": "string"}},
+            "solved": {"type": "boolean", "description": "every cell exact"},
+            "rows": {"type": "array", "items": {
+                "type": "object",
+                "required": ["contract", "values", "bounds", "estimates", "solved"],
+                "properties": {"contract": {"type": "string"}, "trump": TEXT_OR_NULL,
+                               "values": {"type": "object", "additionalProperties": SCORE,
+                                          "description": "the exact values only"},
+                               "solved": {"type": "boolean"},
+                               "bounds": {"type": "object", "additionalProperties": {
+                                   "type": "array", "items": SCORE},
+                                   "description": "each seat's proved range"},
+                               "estimates": {"type": "object", "additionalProperties": SCORE,
+                                             "description": "inside the bounds; the "
+                                                            "value where exact"},
+                               "horizon": {"type": ["integer", "null"]}}}},
+            "nodes": {"type": "integer", "minimum": 0}, "ms": {"type": "number", "minimum": 0}},
+    }
+
+
+def _other_responses() -> dict[str, dict]:
+    """The answers of /variants, /deal and /healthz."""
+    return {
+        "Variants": {"type": "object", "additionalProperties": {
+            "type": "object", "required": ["name", "contracts", "deck", "players"]}},
+        "DealResponse": {
+            "type": "object", "required": ["deal", "seed", "deck", "players"],
+            "properties": {"deal": {"type": "string"}, "seed": {"type": "string"},
+                           "deck": {"type": "integer"}, "players": {"type": "integer"}}},
+        "Health": {"type": "object", "required": ["status", "version"],
+                   "properties": {"status": {"const": "ok"}, "version": {"type": "string"}}},
+    }
+
+
 class Schemas:
     """The request and response schemas of one app, with its limits, and its OpenAPI text."""
 
@@ -339,168 +535,60 @@ class Schemas:
         self.batch_max = int(config["KINGSOLVE_BATCH_MAX"])
         self.max_nodes = int(config["KINGSOLVE_MAX_NODES"])
         self.max_ms = float(config["KINGSOLVE_MAX_MS"])
-        budget = {
-            "nodes": {"type": "integer", "minimum": 1, "maximum": JSON_SAFE_INT,
-                      "description": f"node budget; at most {self.max_nodes} is used"},
-            "ms": {"type": "number", "exclusiveMinimum": 0,
-                   "description": f"time budget in milliseconds; at most {self.max_ms:g} is used"},
-        }
-        legal = {"type": "object", "required": ["variant", "contract", "deal"],
-                 "properties": _position_properties(), "additionalProperties": False}
-        seats = {"seats": {"type": "array", "items": {"type": "string", "maxLength": 5}, "minItems": 1,
-                           "maxItems": 4, "uniqueItems": True,
-                           "description": "seats whose values to find, each once (default: all)"}}
-        solve_ms = float(config["KINGSOLVE_SOLVE_MS"])
-        stream_ms = float(config["KINGSOLVE_STREAM_MS"])
-        exact = {"exact": {"type": "boolean", "description": "true: exact values only, 503 "
-                           "when the budget cannot prove them all (default false: the best "
-                           "analysis within the budget)"}}
-        solve = {**legal, "properties": {
-            **legal["properties"], **budget, **seats, **exact,
-            "ms": {**budget["ms"], "description": f"time budget in milliseconds (default "
-                   f"{solve_ms:g} for /solve, {stream_ms:g} for /solve/stream); at most "
-                   f"{self.max_ms:g} is used"}}}
-        table_props = {k: v for k, v in _position_properties().items()
-                       if k in ("variant", "deal", "leader", "trump", "doubles")}
-        table = {
-            "type": "object", "required": ["variant", "deal"], "additionalProperties": False,
-            "description": "nodes and ms bound the whole table, never a row",
-            "properties": {**table_props, **budget,
-                           "contracts": {"type": "array", "items": NAME, "maxItems": 20,
-                                         "description": "contracts to solve (default: all)"},
-                           "exact": {"type": "boolean", "description": "every value exact "
-                                     "within the budget, or 503 naming the row that stopped "
-                                     "(default: every cell answers, with an estimate inside "
-                                     "its proved range where not exact)"}},
-        }
-        pair = {"type": "array", "items": SCORE, "minItems": 2, "maxItems": 2,
-                "description": "[lo, hi]: the range proved (lo == hi once exact)"}
-        ranges = {"type": "object", "additionalProperties": pair}
-        solve_response = {
-            "type": "object",
-            "description": "the analysis of a position (kingsolve.analysis): exact values "
-                           "where proved, else estimates inside proved ranges",
-            "required": ["to_move", "taken", "solved", "values", "cards", "bounds", "card_bounds",
-                         "estimates", "card_estimates", "best", "horizon", "complete", "nodes",
-                         "ms"],
-            "properties": {
-                "id": _position_properties()["id"],
-                "to_move": TEXT_OR_NULL, "taken": SCORES,
-                "solved": {"type": "boolean",
-                           "description": "every seat's and every legal card's value is exact"},
-                "values": {**SCORES, "description": "the seats' values proved exact"},
-                "cards": {"type": "object", "additionalProperties": SCORE,
-                          "description": "the legal cards' values proved exact (the mover's "
-                                         "value after each)"},
-                "bounds": {**ranges, "description": "each seat asked: its value's proved range"},
-                "card_bounds": {**ranges, "description": "each legal card: the proved range of "
-                                                         "the mover's value after it"},
-                "estimates": {**SCORES, "description": "each seat asked: an estimate inside its "
-                                                       "range, the value once exact"},
-                "card_estimates": {"type": "object", "additionalProperties": SCORE,
-                                   "description": "each legal card: an estimate inside its "
-                                                  "range, the value once exact"},
-                "best": {"type": "array", "items": CARD,
-                         "description": "the best cards when exact, else the best estimated "
-                                        "among those not proved worse"},
-                "horizon": {"type": ["integer", "null"],
-                            "description": "tricks left at which the estimates were searched "
-                                           "exactly (the simple player plays before)"},
-                "complete": {"type": "boolean", "description": "the hand is over"},
-                "sides": SCORES,
-                "nodes": {"type": "integer", "minimum": 0},
-                "ms": {"type": "number", "minimum": 0},
-            },
-        }
-        legal_response = {
-            "type": "object", "required": ["to_move", "legal", "complete"],
-            "properties": {"to_move": TEXT_OR_NULL, "legal": {"type": "array", "items": {"type": "string"}},
-                           "trick": {"type": "array", "items": CARD}, "taken": SCORES,
-                           "complete": {"type": "boolean"}},
-        }
+        self.choice_kinds = _choices_requests(_budget_properties(self.max_nodes, self.max_ms))
+        self.requests = self._requests(config)
+        self.responses = self._responses()
+        self._validators = self._make_validators()
+
+    def _requests(self, config: Mapping[str, Any]) -> dict[str, dict]:
+        """The request schemas by name, with this app's caps."""
+        budget = _budget_properties(self.max_nodes, self.max_ms)
+        solve = _solve_request(budget, config, self.max_ms)
         shared = (f"nodes and ms bound all the searches of the request together, and ms is "
                   f"at most {float(config['KINGSOLVE_BATCH_MS']):g}; every card or option "
                   f"answers within them, exact where proved, else estimated inside a proved "
                   f"range")
-        review = {
-            "type": "object", "required": ["record"], "additionalProperties": False,
-            "description": f"a played record, as text or as its JSON twin; {shared}",
-            "properties": {
-                "record": {"anyOf": [{"type": "string", "minLength": 1, "maxLength": MAX_RECORD_TEXT,
-                                      "description": "the record's PBN-style text"},
-                                     _record_twin()]},
-                "from_trick": {"type": "integer", "minimum": 1, "maximum": 26,
-                               "description": "review from this trick on (default 1): later "
-                                              "positions are smaller and solve faster"},
-                "from_card": {"type": "integer", "minimum": 0, "maximum": MAX_PLAY,
-                              "description": "review from this 0-based card index on (the domino)"},
-                **budget,
-            },
-        }
-        self.choice_kinds = _choices_requests(budget)
-        self.requests: dict[str, dict] = {
-            "LegalRequest": legal,
+        batch = {"type": "array", "items": solve, "minItems": 1, "maxItems": self.batch_max}
+        return {
+            "LegalRequest": _legal_request(),
             "SolveRequest": solve,
-            "SolveBatch": {"type": "array", "items": solve, "minItems": 1, "maxItems": self.batch_max},
-            "TableRequest": table,
-            "DealQuery": {
-                "type": "object", "additionalProperties": False,
-                "properties": {"seed": {"type": "string", "minLength": 1, "maxLength": 64},
-                               "deck": {"type": "integer", "enum": [52, 32]},
-                               "players": {"type": "integer", "enum": [2, 3, 4]}},
-            },
-            "ReviewRequest": review,
+            "SolveBatch": batch,
+            "TableRequest": _table_request(budget),
+            "DealQuery": _deal_query(),
+            "ReviewRequest": _review_request(budget, shared),
             "ChoicesRequest": {"oneOf": list(self.choice_kinds.values()),
                                "description": f"one choice, named by kind; {shared}"},
             "HintRequest": _hint_request(float(config["KINGSOLVE_BATCH_MS"])),
+            "SolveBody": {"anyOf": [solve, batch]},
         }
-        self.responses: dict[str, dict] = {
+
+    @staticmethod
+    def _responses() -> dict[str, dict]:
+        """The response schemas by name."""
+        solve_response = _solve_response()
+        return {
             "Error": ERROR,
-            "LegalResponse": legal_response,
+            "LegalResponse": _legal_response(),
             "SolveResponse": solve_response,
             "SolveBatchResponse": {"type": "array", "items": {"anyOf": [solve_response, ERROR]}},
-            "TableResponse": {
-                "type": "object", "required": ["seats", "rows", "solved"],
-                "description": "values of every contract (a row per trump suit) and seat",
-                "properties": {
-                    "seats": {"type": "array", "items": {"type": "string"}},
-                    "solved": {"type": "boolean", "description": "every cell exact"},
-                    "rows": {"type": "array", "items": {
-                        "type": "object",
-                        "required": ["contract", "values", "bounds", "estimates", "solved"],
-                        "properties": {"contract": {"type": "string"}, "trump": TEXT_OR_NULL,
-                                       "values": {"type": "object", "additionalProperties": SCORE,
-                                                  "description": "the exact values only"},
-                                       "solved": {"type": "boolean"},
-                                       "bounds": {"type": "object", "additionalProperties": {
-                                           "type": "array", "items": SCORE},
-                                           "description": "each seat's proved range"},
-                                       "estimates": {"type": "object", "additionalProperties": SCORE,
-                                                     "description": "inside the bounds; the "
-                                                                    "value where exact"},
-                                       "horizon": {"type": ["integer", "null"]}}}},
-                    "nodes": {"type": "integer", "minimum": 0}, "ms": {"type": "number", "minimum": 0}}},
-            "Variants": {"type": "object", "additionalProperties": {
-                "type": "object", "required": ["name", "contracts", "deck", "players"]}},
-            "DealResponse": {
-                "type": "object", "required": ["deal", "seed", "deck", "players"],
-                "properties": {"deal": {"type": "string"}, "seed": {"type": "string"},
-                               "deck": {"type": "integer"}, "players": {"type": "integer"}}},
-            "Health": {"type": "object", "required": ["status", "version"],
-                       "properties": {"status": {"const": "ok"}, "version": {"type": "string"}}},
+            "TableResponse": _table_response(),
+            **_other_responses(),
             **_analysis_responses(),
         }
-        self.requests["SolveBody"] = {"anyOf": [solve, self.requests["SolveBatch"]]}
-        self._validators = {name: Draft202012Validator(s) for name, s in self.requests.items()}
+
+    def _make_validators(self) -> dict[str, Draft202012Validator]:
+        """A validator per request schema, and the two-step checks of batches and choices."""
+        validators = {name: Draft202012Validator(s) for name, s in self.requests.items()}
         # A batch's items are checked one by one, so that one bad item fails alone.
-        self._validators["SolveBatch"] = Draft202012Validator(
+        validators["SolveBatch"] = Draft202012Validator(
             {k: v for k, v in self.requests["SolveBatch"].items() if k != "items"})
         # A choice is checked by its kind first, then by that kind's schema: the error
         # then names the field, where a failed oneOf would only say that no kind fits.
-        self._validators["ChoicesRequest"] = Draft202012Validator(
+        validators["ChoicesRequest"] = Draft202012Validator(
             {"type": "object", "required": ["kind"], "properties": {"kind": {"enum": list(self.choice_kinds)}}})
         for name, schema in self.choice_kinds.items():
-            self._validators[f"choices:{name}"] = Draft202012Validator(schema)
+            validators[f"choices:{name}"] = Draft202012Validator(schema)
+        return validators
 
     def validate(self, name: str, data: Any, noun: str = "field") -> Any:
         """``data`` if it fits the request schema ``name``, else ``InvalidRequestError``."""
@@ -534,95 +622,111 @@ class Schemas:
     # --- the OpenAPI document ---------------------------------------------------------
     def openapi(self) -> dict:
         """The OpenAPI 3.1 document of the API, built from these schemas."""
-        def ref(name: str) -> dict:
-            return {"$ref": f"#/components/schemas/{name}"}
-
-        def body(name: str) -> dict:
-            return {"required": True, "content": {
-                "application/json": {"schema": ref(name)},
-                "application/msgpack": {"schema": ref(name)}}}
-
-        def answer(name: str, description: str) -> dict:
-            return {"description": description, "content": {
-                "application/json": {"schema": ref(name)},
-                "application/msgpack": {"schema": ref(name)}}}
-
-        errors = {
-            "400": answer("Error", "bad input: the message names the problem"),
-            "413": answer("Error", "body larger than the server's limit"),
-            "415": answer("Error", "body neither application/json nor application/msgpack"),
-            "429": answer("Error", "too many requests, or searches at once, from this client "
-                                   "(see Retry-After)"),
-        }
-
-        def post(summary: str, request: str, response: dict, busy: bool = False) -> dict:
-            out = {"post": {"summary": summary, "requestBody": body(request),
-                            "responses": {"200": response, **errors}}}
-            if busy:
-                out["post"]["responses"]["503"] = answer("Error", "the search went over its budget, "
-                                                         "or no search slot came free within it")
-            return out
-
-        solve_ok = {"description": "the analysis of the position (a list for a batch)", "content": {
-            media: {"schema": {"anyOf": [ref("SolveResponse"), ref("SolveBatchResponse")]}}
-            for media in ("application/json", "application/msgpack")}}
-        no_estimate = answer("Error", "not even an estimate within the budget: a budget too "
-                                      "small for one play-out of each legal card (about 1 ms "
-                                      "on a full deal), or with exact, values not all proved; "
-                                      "bounds holds the ranges proved")
-        events = {"description": "Server-Sent Events: one `data:` event per improvement "
-                                 "(a SolveResponse), then `event: done` (data: {\"solved\": "
-                                 "bool}), or `event: error` (data: an Error). Comment lines keep "
-                                 "the connection alive; closing it stops the analysis.",
-                  "content": {"text/event-stream": {"schema": {"type": "string"}}}}
-        stream = post("the analysis of a position as it improves, until exact or the deadline",
-                      "SolveRequest", events)
-        stream["post"]["responses"]["503"] = answer("Error", "the search is not installed")
-        solve = post("the analysis of a position within its time budget: exact values, proved "
-                     "ranges, estimates; or of a batch of positions sharing one deadline",
-                     "SolveBody", solve_ok)
-        solve["post"]["responses"]["503"] = no_estimate
-        deal_params = [
-            {"name": "seed", "in": "query", "required": False,
-             "schema": self.requests["DealQuery"]["properties"]["seed"],
-             "description": "the same seed gives the same deal (default: a random seed)"},
-            {"name": "deck", "in": "query", "required": False,
-             "schema": self.requests["DealQuery"]["properties"]["deck"]},
-            {"name": "players", "in": "query", "required": False,
-             "schema": self.requests["DealQuery"]["properties"]["players"]},
-        ]
         return {
             "openapi": "3.1.0",
             "info": {"title": "kingsolve", "version": __version__,
                      "description": "Double-dummy analysis for the card game King. Bodies and "
                                     "answers in JSON or msgpack (ask with Accept)."},
-            "paths": {
-                "/api/v1/legal": post("the seat on move, its legal cards, the trick, points taken",
-                                      "LegalRequest", answer("LegalResponse", "the position")),
-                "/api/v1/solve": solve,
-                "/api/v1/solve/stream": stream,
-                "/api/v1/table": post("the double-dummy table of a deal: every contract, every seat",
-                                      "TableRequest", answer("TableResponse", "the table"), busy=True),
-                "/api/v1/review": post("what each card of a played record cost its player, "
-                                       "double dummy", "ReviewRequest",
-                                       answer("ReviewResponse", "the review"), busy=True),
-                "/api/v1/choices": post("choices before the play (trump, sale, festa, Turkish "
-                                        "contract, domino redeal), double dummy", "ChoicesRequest",
-                                        answer("ChoicesResponse", "every option's values"), busy=True),
-                "/api/v1/hint": post("a seat's hint from its own hand: sampled deals, each solved",
-                                     "HintRequest", answer("HintResponse", "the ranked cards or "
-                                                           "options"), busy=True),
-                "/api/v1/variants": {"get": {"summary": "rule sets: contracts, options, schedules",
-                                             "responses": {"200": answer("Variants", "rule sets by name")}}},
-                "/api/v1/deal": {"get": {"summary": "a seeded random deal", "parameters": deal_params,
-                                         "responses": {"200": answer("DealResponse", "the deal"),
-                                                       "400": errors["400"]}}},
-                "/api/v1/openapi.json": {"get": {"summary": "this document", "responses": {
-                    "200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}}}},
-                "/healthz": {"get": {"summary": "liveness", "responses": {
-                    "200": answer("Health", "the server answers")}}},
-                "/api/v1/healthz": {"get": {"summary": "liveness (the same as /healthz)", "responses": {
-                    "200": answer("Health", "the server answers")}}},
-            },
+            "paths": {**_analysis_paths(), **self._get_paths()},
             "components": {"schemas": {**self.requests, **self.responses}},
         }
+
+    def _get_paths(self) -> dict:
+        """The GET paths: rule sets, deals, this document and liveness."""
+        query = self.requests["DealQuery"]["properties"]
+        deal_params = [
+            {"name": "seed", "in": "query", "required": False, "schema": query["seed"],
+             "description": "the same seed gives the same deal (default: a random seed)"},
+            {"name": "deck", "in": "query", "required": False, "schema": query["deck"]},
+            {"name": "players", "in": "query", "required": False, "schema": query["players"]},
+        ]
+        return {
+            "/api/v1/variants": {"get": {"summary": "rule sets: contracts, options, schedules",
+                                         "responses": {"200": _answer("Variants", "rule sets by name")}}},
+            "/api/v1/deal": {"get": {"summary": "a seeded random deal", "parameters": deal_params,
+                                     "responses": {"200": _answer("DealResponse", "the deal"),
+                                                   "400": _ERRORS["400"]}}},
+            "/api/v1/openapi.json": {"get": {"summary": "this document", "responses": {
+                "200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}}}},
+            "/healthz": {"get": {"summary": "liveness", "responses": {
+                "200": _answer("Health", "the server answers")}}},
+            "/api/v1/healthz": {"get": {"summary": "liveness (the same as /healthz)", "responses": {
+                "200": _answer("Health", "the server answers")}}},
+        }
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _answer(name: str, description: str) -> dict:
+    """A response whose body is the schema ``name``, in either media type."""
+    return {"description": description, "content": {
+        "application/json": {"schema": _ref(name)},
+        "application/msgpack": {"schema": _ref(name)}}}
+
+
+_ERRORS = {
+    "400": _answer("Error", "bad input: the message names the problem"),
+    "413": _answer("Error", "body larger than the server's limit"),
+    "415": _answer("Error", "body neither application/json nor application/msgpack"),
+    "429": _answer("Error", "too many requests, or searches at once, from this client "
+                            "(see Retry-After)"),
+}
+
+
+def _post(summary: str, request: str, response: dict, busy: bool = False) -> dict:
+    """A POST path taking the request schema ``request``, with the shared error answers."""
+    body = {"required": True, "content": {
+        "application/json": {"schema": _ref(request)},
+        "application/msgpack": {"schema": _ref(request)}}}
+    out = {"post": {"summary": summary, "requestBody": body,
+                    "responses": {"200": response, **_ERRORS}}}
+    if busy:
+        out["post"]["responses"]["503"] = _answer("Error", "the search went over its budget, "
+                                                  "or no search slot came free within it")
+    return out
+
+
+def _solve_paths() -> dict:
+    """/solve and /solve/stream, each with its own meaning of 503."""
+    solve_ok = {"description": "the analysis of the position (a list for a batch)", "content": {
+        media: {"schema": {"anyOf": [_ref("SolveResponse"), _ref("SolveBatchResponse")]}}
+        for media in ("application/json", "application/msgpack")}}
+    no_estimate = _answer("Error", "not even an estimate within the budget: a budget too "
+                                   "small for one play-out of each legal card (about 1 ms "
+                                   "on a full deal), or with exact, values not all proved; "
+                                   "bounds holds the ranges proved")
+    events = {"description": "Server-Sent Events: one `data:` event per improvement "
+                             "(a SolveResponse), then `event: done` (data: {\"solved\": "
+                             "bool}), or `event: error` (data: an Error). Comment lines keep "
+                             "the connection alive; closing it stops the analysis.",
+              "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+    stream = _post("the analysis of a position as it improves, until exact or the deadline",
+                   "SolveRequest", events)
+    stream["post"]["responses"]["503"] = _answer("Error", "the search is not installed")
+    solve = _post("the analysis of a position within its time budget: exact values, proved "
+                  "ranges, estimates; or of a batch of positions sharing one deadline",
+                  "SolveBody", solve_ok)
+    solve["post"]["responses"]["503"] = no_estimate
+    return {"/api/v1/solve": solve, "/api/v1/solve/stream": stream}
+
+
+def _analysis_paths() -> dict:
+    """The POST paths, in the order the document lists them."""
+    return {
+        "/api/v1/legal": _post("the seat on move, its legal cards, the trick, points taken",
+                               "LegalRequest", _answer("LegalResponse", "the position")),
+        **_solve_paths(),
+        "/api/v1/table": _post("the double-dummy table of a deal: every contract, every seat",
+                               "TableRequest", _answer("TableResponse", "the table"), busy=True),
+        "/api/v1/review": _post("what each card of a played record cost its player, "
+                                "double dummy", "ReviewRequest",
+                                _answer("ReviewResponse", "the review"), busy=True),
+        "/api/v1/choices": _post("choices before the play (trump, sale, festa, Turkish "
+                                 "contract, domino redeal), double dummy", "ChoicesRequest",
+                                 _answer("ChoicesResponse", "every option's values"), busy=True),
+        "/api/v1/hint": _post("a seat's hint from its own hand: sampled deals, each solved",
+                              "HintRequest", _answer("HintResponse", "the ranked cards or "
+                                                     "options"), busy=True),
+    }

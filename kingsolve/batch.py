@@ -14,14 +14,13 @@ batch goes on; the run's summary counts the failures.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Iterable, Iterator
+from typing import Any, BinaryIO, Callable, Iterator
 
 from .errors import InvalidRequestError, KingsolveError
 

@@ -19,6 +19,7 @@ __all__ = [
     "Seat",
     "Card",
     "SUIT_MASK",
+    "SUIT_NAMES",
     "deck_mask",
     "cards_of_mask",
     "mask_of_cards",
@@ -62,6 +63,9 @@ class Suit(enum.IntEnum):
     def __str__(self) -> str:
         return self.name
 
+
+#: The suits' names in words, indexed by suit, for messages.
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 _SUIT_BY_TEXT = {"S": Suit.S, "H": Suit.H, "D": Suit.D, "C": Suit.C,
                  "♠": Suit.S, "♥": Suit.H, "♦": Suit.D, "♣": Suit.C,

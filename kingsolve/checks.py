@@ -1,4 +1,4 @@
-"""Checks of the numbers the library's functions and the request layer take.
+"""Checks of the numbers and JSON objects the library's functions and the request layer take.
 
 Every integer check refuses a ``bool``: JSON ``true`` arrives as Python ``True``,
 which is an ``int``, and ``"samples": true`` must be an error, not one sample. The
@@ -7,11 +7,12 @@ messages say what was expected and quote the value cut short (``errors.excerpt``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Collection, Mapping
 
 from .errors import InvalidRequestError, KingsolveError, excerpt
 
-__all__ = ["MAX_THREADS", "is_int", "is_number", "check_int", "check_positive", "check_threads"]
+__all__ = ["MAX_THREADS", "is_int", "is_number", "check_int", "check_positive", "check_threads",
+           "check_fields"]
 
 #: The most search threads one call may ask for.
 MAX_THREADS = 64
@@ -77,3 +78,16 @@ def check_positive(value: Any, what: str, expected: str = "a positive number",
 def check_threads(threads: Any) -> int:
     """``threads`` when it is a thread count from 1 to ``MAX_THREADS``."""
     return check_int(threads, "threads", 1, MAX_THREADS)
+
+
+def check_fields(data: Any, fields: Collection[str], noun: str, kind: str = "request",
+                 error: type[KingsolveError] = InvalidRequestError) -> Mapping[str, Any]:
+    """``data`` if it is a mapping with ``fields`` only, else ``error``: a JSON object
+    read as a ``kind`` (request, record), named ``noun`` in the message."""
+    if not isinstance(data, Mapping):
+        raise error(f"invalid {kind}: expected a JSON object, got {type(data).__name__}")
+    unknown = sorted(k for k in data if k not in fields)
+    if unknown:
+        raise error(f"unknown field {excerpt(unknown[0])} in {noun}: expected "
+                    f"{', '.join(sorted(fields))}")
+    return data

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from .cards import Seat, Suit
 from .checks import check_int
@@ -29,14 +29,13 @@ from .deal import Deal
 from .match import TURKISH_PENALTIES
 from .analysis import LEGEND, exact_analysis, value_text
 from .errors import InvalidRequestError, SolveTimeout
-from .result import Budget, Number, SolveResult, json_number
+from .result import Budget, Number, Solver, json_number
 from .review import analyse_position, solve_position
-from .rules import TRUMP_NAMED_OR_NONE, TRUMP_NONE, RuleSet, get_variant
+from .rules import TRUMP_NONE, RuleSet, get_variant
 
 __all__ = ["Choices", "Option", "trump_choice", "sale_choice", "festa_choice",
            "contract_choice", "redeal_choice", "TURKISH_PENALTIES"]
 
-Solver = Callable[..., SolveResult]
 Range = tuple[Number, Number]
 
 
@@ -212,13 +211,6 @@ def _trump_contract(variant: RuleSet, contract: str | None) -> str:
     return contract
 
 
-def _trumps(variant: RuleSet, contract: str) -> list[Suit | None]:
-    suits: list[Suit | None] = list(Suit)
-    if variant.contract(contract).trump == TRUMP_NAMED_OR_NONE:
-        suits.append(None)
-    return suits
-
-
 def _trump_label(trump: Suit | None) -> str:
     return "no trump" if trump is None else f"trump {trump.letter}"
 
@@ -259,7 +251,7 @@ def trump_choice(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | s
     first = _first_leader(variant, deal, leader, dealer)
     run = _Analyser(variant, deal, budget, solver, exact)
     options = run.options([(_trump_label(t), contract, first, t)
-                           for t in _trumps(variant, contract)])
+                           for t in variant.contract(contract).trump_options])
     summary = {"best": {s.name: [o.label for o in _best(options, s)] for s in deal.seats},
                "proved_best": {s.name: _proved_best(options, s) for s in deal.seats},
                "ranking": {s.name: _ranking(options, s) for s in deal.seats}}
@@ -303,7 +295,7 @@ def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | st
     first = variant.next_seat(dealer, deal.seats)
     run = _Analyser(variant, deal, budget, solver, exact)
     options = run.options([(_trump_label(t), "trumps", first, t)
-                           for t in _trumps(variant, "trumps")])
+                           for t in variant.contract("trumps").trump_options])
     per_trick = variant.contract("trumps").each_trick
     declared = _best(options, dealer)[0]
     buyers = {}

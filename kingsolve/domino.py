@@ -26,7 +26,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable
 
-from .cards import SUIT_MASK, Card, Rank, Seat, Suit, cards_of_mask, deck_mask, format_cards
+from .cards import (SUIT_MASK, SUIT_NAMES, Card, Rank, Seat, Suit, cards_of_mask, deck_mask,
+                    format_cards)
 from .deal import Deal
 from .position import parse_played_card
 from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError
@@ -35,7 +36,6 @@ from .rules import Contract, RuleSet, get_variant
 
 __all__ = ["DominoPosition", "redeal_property", "exact_score"]
 
-_SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
 _SEVENS = sum(1 << (16 * s + 7) for s in range(4))
 _D7 = Card("D7")
 
@@ -63,7 +63,7 @@ def _check_domino_deal(variant: RuleSet, deal: Deal, full_deck: bool) -> None:
     for suit in Suit:
         places = sorted(_domino_rank(c.rank) for c in cards_of_mask(deal.mask & SUIT_MASK[suit]))
         if places and (7 not in places or places != list(range(places[0], places[-1] + 1))):
-            raise InvalidDealError(f"invalid short deck for the domino: the {_SUIT_NAMES[suit]} "
+            raise InvalidDealError(f"invalid short deck for the domino: the {SUIT_NAMES[suit]} "
                                    f"dealt must be a run of cards around the seven")
 
 
@@ -205,7 +205,7 @@ class DominoPosition:
 
     def _why_not(self, card: Card) -> str:
         s = int(card.suit)
-        name = _SUIT_NAMES[s]
+        name = SUIT_NAMES[s]
         if not self.played and self.opening == "seven-of-diamonds":
             return "the seven of diamonds (D7) opens the hand"
         if not self.low[s]:

@@ -32,10 +32,12 @@ from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
 from .checks import check_int, check_positive, check_threads
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
-from .position import Position, trick_winner_index
-from .result import Budget, SolveResult, json_int
-from .rules import TRUMP_NAMED_OR_NONE, RuleSet, get_variant
+from .match import contract_total
+from .position import Position
+from .result import Budget, Solver, json_int
+from .rules import RuleSet, get_variant
 from .sampling import DealSampler, SeatView
+from .trick_rules import trick_winner_index
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
            "sale_hint", "sell_hint", "contract_hint", "festa_hint", "play_preference",
@@ -48,7 +50,6 @@ MAX_SAMPLES = 2000
 #: sample is played out by the simple player down to this many tricks.
 DEFAULT_HORIZON = 3
 
-Solver = Callable[..., SolveResult]
 
 
 def _default_solver() -> Solver:
@@ -308,13 +309,11 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     then solved (the result's ``horizon`` says which). A horizon at least the hand's
     length always searches the whole hand.
     """
-    from .solver import rollout_values
     start = time.perf_counter()
     samples, ms, seed = _check_sampling(samples, ms, seed)
     threads = check_threads(threads)
     horizon = _check_horizon(horizon)
     budget = budget or Budget()
-    solve = solver or _default_solver()
     view = SeatView.build(variant, contract, seat, hand, play, leader=leader, trump=trump,
                           options=options, known=known, players=players)
     if view.complete:
@@ -322,37 +321,57 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     if view.to_move != view.seat:
         raise InvalidRequestError(f"seat {view.seat.name} is not on move: {view.to_move.name} is")
     sampler = DealSampler(view)
-    record = [Card.from_bit(b) for b in view.play]
-    options = tuple(options)
-
-    def position(deal: Deal) -> Position:
-        return Position(view.variant, view.contract, deal, leader=view.leader, trump=view.trump,
-                        doubles=doubles, play=record)
-
-    def job(deal: Deal, b: Budget) -> tuple[dict[Card, float], list[Card]]:
-        p = position(deal)
-        if rollout and solver is None:
-            return _with_best({c: float(v) for c, v in rollout_values(p, view.seat, horizon, b).items()},
-                              legal)
-        if rollout:
-            return _rollout(p, view.seat, legal, horizon, solve, b)
-        r = solve(p, seats=[view.seat], budget=b)
-        return r.cards, r.best
-
     deals = sampler.iter_sample(seed)
     first = next(deals)
-    deals = itertools.chain([first], deals)
-    here = position(first)
-    legal = cards_of_mask(here.legal_mask())
-    rollout = here.n_tricks - len(here.tricks) > horizon
-    used = horizon if rollout else None
+    job = _CardJob(view, doubles, first, horizon, solver)
     # A forced card is searched like any other: its mean is the value of the position,
     # which a client reads as the card's value (a placeholder 0 would read as one too).
-    preference = {c: i for i, c in enumerate(play_preference(here))}
-    results, timeouts = _run_samples(deals, job, samples, ms, budget, threads)
+    preference = {c: i for i, c in enumerate(play_preference(job.position(first)))}
+    results, timeouts = _run_samples(itertools.chain([first], deals), job, samples, ms, budget,
+                                     threads)
     if not results:
         raise SolveTimeout(f"no sampled deal could be solved within the budget "
                            f"({timeouts} searches stopped); allow more time or nodes")
+    hints = _ranked_cards(results, job.legal, preference)
+    exact = len(results) == sampler.count
+    return HintResult(view.seat, tuple(hints), hints[0].card, len(results), exact, sampler.count,
+                      seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
+                      tuple(view.inferences), job.used_horizon, forced=len(job.legal) == 1)
+
+
+class _CardJob:
+    """The search of one sampled deal for a card hint: each legal card's value and the best."""
+
+    def __init__(self, view: SeatView, doubles: bool, first: Deal, horizon: int,
+                 solver: Solver | None) -> None:
+        self.view, self.doubles, self.horizon, self.solver = view, doubles, horizon, solver
+        self.solve = solver or _default_solver()
+        self.record = [Card.from_bit(b) for b in view.play]
+        here = self.position(first)
+        self.legal = cards_of_mask(here.legal_mask())
+        self.rollout = here.n_tricks - len(here.tricks) > horizon
+        self.used_horizon = horizon if self.rollout else None
+
+    def position(self, deal: Deal) -> Position:
+        view = self.view
+        return Position(view.variant, view.contract, deal, leader=view.leader, trump=view.trump,
+                        doubles=self.doubles, play=self.record)
+
+    def __call__(self, deal: Deal, b: Budget) -> tuple[dict[Card, float], list[Card]]:
+        from .solver import rollout_values
+        p = self.position(deal)
+        seat = self.view.seat
+        if self.rollout and self.solver is None:
+            return _with_best({c: float(v) for c, v in
+                               rollout_values(p, seat, self.horizon, b).items()}, self.legal)
+        if self.rollout:
+            return _rollout(p, seat, self.legal, self.horizon, self.solve, b)
+        r = self.solve(p, seats=[seat], budget=b)
+        return r.cards, r.best
+
+
+def _ranked_cards(results: list, legal: list[Card], preference: dict[Card, int]) -> list[CardHint]:
+    """Each legal card's statistics over the samples, the best first."""
     hints = []
     for card in legal:
         vals = [float(cards[card]) for cards, _ in results]
@@ -362,10 +381,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     # Ties go to the card more often best, then to a simple player's preference:
     # paranoid values tie often (see play_preference).
     hints.sort(key=lambda h: (-h.mean, -h.best, preference[h.card]))
-    exact = len(results) == sampler.count
-    return HintResult(view.seat, tuple(hints), hints[0].card, len(results), exact, sampler.count,
-                      seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
-                      tuple(view.inferences), used, forced=len(legal) == 1)
+    return hints
 
 
 # --- choices from one hand --------------------------------------------------------------
@@ -414,10 +430,7 @@ def _trump_options(rs: RuleSet, contract: str) -> list[Suit | None]:
     c = rs.contract(contract)
     if not c.takes_trump:
         raise InvalidRequestError(f"contract {excerpt(contract)} of {rs.name!r} takes no trump to name")
-    out: list[Suit | None] = list(Suit)
-    if c.trump == TRUMP_NAMED_OR_NONE:
-        out.append(None)
-    return out
+    return c.trump_options
 
 
 def _label(trump: Suit | None) -> str:
@@ -538,15 +551,6 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
                    horizon=_used_horizon(rs, horizon, solver))
 
 
-def _contract_total(rs: RuleSet, name: str) -> float:
-    """All the points a contract hands out in a full hand (card, trick and seat points)."""
-    c = rs.contract(name)
-    deck = deck_mask(rs.deck)
-    tricks = deck.bit_count() // 4
-    cards = sum(c.points_of_card(x) for x in cards_of_mask(deck))
-    return cards + sum(c.trick_points(tricks)) + 4 * c.seat_constant
-
-
 def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
                   contracts: Iterable[str] | None = None, samples: int = 10,
                   ms: float | None = None, seed: int = 0, budget: Budget | None = None,
@@ -581,7 +585,7 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     _need_results(results, timeouts)
     values, extra = {}, {}
     for o in opts:
-        par = _contract_total(rs, o.contract) / 4
+        par = contract_total(rs, o.contract) / 4
         raw = [r[o.label][seat] for r in results]
         values[o.label] = [v - par for v in raw]
         extra[o.label] = {"score": _num(sum(raw) / len(raw)), "par": _num(par)}

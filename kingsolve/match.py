@@ -393,14 +393,31 @@ class ScoreSheet:
             raise ScoreSheetError(f"the match is complete: all {len(self.schedule)} hands are "
                                   f"recorded")
         where = f"hand {sched.number}"
-        is_position = hasattr(hand, "complete") and hasattr(hand, "scores")
-        if is_position:
+        festa_hand = self.variant.name == "portuguese" and sched.contract == "festa"
+        contract = self._hand_contract(sched, hand, contract, festa, festa_hand, where)
+        played, leader, trump_suit = self._played(sched, hand, contract, trump, festa,
+                                                  festa_hand, where)
+        scores = dict(played)
+        if sale is not None:
+            self._settle_sale(scores, sale, sched, contract, where)
+        if festa is not None and festa_hand:
+            self._settle_festa(scores, festa, sched)
+        before = self.totals()
+        running = {s: before[s] + scores[s] for s in self.seats}
+        line = SheetHand(sched.number, contract, sched.dealer, leader, trump_suit, played,
+                         scores, running, sale, festa, self.doubles)
+        self.hands.append(line)
+        return line
+
+    def _hand_contract(self, sched: ScheduledHand, hand: Any, contract: str | None,
+                       festa: Festa | None, festa_hand: bool, where: str) -> str | None:
+        """The hand's contract: the schedule's, the position's, the festa's or the chooser's."""
+        if _is_position(hand):
             name = hand.contract.name
             if contract is not None and contract != name:
                 raise ScoreSheetError(f"invalid {where}: contract {contract!r} given, but the "
                                       f"position plays {name!r}")
             contract = name
-        festa_hand = self.variant.name == "portuguese" and sched.contract == "festa"
         if festa_hand:
             if festa is None:
                 raise ScoreSheetError(f"invalid {where}: a festa hand needs its outcome (festa=...)")
@@ -420,45 +437,37 @@ class ScoreSheet:
         if self.variant.name == "turkish":
             check_turkish_choices([(h.leader, h.contract) for h in self.hands]
                                   + [(sched.leader, contract)], variant=self.variant)
-        kind = None if contract is None else self.variant.contract(contract).kind
+        return contract
 
-        # The play.
+    def _played(self, sched: ScheduledHand, hand: Any, contract: str | None,
+                trump: "Suit | str | None", festa: Festa | None, festa_hand: bool,
+                where: str) -> tuple[dict[Seat, Number], Seat | None, Suit | None]:
+        """(points of the play, leader, trump) from a finished position or bare scores."""
+        kind = None if contract is None else self.variant.contract(contract).kind
         trump_suit = None if trump is None else Suit.parse(trump)
         leader = sched.leader
         if contract is None:            # 433: no play
             if hand is not None:
                 raise ScoreSheetError(f"invalid {where}: a festa settled 433 has no play")
-            played = {s: 0 for s in self.seats}
-        elif hand is None:
+            return {s: 0 for s in self.seats}, leader, trump_suit
+        if hand is None:
             raise ScoreSheetError(f"invalid {where}: expected a finished position or the "
                                   f"scores per seat")
-        elif is_position:
-            played, leader, trump_suit = self._from_position(hand, sched, festa, where)
-        else:
-            played = _check_scores(hand, self.seats, where)
-            if kind == "tricks":
-                expected = contract_total(self.variant, contract, self.players)
-                got = sum(played.values())
-                if got != expected:
-                    raise ScoreSheetError(f"invalid scores for {where}: they add up to {got}, but "
-                                          f"{contract!r} hands out {expected} in all")
-            elif sum(played.values()) != 0:
-                raise ScoreSheetError(f"invalid scores for {where}: a domino hand adds up to 0 "
-                                      f"(docs/rules.md 9), got {sum(played.values())}")
-            if festa_hand and festa is not None:
-                leader = None           # not known from bare scores
-
-        scores = dict(played)
-        if sale is not None:
-            self._settle_sale(scores, sale, sched, contract, where)
-        if festa is not None and festa_hand:
-            self._settle_festa(scores, festa, sched)
-        before = self.totals()
-        running = {s: before[s] + scores[s] for s in self.seats}
-        line = SheetHand(sched.number, contract, sched.dealer, leader, trump_suit, played,
-                         scores, running, sale, festa, self.doubles)
-        self.hands.append(line)
-        return line
+        if _is_position(hand):
+            return self._from_position(hand, sched, festa, where)
+        played = _check_scores(hand, self.seats, where)
+        if kind == "tricks":
+            expected = contract_total(self.variant, contract, self.players)
+            got = sum(played.values())
+            if got != expected:
+                raise ScoreSheetError(f"invalid scores for {where}: they add up to {got}, but "
+                                      f"{contract!r} hands out {expected} in all")
+        elif sum(played.values()) != 0:
+            raise ScoreSheetError(f"invalid scores for {where}: a domino hand adds up to 0 "
+                                  f"(docs/rules.md 9), got {sum(played.values())}")
+        if festa_hand and festa is not None:
+            leader = None           # not known from bare scores
+        return played, leader, trump_suit
 
     def _from_position(self, pos: Any, sched: ScheduledHand, festa: Festa | None,
                        where: str) -> tuple[dict[Seat, Number], Seat, Suit | None]:
@@ -574,3 +583,8 @@ class ScoreSheet:
     def __repr__(self) -> str:
         return (f"<ScoreSheet {self.variant.name} players={self.players} doubles={self.doubles} "
                 f"hands={len(self.hands)}/{len(self.schedule)}>")
+
+
+def _is_position(hand: Any) -> bool:
+    """Whether ``hand`` is a played position rather than a mapping of scores."""
+    return hasattr(hand, "complete") and hasattr(hand, "scores")

@@ -18,7 +18,7 @@ from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, Par
 from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract, get_variant
 from .trick_rules import ends_early, legal_mask, legal_with_reason, trick_winner_index
 
-__all__ = ["Position", "Trick", "parse_played_card", "trick_winner_index"]
+__all__ = ["Position", "Trick", "parse_played_card"]
 
 
 @dataclass(frozen=True)
@@ -212,10 +212,6 @@ class Position:
         """An independent copy of the position."""
         return Position(self.variant, self.contract, self.deal, self.leader, self.trump,
                         self.doubles, (), self.record)
-
-    def remaining_deal(self) -> Deal:
-        """The cards still in each hand, as a deal (hands may differ by one mid-trick)."""
-        return self.deal.without(self.played)
 
     def to_dict(self) -> dict:
         """The position's state in the shared JSON shape of ``kingsolve legal``."""

@@ -39,11 +39,11 @@ not recorded to the end; checked against the play when it is).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit
-from .checks import is_int
+from .checks import check_fields, is_int
 from .deal import Deal
 from .errors import KingsolveError, ParseError, excerpt
 from .result import JSON_SAFE_INT
@@ -276,63 +276,8 @@ class Record:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Record":
         """Read the JSON twin; ``RecordError`` naming the field on any problem."""
-        if not isinstance(data, Mapping):
-            raise RecordError(f"invalid record: expected a JSON object, got {type(data).__name__}")
-        known = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
-                 "dealer", "event", "site", "date", "hand", "seed", "sale", "bid", "festa",
-                 "score"}
-        unknown = sorted(k for k in data if k not in known)
-        if unknown:
-            raise RecordError(f"unknown field {excerpt(unknown[0])} in record: expected "
-                              f"{', '.join(sorted(known))}")
-        tags: dict[str, tuple[str, int]] = {}
-
-        def text_field(key: str, tag: str, required: bool = False) -> None:
-            value = data.get(key)
-            if value is None:
-                if required:
-                    raise RecordError(f"missing field {excerpt(key)} in record")
-                return
-            if not (isinstance(value, str) or is_int(value)):
-                raise RecordError(f"invalid field {excerpt(key)}: expected text, got {excerpt(value)}")
-            tags[tag] = (str(value), 0)
-
-        for key, tag in (("variant", "Variant"), ("contract", "Contract"), ("deal", "Deal"),
-                         ("leader", "Leader")):
-            text_field(key, tag, required=key != "leader")
-        for key, tag in (("trump", "Trump"), ("dealer", "Dealer"), ("event", "Event"),
-                         ("site", "Site"), ("date", "Date"), ("hand", "Hand"), ("seed", "Seed"),
-                         ("festa", "Festa")):
-            text_field(key, tag)
-        if "doubles" in data and data["doubles"] is not None:
-            if not isinstance(data["doubles"], bool):
-                raise RecordError(f"invalid field 'doubles': expected true or false, "
-                                  f"got {excerpt(data['doubles'])}")
-            tags["Doubles"] = ("true" if data["doubles"] else "false", 0)
-        options = data.get("options") or []
-        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-            raise RecordError(f"invalid field 'options': expected a list of names, got {excerpt(options)}")
-        if options:
-            tags["Options"] = (" ".join(options), 0)
-        sale = data.get("sale")
-        if sale is not None:
-            if not isinstance(sale, Mapping) or set(sale) != {"buyer", "price"}:
-                raise RecordError(f"invalid field 'sale': expected {{\"buyer\": seat, \"price\": "
-                                  f"tricks}}, got {excerpt(sale)}")
-            tags["Sale"] = (f"{sale['buyer']} {sale['price']}", 0)
-        bid = data.get("bid")
-        if bid is not None:
-            if not isinstance(bid, Mapping) or not {"bidder", "tricks"} <= set(bid) \
-                    or not set(bid) <= {"bidder", "tricks", "kind"}:
-                raise RecordError(f"invalid field 'bid': expected {{\"bidder\": seat, \"tricks\": "
-                                  f"n, \"kind\": \"plus\" or \"null\"}}, got {excerpt(bid)}")
-            tags["Bid"] = (f"{bid['bidder']} {bid['tricks']} {bid.get('kind', 'plus')}", 0)
-        score = data.get("score")
-        if score is not None:
-            if not isinstance(score, Mapping):
-                raise RecordError(f"invalid field 'score': expected an object of seat to points, "
-                                  f"got {excerpt(score)}")
-            tags["Score"] = (" ".join(f"{k} {v}" for k, v in score.items()), 0)
+        check_fields(data, _JSON_FIELDS, "record", kind="record", error=RecordError)
+        tags = {**_json_text_tags(data), **_json_flag_tags(data), **_json_payment_tags(data)}
         if "Leader" not in tags and "Dealer" not in tags:
             tags["Leader"] = ("N", 0)           # as in a request: N leads unless told
         play = data.get("play") or []
@@ -447,49 +392,164 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
     return _build(tags, play_lines, play_line_no, block[0][0])
 
 
+# --- the JSON twin read as tags (line 0: the messages name the field instead) ---------
+_JSON_FIELDS = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
+                "dealer", "event", "site", "date", "hand", "seed", "sale", "bid", "festa",
+                "score"}
+
+
+def _json_text_tags(data: Mapping[str, Any]) -> dict[str, tuple[str, int]]:
+    """The fields whose tag is their text: the required ones and the optional ones."""
+    tags: dict[str, tuple[str, int]] = {}
+    fields = [("variant", "Variant", True), ("contract", "Contract", True), ("deal", "Deal", True),
+              ("leader", "Leader", False)]
+    fields += [(key, tag, False) for key, tag in (
+        ("trump", "Trump"), ("dealer", "Dealer"), ("event", "Event"), ("site", "Site"),
+        ("date", "Date"), ("hand", "Hand"), ("seed", "Seed"), ("festa", "Festa"))]
+    for key, tag, required in fields:
+        value = data.get(key)
+        if value is None:
+            if required:
+                raise RecordError(f"missing field {excerpt(key)} in record")
+            continue
+        if not (isinstance(value, str) or is_int(value)):
+            raise RecordError(f"invalid field {excerpt(key)}: expected text, got {excerpt(value)}")
+        tags[tag] = (str(value), 0)
+    return tags
+
+
+def _json_flag_tags(data: Mapping[str, Any]) -> dict[str, tuple[str, int]]:
+    """The ``doubles`` and ``options`` fields as tags."""
+    tags: dict[str, tuple[str, int]] = {}
+    if "doubles" in data and data["doubles"] is not None:
+        if not isinstance(data["doubles"], bool):
+            raise RecordError(f"invalid field 'doubles': expected true or false, "
+                              f"got {excerpt(data['doubles'])}")
+        tags["Doubles"] = ("true" if data["doubles"] else "false", 0)
+    options = data.get("options") or []
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise RecordError(f"invalid field 'options': expected a list of names, got {excerpt(options)}")
+    if options:
+        tags["Options"] = (" ".join(options), 0)
+    return tags
+
+
+def _json_payment_tags(data: Mapping[str, Any]) -> dict[str, tuple[str, int]]:
+    """The ``sale``, ``bid`` and ``score`` objects as their tags' text."""
+    tags: dict[str, tuple[str, int]] = {}
+    sale = data.get("sale")
+    if sale is not None:
+        if not isinstance(sale, Mapping) or set(sale) != {"buyer", "price"}:
+            raise RecordError(f"invalid field 'sale': expected {{\"buyer\": seat, \"price\": "
+                              f"tricks}}, got {excerpt(sale)}")
+        tags["Sale"] = (f"{sale['buyer']} {sale['price']}", 0)
+    bid = data.get("bid")
+    if bid is not None:
+        if not isinstance(bid, Mapping) or not {"bidder", "tricks"} <= set(bid) \
+                or not set(bid) <= {"bidder", "tricks", "kind"}:
+            raise RecordError(f"invalid field 'bid': expected {{\"bidder\": seat, \"tricks\": "
+                              f"n, \"kind\": \"plus\" or \"null\"}}, got {excerpt(bid)}")
+        tags["Bid"] = (f"{bid['bidder']} {bid['tricks']} {bid.get('kind', 'plus')}", 0)
+    score = data.get("score")
+    if score is not None:
+        if not isinstance(score, Mapping):
+            raise RecordError(f"invalid field 'score': expected an object of seat to points, "
+                              f"got {excerpt(score)}")
+        tags["Score"] = (" ".join(f"{k} {v}" for k, v in score.items()), 0)
+    return tags
+
+
+class _Tags:
+    """A record's tags, by name, with the line each came from for the error messages."""
+
+    def __init__(self, tags: dict[str, tuple[str, int]], first_line: int) -> None:
+        self.tags = tags
+        self.first_line = first_line
+
+    def __contains__(self, tag: str) -> bool:
+        return tag in self.tags
+
+    def value(self, tag: str) -> str | None:
+        return self.tags[tag][0] if tag in self.tags else None
+
+    def line_of(self, tag: str) -> int:
+        return self.tags[tag][1] if tag in self.tags else self.first_line
+
+    def error(self, tag: str, exc: KingsolveError) -> RecordError:
+        return RecordError(f"tag {tag}: {exc}", self.line_of(tag))
+
+    def required(self, tag: str, parse):
+        if tag not in self.tags:
+            raise RecordError(f"missing tag {excerpt(tag)} in the record starting here",
+                              self.first_line)
+        try:
+            return parse(self.tags[tag][0])
+        except KingsolveError as exc:
+            raise self.error(tag, exc) from None
+
+    def seat(self, tag: str) -> Seat | None:
+        if tag not in self.tags:
+            return None
+        return _tag_seat(tag, self.tags[tag][0], self.line_of(tag))
+
+
+def _tag_seat(tag: str, text: str, line: int) -> Seat:
+    """The seat ``text`` names in the tag ``tag``, else ``RecordError`` naming the tag."""
+    try:
+        return Seat.parse(text)
+    except ParseError as exc:
+        raise RecordError(f"tag {tag}: {exc}", line) from None
+
+
 def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[str]]],
            play_line_no: int | None, first_line: int, from_json: bool = False) -> Record:
     """Check tags and play against the rules and make the record."""
+    t = _Tags(tags, first_line)
+    variant = t.required("Variant", get_variant)
+    contract, options = _contract_tags(t, variant)
+    deal = t.required("Deal", Deal)
+    dealer = t.seat("Dealer")
+    leader = _leader_tags(t, variant, contract, deal, dealer, from_json)
+    doubles = _doubles_tag(t)
+    trump = _trump_tag(t)
+    hand = _int_tag(tags, "Hand", minimum=1)
+    sale = _sale_tag(tags, variant, contract.name, dealer)
+    festa = _festa_tag(tags, variant, contract.name, dealer)
+    bid = _bid_tag(tags, variant, contract.name, dealer, festa)
+    score = _score_tag(tags, deal)
+    if festa == "433":
+        return _unplayed_433(tags, variant.name, contract.name, deal, leader, dealer, doubles,
+                             trump, options, play_lines, hand, score, t.line_of)
+    position = _start_position(t, variant, contract, deal, leader, trump, doubles)
+    play = _play(position, contract.kind, play_lines, from_json)
+    record = Record(variant.name, contract.name, deal, leader, trump=trump, options=options,
+                    dealer=dealer, doubles=doubles, play=tuple(play),
+                    event=t.value("Event"), site=t.value("Site"), date=t.value("Date"),
+                    hand=hand, seed=t.value("Seed"), sale=sale, bid=bid, festa=festa,
+                    score=score)
+    if score is not None and position.complete:
+        _check_score(t, record)
+    return record
 
-    def line_of(tag: str) -> int:
-        return tags[tag][1] if tag in tags else first_line
 
-    def need(tag: str) -> str:
-        if tag not in tags:
-            raise RecordError(f"missing tag {excerpt(tag)} in the record starting here", first_line)
-        return tags[tag][0]
-
-    def seat_tag(tag: str) -> Seat | None:
-        if tag not in tags:
-            return None
-        try:
-            return Seat.parse(tags[tag][0])
-        except ParseError as exc:
-            raise RecordError(f"tag {tag}: {exc}", line_of(tag)) from None
-
-    def wrap(tag: str, exc: KingsolveError) -> RecordError:
-        return RecordError(f"tag {tag}: {exc}", line_of(tag))
-
-    def required(tag: str, parse):
-        text = need(tag)
-        try:
-            return parse(text)
-        except KingsolveError as exc:
-            raise wrap(tag, exc) from None
-
-    variant = required("Variant", get_variant)
-    contract = required("Contract", variant.contract)
+def _contract_tags(t: _Tags, variant: RuleSet):
+    """The contract, with its ``Options`` applied, and the options' names."""
+    contract = t.required("Contract", variant.contract)
     options: tuple[str, ...] = ()
-    if "Options" in tags and tags["Options"][0] not in ("", "-"):
-        options = tuple(tags["Options"][0].split())
+    if "Options" in t and t.value("Options") not in ("", "-"):
+        options = tuple(t.value("Options").split())
         try:
             contract = contract.with_options(options)
         except KingsolveError as exc:
-            raise wrap("Options", exc) from None
-    deal = required("Deal", Deal)
-    dealer = seat_tag("Dealer")
-    leader = seat_tag("Leader")
-    play_seat = seat_tag("Play")
+            raise t.error("Options", exc) from None
+    return contract, options
+
+
+def _leader_tags(t: _Tags, variant: RuleSet, contract, deal: Deal, dealer: Seat | None,
+                 from_json: bool) -> Seat:
+    """The leader: ``Leader``, else ``Play``, else the seat after the dealer (tricks only)."""
+    leader = t.seat("Leader")
+    play_seat = t.seat("Play")
     if leader is None:
         leader = play_seat
     if leader is None and dealer is not None and contract.kind == "tricks":
@@ -498,73 +558,67 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
         if from_json:
             raise RecordError(f"missing field 'leader' in record: the {contract.name} takes no "
                               f"leader from the dealer")
-        raise RecordError("missing tag 'Leader' in the record starting here", first_line)
+        raise RecordError("missing tag 'Leader' in the record starting here", t.first_line)
     if play_seat is not None and play_seat != leader:
         raise RecordError(f"tag Play names {play_seat.name} but the leader is {leader.name}: "
-                          f"[Play] names the seat that moves first", line_of("Play"))
-    doubles = False
-    if "Doubles" in tags:
-        value = tags["Doubles"][0].lower()
-        if value not in ("true", "false", "yes", "no", "1", "0"):
-            raise RecordError(f"tag Doubles: invalid value {excerpt(tags['Doubles'][0])}: expected "
-                              f"true or false", line_of("Doubles"))
-        doubles = value in ("true", "yes", "1")
-    trump: Suit | None = None
-    if "Trump" in tags and tags["Trump"][0].upper() not in _NO_TRUMP:
-        try:
-            trump = Suit.parse(tags["Trump"][0])
-        except ParseError as exc:
-            raise wrap("Trump", exc) from None
-    hand = _int_tag(tags, "Hand", minimum=1)
-    sale = _sale_tag(tags, variant, contract.name, dealer)
-    festa = _festa_tag(tags, variant, contract.name, dealer)
-    bid = _bid_tag(tags, variant, contract.name, dealer, festa)
-    score = _score_tag(tags, deal)
-    if festa == "433":
-        return _unplayed_433(tags, variant.name, contract.name, deal, leader, dealer, doubles,
-                             trump, options, play_lines, hand, score, line_of)
+                          f"[Play] names the seat that moves first", t.line_of("Play"))
+    return leader
 
-    # Everything the engine checks (trump, deal for the variant, leader, doubles).
-    from .position import Position, _check_deal, _check_trump
-    if contract.kind == "tricks":
-        try:
-            _check_trump(contract, trump)
-        except KingsolveError as exc:
-            raise wrap("Trump", exc) from None
-        try:
-            _check_deal(variant, deal, doubles)
-        except KingsolveError as exc:
-            raise wrap("Doubles" if "doubles" in str(exc) else "Deal", exc) from None
-        if leader not in deal.seats:
-            raise RecordError(f"invalid leader {excerpt(leader.name)}: that seat is not in play",
-                              line_of("Leader") if "Leader" in tags else line_of("Play"))
-        position: Any = Position(variant, contract, deal, leader=leader, trump=trump,
-                                 doubles=doubles)
-    else:
+
+def _doubles_tag(t: _Tags) -> bool:
+    if "Doubles" not in t:
+        return False
+    value = t.value("Doubles").lower()
+    if value not in ("true", "false", "yes", "no", "1", "0"):
+        raise RecordError(f"tag Doubles: invalid value {excerpt(t.value('Doubles'))}: expected "
+                          f"true or false", t.line_of("Doubles"))
+    return value in ("true", "yes", "1")
+
+
+def _trump_tag(t: _Tags) -> Suit | None:
+    if "Trump" not in t or t.value("Trump").upper() in _NO_TRUMP:
+        return None
+    try:
+        return Suit.parse(t.value("Trump"))
+    except ParseError as exc:
+        raise t.error("Trump", exc) from None
+
+
+def _start_position(t: _Tags, variant: RuleSet, contract, deal: Deal, leader: Seat,
+                    trump: Suit | None, doubles: bool):
+    """The play engine's position before the first card, every engine check named by tag."""
+    if contract.kind != "tricks":
         if trump is not None:
-            raise RecordError("the domino takes no trump", line_of("Trump"))
+            raise RecordError("the domino takes no trump", t.line_of("Trump"))
         if doubles:
-            raise RecordError("the domino is played in singles only", line_of("Doubles"))
+            raise RecordError("the domino is played in singles only", t.line_of("Doubles"))
         from .domino import DominoPosition
         try:
-            position = DominoPosition(variant, deal, leader=leader, contract=contract)
+            return DominoPosition(variant, deal, leader=leader, contract=contract)
         except KingsolveError as exc:
-            raise wrap("Deal", exc) from None
+            raise t.error("Deal", exc) from None
+    from .position import Position, _check_deal, _check_trump
+    try:
+        _check_trump(contract, trump)
+    except KingsolveError as exc:
+        raise t.error("Trump", exc) from None
+    try:
+        _check_deal(variant, deal, doubles)
+    except KingsolveError as exc:
+        raise t.error("Doubles" if "doubles" in str(exc) else "Deal", exc) from None
+    if leader not in deal.seats:
+        raise RecordError(f"invalid leader {excerpt(leader.name)}: that seat is not in play",
+                          t.line_of("Leader") if "Leader" in t else t.line_of("Play"))
+    return Position(variant, contract, deal, leader=leader, trump=trump, doubles=doubles)
 
-    play = _play(position, contract.kind, play_lines, from_json)
-    record = Record(variant.name, contract.name, deal, leader, trump=trump, options=options,
-                    dealer=dealer, doubles=doubles, play=tuple(play),
-                    event=tags.get("Event", (None,))[0], site=tags.get("Site", (None,))[0],
-                    date=tags.get("Date", (None,))[0], hand=hand,
-                    seed=tags.get("Seed", (None,))[0], sale=sale, bid=bid, festa=festa,
-                    score=score)
-    if score is not None and position.complete:
-        played = record._played_scores()
-        if played is not None and played != dict(score):
-            shown = " ".join(f"{s.name} {v}" for s, v in played.items())
-            raise RecordError(f"tag Score {excerpt(tags['Score'][0])} does not match the play, which "
-                              f"scores {excerpt(shown)}", line_of("Score"))
-    return record
+
+def _check_score(t: _Tags, record: Record) -> None:
+    """``RecordError`` when the ``Score`` tag differs from what the complete play scores."""
+    played = record._played_scores()
+    if played is not None and played != dict(record.score):
+        shown = " ".join(f"{s.name} {v}" for s, v in played.items())
+        raise RecordError(f"tag Score {excerpt(t.value('Score'))} does not match the play, which "
+                          f"scores {excerpt(shown)}", t.line_of("Score"))
 
 
 def _play(position, kind: str, play_lines: list[tuple[int, list[str]]],
@@ -624,10 +678,7 @@ def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
     if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < 1:
         raise RecordError(f"tag Sale: invalid value {excerpt(value)}: expected the buyer's seat and "
                           f"the price in tricks, such as \"E 2\"", line)
-    try:
-        buyer = Seat.parse(parts[0])
-    except ParseError as exc:
-        raise RecordError(f"tag Sale: {exc}", line) from None
+    buyer = _tag_seat("Sale", parts[0], line)
     if buyer == dealer:
         raise RecordError(f"tag Sale {excerpt(value)}: the dealer cannot buy its own declaration", line)
     return (buyer, int(parts[1]))
@@ -706,10 +757,7 @@ def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None,
                           f"number of tricks and optionally null, such as \"E 3\" or "
                           f"\"E 2 null\"", line)
     kind = parts[2].lower() if len(parts) == 3 else "plus"
-    try:
-        bidder = Seat.parse(parts[0])
-    except ParseError as exc:
-        raise RecordError(f"tag Bid: {exc}", line) from None
+    bidder = _tag_seat("Bid", parts[0], line)
     if bidder == dealer:
         raise RecordError(f"tag Bid {excerpt(value)}: the host does not bid at its own festa", line)
     if kind == "null" and int(parts[1]) > 3:
@@ -734,10 +782,7 @@ def _score_tag(tags, deal: Deal):
                           f"its points, such as \"N -3 E 0 S -6 W -3\"", line)
     out = []
     for i in range(0, len(parts), 2):
-        try:
-            seat = Seat.parse(parts[i])
-        except ParseError as exc:
-            raise RecordError(f"tag Score: {exc}", line) from None
+        seat = _tag_seat("Score", parts[i], line)
         if not re.fullmatch(r"[+-]?\d+", parts[i + 1]):
             raise RecordError(f"tag Score: invalid points {excerpt(parts[i + 1])} for {seat.name}", line)
         out.append((seat, int(parts[i + 1])))

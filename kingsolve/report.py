@@ -17,12 +17,11 @@ from typing import Any, Callable, Sequence
 from .cards import Seat
 from .errors import InvalidRequestError
 from .record import Record, parse_records
-from .result import Budget, Number, json_number
+from .result import Budget, Number, Solver, json_number
 from .review import Review, analyse_position, format_number, review, start_index
 
 __all__ = ["match_report", "MatchReport", "HandReport", "hand_total"]
 
-Solver = Callable[..., Any]
 
 
 def hand_total(record: Record) -> Number:
@@ -138,18 +137,7 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
     exact within it shows no double-dummy values. ``progress(done, total)`` is called
     after each hand.
     """
-    if isinstance(records, str):
-        records = parse_records(records)
-    records = list(records)
-    if not records:
-        raise InvalidRequestError("match report: no records")
-    if not all(isinstance(r, Record) for r in records):
-        raise InvalidRequestError("match report: expected Record values or match-file text")
-    variants = {r.variant for r in records}
-    if len(variants) != 1:
-        raise InvalidRequestError(f"match report: the records mix rule sets "
-                                  f"({', '.join(sorted(variants))})")
-    variant = records[0].variant
+    records = _match_records(records, review_play, from_trick)
     budget = budget or Budget()
     began = time.perf_counter()
     seats = list(records[0].deal.seats)
@@ -157,34 +145,9 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
     costs_total = {s: 0 for s in seats}
     hands, wrong, nodes = [], [], 0
     for i, record in enumerate(records):
-        if list(record.deal.seats) != seats:
-            raise InvalidRequestError(f"match report: hand {i + 1} has seats "
-                                      f"{' '.join(s.name for s in record.deal.seats)}, the "
-                                      f"first hand {' '.join(s.name for s in seats)}")
-        # Every start is checked before the first search: a match is refused at once,
-        # not after minutes of reviews, for a trick one hand does not have.
-        if review_play and record.is_played and record.play and not record.is_domino:
-            try:
-                start_index(record, from_trick)
-            except InvalidRequestError as exc:
-                raise InvalidRequestError(f"match report: hand {i + 1}: {exc}") from None
-    for i, record in enumerate(records):
-        rv = None
-        if not record.is_played:
-            # a festa settled 433 (docs/rules.md 6): the settlement is the hand's value
-            values, costs = record.adjustments(), None
-        elif review_play and record.play:
-            start = 1 if record.is_domino else from_trick
-            rv = review(record, budget=budget, from_trick=start, solver=solver)
+        values, costs, rv = _hand_values(record, budget, review_play, from_trick, solver)
+        if rv is not None:
             nodes += rv.nodes
-            if rv.start == 0:
-                values = _exact(rv.start_values, rv.start_bounds)
-            else:
-                values = _deal_values(record, budget, solver)
-            costs = dict(rv.total_cost)
-        else:
-            values = _deal_values(record, budget, solver)
-            costs = None
         actual = record.final_scores()
         total = hand_total(record)
         sum_ok = None
@@ -201,6 +164,61 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
                                 dict(running), total, sum_ok, rv))
         if progress is not None:
             progress(i + 1, len(records))
+    checks = _match_checks(records, hands, running, wrong)
+    seeds = [r.seed for r in records if r.seed is not None]
+    return MatchReport(records[0].variant, tuple(hands), dict(running), costs_total, checks,
+                       budget, nodes, (time.perf_counter() - began) * 1000, seeds)
+
+
+def _match_records(records: "Sequence[Record] | str", review_play: bool,
+                   from_trick: int) -> list[Record]:
+    """The match's records, refused at once if they cannot make one report."""
+    if isinstance(records, str):
+        records = parse_records(records)
+    records = list(records)
+    if not records:
+        raise InvalidRequestError("match report: no records")
+    if not all(isinstance(r, Record) for r in records):
+        raise InvalidRequestError("match report: expected Record values or match-file text")
+    variants = {r.variant for r in records}
+    if len(variants) != 1:
+        raise InvalidRequestError(f"match report: the records mix rule sets "
+                                  f"({', '.join(sorted(variants))})")
+    seats = list(records[0].deal.seats)
+    for i, record in enumerate(records):
+        if list(record.deal.seats) != seats:
+            raise InvalidRequestError(f"match report: hand {i + 1} has seats "
+                                      f"{' '.join(s.name for s in record.deal.seats)}, the "
+                                      f"first hand {' '.join(s.name for s in seats)}")
+        # Every start is checked before the first search: a match is refused at once,
+        # not after minutes of reviews, for a trick one hand does not have.
+        if review_play and record.is_played and record.play and not record.is_domino:
+            try:
+                start_index(record, from_trick)
+            except InvalidRequestError as exc:
+                raise InvalidRequestError(f"match report: hand {i + 1}: {exc}") from None
+    return records
+
+
+def _hand_values(record: Record, budget: Budget, review_play: bool, from_trick: int,
+                 solver: Solver | None):
+    """(values, costs, review) of one hand: costs and review only when its play is reviewed."""
+    if not record.is_played:
+        # a festa settled 433 (docs/rules.md 6): the settlement is the hand's value
+        return record.adjustments(), None, None
+    if not (review_play and record.play):
+        return _deal_values(record, budget, solver), None, None
+    start = 1 if record.is_domino else from_trick
+    rv = review(record, budget=budget, from_trick=start, solver=solver)
+    if rv.start == 0:
+        values = _exact(rv.start_values, rv.start_bounds)
+    else:
+        values = _deal_values(record, budget, solver)
+    return values, dict(rv.total_cost), rv
+
+
+def _match_checks(records: list[Record], hands: list, running: dict, wrong: list) -> dict[str, Any]:
+    """The match's sums: each hand's, the whole match's, and the Turkish quotas."""
     rules = records[0].rules
     doubles = records[0].doubles
     match_hands = len(rules.match_schedule(doubles))
@@ -211,11 +229,9 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
         "match_sum": json_number(match_sum),
         "zero_sum": (match_sum == 0) if complete else None,
     }
-    if variant == "turkish":
+    if records[0].variant == "turkish":
         checks["quotas"] = _turkish_quotas(records, complete)
-    seeds = [r.seed for r in records if r.seed is not None]
-    return MatchReport(variant, tuple(hands), dict(running), costs_total, checks, budget,
-                       nodes, (time.perf_counter() - began) * 1000, seeds)
+    return checks
 
 
 def _exact(values: dict[Seat, Number], bounds: dict) -> dict[Seat, Number] | None:

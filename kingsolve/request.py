@@ -19,7 +19,7 @@ import threading
 from typing import Any, Callable, Collection, Iterator, Mapping
 
 from .cards import Seat
-from .checks import is_int, is_number
+from .checks import check_fields, is_int, is_number
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (the JSON limits, re-exported)
@@ -76,13 +76,7 @@ def check_request(req: Any, fields: Collection[str] = REQUEST_FIELDS,
                   noun: str = "request") -> Mapping[str, Any]:
     """Check a request's outer shape: a mapping with ``fields`` only (the ``noun``
     request's, named in the error)."""
-    if not isinstance(req, Mapping):
-        raise InvalidRequestError(f"invalid request: expected a JSON object, got {type(req).__name__}")
-    unknown = sorted(k for k in req if k not in fields)
-    if unknown:
-        raise InvalidRequestError(f"unknown field {excerpt(unknown[0])} in {noun}: expected "
-                                  f"{', '.join(sorted(fields))}")
-    return req
+    return check_fields(req, fields, noun)
 
 
 def position_from_request(req: Any):

@@ -7,11 +7,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Union
+from typing import Callable, Union
 
 from .cards import Card, Seat
 
-__all__ = ["Number", "Budget", "Deadline", "SolveResult", "json_number", "json_int",
+__all__ = ["Number", "Budget", "Deadline", "SolveResult", "Solver", "json_number", "json_int",
            "JSON_SAFE_INT"]
 
 #: A score: an integer, or an exact fraction (domino shared wins).
@@ -159,3 +159,8 @@ class SolveResult:
         }
         out.update(self.extra)
         return out
+
+
+#: What the analyses call to solve a position: ``kingsolve.solve``'s signature, so
+#: that a caller may pass its own (a shared-core or counting one) in its place.
+Solver = Callable[..., SolveResult]

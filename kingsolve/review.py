@@ -26,12 +26,11 @@ from .cards import Card, Seat
 from .checks import check_int, is_int
 from .errors import InvalidRequestError, KingsolveError, SolveTimeout, excerpt
 from .record import Record
-from .result import Budget, Number, SolveResult, json_number
+from .result import Budget, Number, SolveResult, Solver, json_number
 
 __all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "solve_position",
            "analyse_position", "start_index"]
 
-Solver = Callable[..., SolveResult]
 Range = tuple[Number, Number]
 
 
@@ -253,11 +252,7 @@ class Review:
         if self.start:
             lines.append(f"(the cards before {where} are not reviewed)")
         lines.append("")
-        by_index = {c.index: c for c in self.cards}
-        if r.is_domino:
-            lines.extend(self._domino_lines(by_index))
-        else:
-            lines.extend(self._trick_lines(by_index))
+        lines.extend(self._play_lines())
         lines.append("")
         lines.append("Mistakes (points given away, double dummy):")
         for seat, summary in self.seats.items():
@@ -287,10 +282,13 @@ class Review:
                       f"{' '.join(str(b) for b in c.best)}"
                       + ("" if c.best_exact else " by estimate") + ")")
 
-    def _trick_lines(self, by_index: dict[int, CardReview]) -> list[str]:
+    def _play_lines(self) -> list[str]:
+        """The play, a line per trick (the domino: four cards a line), each card with its
+        mark and, below the line, the notes of its marked cards."""
+        by_index = {c.index: c for c in self.cards}
         r = self.record
         pos = r.position(0)
-        lines = []
+        lines: list[str] = []
         notes: list[str] = []
         cells: list[str] = []
         for i, card in enumerate(r.play):
@@ -302,33 +300,17 @@ class Review:
                 if note is not None:
                     notes.append(note)
             cells.append(f"{seat.name} {card}{mark}")
-            number = pos.trick_number + 1
-            trick = pos.play(card)
-            if trick is not None or i == len(r.play) - 1:
+            if r.is_domino:
+                pos.play(card)
+                head, tail, ends = f"{i - len(cells) + 2:>3}", "", len(cells) == 4
+            else:
+                head = f"{pos.trick_number + 1:>2}"
+                trick = pos.play(card)
                 tail = (f"  won by {trick.winner.name} ({format_number(trick.points)})"
                         if trick is not None else "")
-                lines.append(f"  {number:>2}. " + "  ".join(cells) + tail)
-                lines.extend(notes)
-                cells, notes = [], []
-        lines.append(f"  {LEGEND}")
-        return lines
-
-    def _domino_lines(self, by_index: dict[int, CardReview]) -> list[str]:
-        r = self.record
-        pos = r.position(0)
-        lines, cells, notes = [], [], []
-        for i, card in enumerate(r.play):
-            seat = pos.to_move
-            c = by_index.get(i)
-            mark = " "
-            if c is not None:
-                mark, note = self._note(c)
-                if note is not None:
-                    notes.append(note)
-            cells.append(f"{seat.name} {card}{mark}")
-            pos.play(card)
-            if len(cells) == 4 or i == len(r.play) - 1:
-                lines.append(f"  {i - len(cells) + 2:>3}. " + "  ".join(cells))
+                ends = trick is not None
+            if ends or i == len(r.play) - 1:
+                lines.append(f"  {head}. " + "  ".join(cells) + tail)
                 lines.extend(notes)
                 cells, notes = [], []
         lines.append(f"  {LEGEND}")

@@ -106,6 +106,14 @@ class Contract:
         """Whether the caller names a trump suit for this contract."""
         return self.trump != TRUMP_NONE
 
+    @property
+    def trump_options(self) -> "list[Suit | None]":
+        """The trumps a caller may name: each suit, then ``None`` (no trump) where allowed;
+        none for a contract without trumps."""
+        if not self.takes_trump:
+            return []
+        return [*Suit, None] if self.trump == TRUMP_NAMED_OR_NONE else list(Suit)
+
     def points_of_card(self, card: Card) -> int:
         """The points a card carries in this contract."""
         return sum(p for m, p in self.card_points if m & card.mask)

@@ -197,89 +197,105 @@ def _solve_loaded(core: "_core.Core", position: Position, seats: list[Seat],
     On a budget stop the ``SolveTimeout`` carries, for every seat asked, the range
     of values proved so far (exact for the seats already solved).
     """
-    mover = position.to_move
+    return _LoadedSearch(core, position, budget, with_cards).run(seats)
 
-    def total(seat: Seat, future: int) -> int:
-        return _total(position, seat, future)
 
-    quick = core.bounds()
-    done: dict[int, int] = {}              # side mask -> exact future value
-    running: list = [None]                 # the side mask being searched now
-    children: dict[int, int] = {}          # representative card -> exact future value
-    mover_mask = None if mover is None else _side_mask(position, mover)
+class _LoadedSearch:
+    """The searches of one position loaded in the core, and what each has proved so far."""
 
-    ranges: dict[int, tuple[int, int]] = {}   # side mask -> range proved by a stopped search
+    def __init__(self, core: "_core.Core", position: Position, budget: Budget,
+                 with_cards: bool) -> None:
+        self.core, self.position, self.budget, self.with_cards = core, position, budget, with_cards
+        self.mover = position.to_move
+        self.quick = core.bounds()
+        self.done: dict[int, int] = {}              # side mask -> exact future value
+        self.running: Any = None                    # the side mask being searched now, or "cards"
+        self.children: dict[int, int] = {}          # representative card -> exact future value
+        self.mover_mask = None if self.mover is None else _side_mask(position, self.mover)
+        self.ranges: dict[int, tuple[int, int]] = {}  # side mask -> range proved by a stopped search
 
-    def proved(seat: Seat) -> tuple[int, int]:
-        mask = _side_mask(position, seat)
-        if mask in done:
-            return done[mask], done[mask]
-        if mask in ranges:
-            return ranges[mask]
-        if mask == mover_mask and with_cards and running[0] == "cards":
+    def run(self, seats: list[Seat]) -> tuple[dict[Seat, int], dict[Card, int]]:
+        self.core.set_budget(self.budget.nodes, self.budget.ms)
+        try:
+            if not self.with_cards:
+                self.shared(list(dict.fromkeys(_side_mask(self.position, s) for s in seats)))
+            card_values = self.card_values() if self.with_cards else {}
+            values = {seat: self.total(seat, self.value(_side_mask(self.position, seat)))
+                      for seat in seats}
+        except SolveTimeout as exc:
+            bounds = {}
+            for seat in seats:
+                lo, hi = self.proved(seat)
+                bounds[seat] = (self.total(seat, lo), self.total(seat, hi))
+            shown = ", ".join(f"{s.name} {lo}" + ("" if lo == hi else f" to {hi}")
+                              for s, (lo, hi) in bounds.items())
+            raise SolveTimeout(f"{exc}; proved so far: {shown}", bounds=bounds) from None
+        return values, card_values
+
+    def total(self, seat: Seat, future: int) -> int:
+        return _total(self.position, seat, future)
+
+    def proved(self, seat: Seat) -> tuple[int, int]:
+        """The range of ``seat``'s future value proved so far."""
+        core = self.core
+        mask = _side_mask(self.position, seat)
+        if mask in self.done:
+            return self.done[mask], self.done[mask]
+        if mask in self.ranges:
+            return self.ranges[mask]
+        if mask == self.mover_mask and self.with_cards and self.running == "cards":
             lo, hi = core.proved
-            best = max(children.values(), default=quick[0])
-            left = len(set(core.moves().values())) - len(children) - 1
-            return max(best, lo), max(best, hi if left == 0 else quick[1])
-        if running[0] == mask:
+            best = max(self.children.values(), default=self.quick[0])
+            left = len(set(core.moves().values())) - len(self.children) - 1
+            return max(best, lo), max(best, hi if left == 0 else self.quick[1])
+        if self.running == mask:
             return core.proved
-        return quick
+        return self.quick
 
-    def value(mask: int) -> int:
-        if mask not in done:
-            running[0] = mask
-            guess = _first_guess(*quick)
-            done[mask] = _run(lambda: core.value(mask, guess), budget)
-        return done[mask]
+    def value(self, mask: int) -> int:
+        if mask not in self.done:
+            self.running = mask
+            guess = _first_guess(*self.quick)
+            self.done[mask] = _run(lambda: self.core.value(mask, guess), self.budget)
+        return self.done[mask]
 
-    def shared(masks: list[int]) -> None:
+    def shared(self, masks: list[int]) -> None:
         # Each side's value with an equal share of what is left of the budget (what
         # one leaves goes to the next), then the stopped ones again with the rest:
         # a stop leaves every side's range narrowed, not the first side's alone.
         # The table keeps a stopped search's finished subtrees for its second try.
+        core, done, quick = self.core, self.done, self.quick
         stop: SolveTimeout | None = None
         for _ in range(2):
             todo = [m for m in masks if m not in done]
             for i, mask in enumerate(todo):
-                running[0] = mask
-                lo, hi = ranges.get(mask, quick)
+                self.running = mask
+                lo, hi = self.ranges.get(mask, quick)
                 try:
                     done[mask] = _run(lambda: core.value(
-                        mask, min(max(_first_guess(*quick), lo), hi), len(todo) - i), budget)
+                        mask, min(max(_first_guess(*quick), lo), hi), len(todo) - i), self.budget)
                 except SolveTimeout as exc:
                     plo, phi = core.proved
-                    ranges[mask] = (max(lo, plo), min(hi, phi))
+                    self.ranges[mask] = (max(lo, plo), min(hi, phi))
                     if not core.budget_left:
                         raise
                     stop = exc
         if stop is not None and any(m not in done for m in masks):
             raise stop
 
-    core.set_budget(budget.nodes, budget.ms)
-    try:
-        if not with_cards:
-            shared(list(dict.fromkeys(_side_mask(position, seat) for seat in seats)))
-        card_values: dict[Card, int] = {}
-        if with_cards:
-            running[0] = "cards"
-            guess = _first_guess(*quick)
-            moves = core.moves()
-            for rep in sorted(set(moves.values())):
-                children[rep] = _run(lambda: core.child_value(rep, mover_mask, guess), budget)
-                guess = max(children.values())
-            card_values = {Card.from_bit(b): total(mover, children[r])
-                           for b, r in sorted(moves.items())}
-            done[mover_mask] = max(children.values())
-        values = {seat: total(seat, value(_side_mask(position, seat))) for seat in seats}
-    except SolveTimeout as exc:
-        bounds = {}
-        for seat in seats:
-            lo, hi = proved(seat)
-            bounds[seat] = (total(seat, lo), total(seat, hi))
-        shown = ", ".join(f"{s.name} {lo}" + ("" if lo == hi else f" to {hi}")
-                          for s, (lo, hi) in bounds.items())
-        raise SolveTimeout(f"{exc}; proved so far: {shown}", bounds=bounds) from None
-    return values, card_values
+    def card_values(self) -> dict[Card, int]:
+        """Each legal card's value to the mover; equal cards are searched once."""
+        self.running = "cards"
+        children = self.children
+        guess = _first_guess(*self.quick)
+        moves = self.core.moves()
+        for rep in sorted(set(moves.values())):
+            children[rep] = _run(lambda: self.core.child_value(rep, self.mover_mask, guess),
+                                 self.budget)
+            guess = max(children.values())
+        self.done[self.mover_mask] = max(children.values())
+        return {Card.from_bit(b): self.total(self.mover, children[r])
+                for b, r in sorted(moves.items())}
 
 
 def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,

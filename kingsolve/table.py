@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable
 
 from .analysis import LEGEND, Analysis, analyse, exact_analysis, value_text
@@ -147,60 +147,74 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     rows = _table_rows(rs, contracts, trump)
     positions = [Position(rs, name, deal, leader=leader, trump=t, doubles=doubles)
                  for name, t in rows]
-    seats = list(positions[0].seats) if positions else list(deal.seats)
-    start = time.perf_counter()
     threads = min(threads, max(1, len(positions)))
     deadline = budget.start(pieces=len(positions), threads=threads)
-    stop = threading.Event()        # an exact table ends at its first stopped row
-    latest: dict[int, Analysis] = {}
-    shown = threading.Lock()
+    jobs = _RowJobs(Table(variant=rs.name, deal=deal, leader=Seat.parse(leader),
+                          doubles=bool(doubles),
+                          seats=tuple(positions[0].seats if positions else deal.seats),
+                          rows=(), budget=budget),
+                    rows, deadline, exact, on_update)
+    work = list(enumerate(zip(rows, positions)))
+    if threads == 1:
+        results = [jobs.run(*w) for w in work]
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            futures = [pool.submit(jobs.run, *w) for w in work]
+        results = [f.result() for f in futures]    # the first stopped row raises
+    return jobs.table_of(dict(enumerate(results)))
 
-    def table_of(analyses: dict[int, Analysis]) -> Table:
+
+class _RowJobs:
+    """The rows' searches, sharing one deadline, and the table made of their results."""
+
+    def __init__(self, empty: Table, rows: list[tuple[str, Suit | None]], deadline,
+                 exact: bool, on_update: Callable[[Table], Any] | None) -> None:
+        self.empty, self.rows, self.deadline = empty, rows, deadline
+        self.exact, self.on_update = exact, on_update
+        self.start = time.perf_counter()
+        self.stop = threading.Event()       # an exact table ends at its first stopped row
+        self.latest: dict[int, Analysis] = {}
+        self.shown = threading.Lock()
+
+    def table_of(self, analyses: dict[int, Analysis]) -> Table:
+        """The table of the rows in ``analyses``, in row order."""
         done = sorted(analyses)
-        return Table(variant=rs.name, deal=deal, leader=Seat.parse(leader),
-                     doubles=bool(doubles), seats=tuple(seats),
-                     rows=tuple(TableRow(*rows[i], analyses[i]) for i in done), budget=budget,
-                     nodes=sum(int(analyses[i].nodes) for i in done),
-                     ms=(time.perf_counter() - start) * 1000.0)
+        return replace(self.empty,
+                       rows=tuple(TableRow(*self.rows[i], analyses[i]) for i in done),
+                       nodes=sum(int(analyses[i].nodes) for i in done),
+                       ms=(time.perf_counter() - self.start) * 1000.0)
 
-    def improved(index: int, analysis: Analysis) -> None:
-        if on_update is None:
+    def improved(self, index: int, analysis: Analysis) -> None:
+        if self.on_update is None:
             return
-        with shown:
-            latest[index] = analysis
-            on_update(table_of(latest))
+        with self.shown:
+            self.latest[index] = analysis
+            self.on_update(self.table_of(self.latest))
 
-    def job(index: int, item: tuple[tuple[str, Suit | None], Position]) -> Analysis | None:
+    def run(self, index: int, item: tuple[tuple[str, Suit | None], Position]) -> Analysis | None:
+        """One row's analysis within its share of the deadline."""
         (name, t), pos = item
-        if exact and stop.is_set():
+        if self.exact and self.stop.is_set():
             return None             # another row stopped first: the table raises its error
-        share = deadline.take()
+        seats = list(self.empty.seats)
+        share = self.deadline.take()
         result = None
         try:
-            if not exact:
+            if not self.exact:
                 result = analyse(pos, seats, share, cards=False,
-                                 on_update=lambda a: improved(index, a))
+                                 on_update=lambda a: self.improved(index, a))
                 return result
             try:
                 result = exact_analysis(pos, solve(pos, seats, share, cards=False))
-                improved(index, result)
+                self.improved(index, result)
             except SolveTimeout as exc:
-                stop.set()
+                self.stop.set()
                 label = name if t is None else f"{name} {t.name}"
                 raise SolveTimeout(f"table row {label!r} stopped: {exc}",
                                    bounds=exc.bounds) from None
             return result
         finally:
-            deadline.done(share, 0 if result is None else result.nodes)
-
-    work = list(enumerate(zip(rows, positions)))
-    if threads == 1:
-        results = [job(*w) for w in work]
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            futures = [pool.submit(job, *w) for w in work]
-        results = [f.result() for f in futures]    # the first stopped row raises
-    return table_of(dict(enumerate(results)))
+            self.deadline.done(share, 0 if result is None else result.nodes)
 
 
 def format_table(table: Table) -> str:

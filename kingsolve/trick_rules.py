@@ -16,14 +16,12 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from .cards import SUIT_MASK, Card, deck_mask, format_cards
+from .cards import SUIT_MASK, SUIT_NAMES, Card, deck_mask, format_cards
 from .rules import (LEAD_UNTIL_BROKEN, LEAD_WHILE_OTHER_SUITS, TRUMP_FREE,
                     TRUMP_RUFF_OVERRUFF_STRICT, ContractTables)
 
 __all__ = ["Restriction", "restrictions", "legality_filters", "legal_mask", "legal_with_reason",
-           "trick_winner_index", "ends_early", "higher_in_suit", "SUIT_NAMES"]
-
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+           "trick_winner_index", "ends_early", "higher_in_suit"]
 
 _FULL = deck_mask(52)
 
