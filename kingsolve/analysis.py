@@ -28,7 +28,9 @@ proves replaces its estimate.
 first deepens the estimates by one horizon step, then gives every value not yet exact
 an equal share of the round in the exact search (MTD(f), then tests at both ends of
 its range, which narrow the proved range even when it stops). One transposition table
-serves both, so each helps the other.
+serves both, so each helps the other. The first horizon gets the whole budget before
+any of that: an estimate of everything comes first. With ``threads`` above one, the
+cards (and the other seats) are shared between searchers with tables of their own.
 """
 
 from __future__ import annotations
