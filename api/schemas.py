@@ -402,7 +402,10 @@ def _table_request(budget: dict) -> dict:
                        "exact": {"type": "boolean", "description": "every value exact "
                                  "within the budget, or 503 naming the row that stopped "
                                  "(default: every cell answers, with an estimate inside "
-                                 "its proved range where not exact)"}},
+                                 "its proved range where not exact)"},
+                       "partial": {"type": "boolean", "deprecated": True,
+                                   "description": "read and ignored: a table always answers "
+                                   "every cell now"}},
     }
 
 

@@ -438,3 +438,16 @@ def test_the_typed_results_and_budgets_come_from_the_package_root():
                 "Analysis": Analysis, "Table": Table}
     for name, kind in exported.items():
         assert name in kingsolve.__all__ and getattr(kingsolve, name) is kind
+
+
+def test_the_old_partial_flag_is_read_and_ignored(capsys):
+    # tables always answer every cell now; old scripts and clients that still ask for
+    # `partial` get the table rather than an error
+    from kingsolve_api import create_app
+    assert main(["table", "--deal", DEAL, "--contracts", "no-queens", "--ms", "200",
+                 "--partial", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"]
+    resp = create_app({"TESTING": True}).test_client().post("/api/v1/table", json={
+        "variant": "italian", "deal": DEAL, "contracts": ["no-queens"], "ms": 200,
+        "partial": True})
+    assert resp.status_code == 200 and resp.get_json()["rows"]
