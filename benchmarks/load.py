@@ -86,9 +86,8 @@ def percentile(sorted_values: list[float], p: float) -> float:
     return sorted_values[max(0, math.ceil(p * len(sorted_values)) - 1)]
 
 
-def post(url: str, body: dict, timeout: float) -> int:
-    req = urllib.request.Request(url, data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
+def status_of(req: "urllib.request.Request | str", timeout: float) -> int:
+    """The status of one request, its answer read to the end; 0 when none came."""
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             resp.read()
@@ -98,6 +97,12 @@ def post(url: str, body: dict, timeout: float) -> int:
         return err.code
     except (urllib.error.URLError, OSError):
         return 0            # connection refused, reset or timed out
+
+
+def post(url: str, body: dict, timeout: float) -> int:
+    return status_of(urllib.request.Request(url, data=json.dumps(body).encode(),
+                                            headers={"Content-Type": "application/json"}),
+                     timeout)
 
 
 def run(url: str, bodies: list[dict], requests: int, threads: int, duration: float, timeout: float) -> Tally:
@@ -177,15 +182,7 @@ def long_solve(seed: int) -> dict:
 
 
 def get(url: str, timeout: float) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as resp:
-            resp.read()
-            return resp.status
-    except urllib.error.HTTPError as err:
-        err.read()
-        return err.code
-    except (urllib.error.URLError, OSError):
-        return 0
+    return status_of(url, timeout)
 
 
 def slow_client(base: str, stop: float, tally: Tally) -> None:

@@ -375,7 +375,7 @@ class _Part:
         the range it proved (one value when it finished), None when it did not run."""
         run = self.run
         seconds = min(seconds, run.deadline - time.perf_counter())
-        if seconds <= 0 or run.nodes_left <= 0 or run.stopped():
+        if seconds <= 0 or run.stopped():
             return None
         self.core.set_budget(run.nodes_left, seconds * 1000.0)
         try:

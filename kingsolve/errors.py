@@ -101,6 +101,14 @@ class SolveTimeout(KingsolveError):
         super().__init__(message)
         self.bounds = bounds
 
+    @classmethod
+    def proved(cls, message: str, bounds: dict) -> "SolveTimeout":
+        """The stop with the ranges proved before it, also said in the message:
+        ``...; proved so far: N -12 to 0, E -3``."""
+        shown = ", ".join(f"{getattr(s, 'name', s)} {lo}" + ("" if lo == hi else f" to {hi}")
+                          for s, (lo, hi) in bounds.items())
+        return cls(f"{message}; proved so far: {shown}", bounds=bounds)
+
     def to_dict(self) -> dict:
         out = super().to_dict()
         if self.bounds:

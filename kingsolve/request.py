@@ -199,12 +199,12 @@ def solve_request(request: Any, on_update: "Callable[[Any], Any] | None" = None)
     each improving ``Analysis``, the answer's last (once only for exact requests and
     the domino, which answer once).
     """
-    req, results = _analyses_of(request)
+    req, budget, results = _analyses_of(request)
     result = None
     for result in results:
         if on_update is not None:
             on_update(result)
-    return _answer(req, result)
+    return _answer(req, budget, result)
 
 
 def solve_stream(request: Any, cancel: "threading.Event | None" = None) -> Iterator[dict]:
@@ -218,20 +218,20 @@ def solve_stream(request: Any, cancel: "threading.Event | None" = None) -> Itera
     legal card (about a millisecond on a full deal). A domino position, or a request
     with ``"exact": true``, gives one answer.
     """
-    req, results = _analyses_of(request, cancel)
+    req, budget, results = _analyses_of(request, cancel)
 
     def answers() -> Iterator[dict]:
         result = None
         for result in results:
             if result.estimated:
-                yield _answer(req, result)
-        _answer(req, result)        # raises when not even an estimate was made
+                yield _answer(req, budget, result)
+        _answer(req, budget, result)        # raises when not even an estimate was made
     return answers()
 
 
 def _analyses_of(request: Any, cancel: "threading.Event | None" = None):
-    """The checked request and the analyses that answer it (a generator, started
-    lazily: the request's errors raise here, at once)."""
+    """The checked request, its budget and the analyses that answer it (a generator,
+    started lazily: the request's errors raise here, at once)."""
     from .analysis import analyses, exact_analysis
     from .position import Position
     req = check_request(request)
@@ -249,22 +249,14 @@ def _analyses_of(request: Any, cancel: "threading.Event | None" = None):
             yield exact_analysis(position, solve(position, seats=seats, budget=budget))
         else:
             yield from analyses(position, seats=seats, budget=budget, cancel=cancel)
-    return req, results()
+    return req, budget, results()
 
 
-def _answer(req: Mapping[str, Any], result) -> dict:
-    """An analysis as the answer's dict (the request's id first); a SolveTimeout when
-    the budget ended before any estimate."""
+def _answer(req: Mapping[str, Any], budget, result) -> dict:
+    """An analysis as the answer's dict (the request's id first); a SolveTimeout with
+    the ranges when the budget ended before the first play-outs."""
     if not result.estimated:
-        _no_estimate(result, req)
+        raise SolveTimeout.proved(f"the budget ({budget.nodes} nodes, {budget.ms:g} ms) ended "
+                                  f"before a first estimate", result.bounds)
     out = result.to_dict()
     return {"id": req["id"], **out} if "id" in req else out
-
-
-def _no_estimate(result, req: Mapping[str, Any]) -> None:
-    """A budget too small for the first play-outs: a ``SolveTimeout`` with the ranges."""
-    budget = budget_from_request(req)
-    shown = ", ".join(f"{s.name} {lo}" + ("" if lo == hi else f" to {hi}")
-                      for s, (lo, hi) in result.bounds.items())
-    raise SolveTimeout(f"the budget ({budget.nodes} nodes, {budget.ms:g} ms) ended before a "
-                       f"first estimate; proved so far: {shown}", bounds=result.bounds)

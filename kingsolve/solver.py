@@ -227,9 +227,7 @@ class _LoadedSearch:
             for seat in seats:
                 lo, hi = self.proved(seat)
                 bounds[seat] = (self.total(seat, lo), self.total(seat, hi))
-            shown = ", ".join(f"{s.name} {lo}" + ("" if lo == hi else f" to {hi}")
-                              for s, (lo, hi) in bounds.items())
-            raise SolveTimeout(f"{exc}; proved so far: {shown}", bounds=bounds) from None
+            raise SolveTimeout.proved(str(exc), bounds) from None
         return values, card_values
 
     def total(self, seat: Seat, future: int) -> int:

@@ -13,6 +13,8 @@ from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve.record import Record
 from kingsolve_api import create_app
 
+from test_api import error_of
+
 RECORDS = (Path(__file__).parent / "data" / "italian-short.kpbn").read_text().split("\n\n")
 SHORT = RECORDS[0]                     # no-queens, 3 tricks: E SK, E H2 and N H9 cost 3 each
 TRUMPS = RECORDS[1]                    # trumps S, 3 tricks: E SK costs 1
@@ -29,15 +31,6 @@ def full_record() -> str:
 @pytest.fixture
 def client():
     return create_app({"TESTING": True}).test_client()
-
-
-def error_of(resp, status: int, code: str | None = None) -> str:
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    body = resp.get_json()
-    assert set(body) - {"bounds"} == {"error", "message"} and "Traceback" not in body["message"]
-    if code is not None:
-        assert body["error"] == code
-    return body["message"]
 
 
 def costly(review: dict) -> dict[str, float]:

@@ -10,6 +10,8 @@ import pytest
 
 from kingsolve_api import create_app
 
+from test_api import error_of
+
 DEAL = "N:Q953.85.J532.T42 2.Q7642.A8.AK763 AKJ4.KT9.K76.J98 T876.AJ3.QT94.Q5"
 LEGAL = {"variant": "italian", "contract": "no-queens", "deal": DEAL, "leader": "N"}
 
@@ -17,16 +19,6 @@ LEGAL = {"variant": "italian", "contract": "no-queens", "deal": DEAL, "leader": 
 @pytest.fixture
 def client():
     return create_app({"TESTING": True}).test_client()
-
-
-def error_of(resp, status: int, code: str | None = None) -> str:
-    """The message of an error answer, after checking its status, shape and code."""
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    body = resp.get_json()
-    assert set(body) - {"bounds"} == {"error", "message"} and "Traceback" not in body["message"]
-    if code is not None:
-        assert body["error"] == code, body
-    return body["message"]
 
 
 # --- bodies over the limit ----------------------------------------------------------------
