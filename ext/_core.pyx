@@ -42,8 +42,14 @@ cdef extern from *:
         return m;
     #endif
     }
+    /* The tree log (Core.set_log) is compiled in with -DKS_TREE_LOG=1 only: the
+       searches of a normal build carry no trace of it. */
+    #ifndef KS_TREE_LOG
+    #define KS_TREE_LOG 0
+    #endif
     """
     unsigned long long ks_match64(const unsigned char* p, unsigned char b) nogil
+    const int KS_TREE_LOG
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
@@ -1194,6 +1200,16 @@ cdef inline int follow_bounds(Search* c, int alpha, int beta, Node* nd, int* val
     return 0
 
 
+cdef void log_cut(Search* c, int maximizing, int i, int64_t before, int64_t nodes) noexcept nogil:
+    # the tree log (Core.set_log): a cut by the i-th card, after `before` of the
+    # node's `nodes` nodes went to the cards before it
+    cdef int64_t* o = c.log_cuts + 8 * (c.R.n_tricks - c.st.tricks_done) + 4 * maximizing
+    o[0] += 1
+    o[1] += i == 0
+    o[2] += before
+    o[3] += nodes
+
+
 cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
                              int* bestmove) noexcept nogil:
     # The legal cards in order, fail-soft: the best value, its card in *bestmove and
@@ -1207,6 +1223,7 @@ cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
     cdef int maximizing = (c.maxmask >> st.to_move) & 1
     cdef uint64_t legal = legal_moves(R, st), folded = 0, sub, tr, live
     cdef uint64_t acc = nd.acc, acc0 = nd.acc
+    cdef int64_t n0 = c.nodes, nchild = 0
     n = gen_moves(R, st, legal, mv, NULL, &folded)
     order_moves(c, mv, n, nd.ttmove, legal)
     best = -INF if maximizing else INF
@@ -1214,6 +1231,8 @@ cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
     for i in range(4):
         cut[i] = -1
     for i in range(n):
+        if KS_TREE_LOG:
+            nchild = c.nodes
         if c.track and mv[i] < cut[mv[i] >> 4]:
             # below every card of its suit the result of a searched card of the same
             # hand and suit depended on: the same result (DDS's lowest winning rank)
@@ -1253,6 +1272,8 @@ cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
                     alpha = best
                     if alpha >= beta:
                         acc = acc0 | sub
+                        if KS_TREE_LOG and c.log_buf != NULL:
+                            log_cut(c, maximizing, i, nchild - n0, c.nodes - n0)
                         if st.count == 0:
                             c.killer[4 * st.tricks_done + st.to_move] = mv[i]
                         break
@@ -1264,6 +1285,8 @@ cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
                     beta = best
                     if alpha >= beta:
                         acc = acc0 | sub
+                        if KS_TREE_LOG and c.log_buf != NULL:
+                            log_cut(c, maximizing, i, nchild - n0, c.nodes - n0)
                         if st.count == 0:
                             c.killer[4 * st.tricks_done + st.to_move] = mv[i]
                         break
@@ -1287,6 +1310,32 @@ cdef inline void store_node(Search* c, Node* nd, int best, int bestmove, int alp
     if c.wide:
         wide_store(c, nd.wlen, nd.ps, nd.acc, nd.lo, nd.hi, move, work)
     tt_store(c, nd.key, nd.acc if c.track else ~(<uint64_t>0), nd.lo, nd.hi, move, work)
+
+
+cdef void log_node(Search* c, int alpha, int beta, int best, Node* nd, int64_t n) noexcept nogil:
+    # the tree log (Core.set_log): every log_every-th trick start searched, with its
+    # window, result, bounds before its moves and subtree size
+    cdef int64_t* r
+    cdef int left = c.R.n_tricks - c.st.tricks_done
+    c.log_seen += 1
+    c.log_levels[2 * left] += 1
+    c.log_levels[2 * left + 1] += n
+    if c.log_seen % c.log_every or c.log_n >= c.log_cap:
+        return
+    r = c.log_buf + 12 * c.log_n
+    c.log_n += 1
+    r[0] = <int64_t>c.st.hands[0]
+    r[1] = <int64_t>c.st.hands[1]
+    r[2] = <int64_t>c.st.hands[2]
+    r[3] = <int64_t>c.st.hands[3]
+    r[4] = c.st.to_move
+    r[5] = c.st.tricks_done
+    r[6] = alpha
+    r[7] = beta
+    r[8] = best
+    r[9] = n
+    r[10] = nd.lo
+    r[11] = nd.hi
 
 
 cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
@@ -1326,6 +1375,8 @@ cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
     if c.abort:
         return 0
     if c.st.count == 0:
+        if KS_TREE_LOG and c.log_buf != NULL:
+            log_node(c, alpha, beta, best, &nd, c.nodes - start_nodes)
         store_node(c, &nd, best, bestmove, alpha, beta, c.nodes - start_nodes)
     if best >= beta and best < nd.lo:
         return nd.lo
@@ -1574,6 +1625,7 @@ cdef class Core:
         free(self.c.seqtab)
         free(self.c.safe_memo)
         free(self.c.lead_memo)
+        free(self.c.log_buf)
 
     @property
     def table_bytes(self):
@@ -1637,6 +1689,42 @@ cdef class Core:
         if build_patterns(&self.c, in_hands(st)) < 0:
             raise MemoryError("cannot allocate the pattern tables")
         self.loaded = True
+
+    def set_log(self, int64_t cap, int64_t every=1):
+        """A diagnostic of the tree's shape (benchmarks/lone_tree.py): log every
+        ``every``-th trick start the rules before the moves leave to search, up to
+        ``cap`` of them, and count the cuts by tricks left and side; 0 stops. Only in
+        a build with the log compiled in (C flag ``-DKS_TREE_LOG=1``)."""
+        if not KS_TREE_LOG:
+            raise RuntimeError("the tree log is not compiled in: build with "
+                               "CFLAGS=-DKS_TREE_LOG=1")
+        free(self.c.log_buf)
+        self.c.log_buf = NULL
+        if cap > 0:
+            self.c.log_buf = <int64_t*>calloc(12 * cap, sizeof(int64_t))
+            if self.c.log_buf == NULL:
+                raise MemoryError("cannot allocate the tree log")
+        self.c.log_cap = max(cap, 0)
+        self.c.log_every = max(every, 1)
+        self.take_log()
+
+    def take_log(self):
+        """The tree log since set_log or the last take_log, then cleared: the trick
+        starts logged, each (hands N, E, S, W as uint64, leader, tricks done, alpha,
+        beta, result, subtree nodes, lower and upper bound before the moves); per
+        tricks left (0-15), the trick starts searched and their subtree nodes,
+        summed; and per tricks left and side (0 the others, 1 the maximisers) the
+        cuts: [cuts, cuts by the first card, nodes before the cutting card, nodes
+        at the cut nodes], as a flat list of 128."""
+        cdef int64_t i, j
+        nodes = [tuple((<uint64_t>self.c.log_buf[12 * i + j]) if j < 4 else self.c.log_buf[12 * i + j]
+                       for j in range(12)) for i in range(self.c.log_n)]
+        cuts = [self.c.log_cuts[i] for i in range(128)]
+        levels = [(self.c.log_levels[2 * i], self.c.log_levels[2 * i + 1]) for i in range(16)]
+        memset(self.c.log_cuts, 0, sizeof(self.c.log_cuts))
+        memset(self.c.log_levels, 0, sizeof(self.c.log_levels))
+        self.c.log_n = 0
+        return nodes, levels, cuts
 
     def set_budget(self, int64_t nodes, double ms):
         """Start a budget: the searches that follow stop after ``nodes`` nodes or ``ms``."""

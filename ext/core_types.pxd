@@ -133,3 +133,11 @@ cdef struct Search:
     uint64_t* lead_memo      # the same for one trick: a direct-mapped cache of 65536 results
                              # (key: 30 bits, the epoch: 6, the result: 2)
     uint32_t safe_epoch      # 1..63, the load the memos' entries belong to
+    int64_t* log_buf         # the tree log (a diagnostic, Core.set_log): 12 words per trick start
+    int64_t log_cap          # trick starts it holds
+    int64_t log_n            # trick starts logged
+    int64_t log_every        # every log_every-th trick start seen is logged
+    int64_t log_seen         # trick starts seen
+    int64_t log_levels[32]   # per tricks left: trick starts searched, their subtree nodes
+    int64_t log_cuts[128]    # per tricks left and side: cuts, by the first card, nodes
+                             # before the cutting card, nodes at the cut nodes
