@@ -11,7 +11,7 @@ own ``BudgetExceeded``, which ``kingsolve.solver`` turns into a package error.
 
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from core_types cimport *
 
@@ -1593,6 +1593,9 @@ cdef class Core:
     cdef bint dirty          # searched since the last load
     cdef bint used           # holds entries (of any epoch) since the last clear
     cdef bint loaded
+    cdef bint deal_known     # the last load named its deal: deal_rules and deal_hands hold
+    cdef Rules deal_rules    # the last load's contract
+    cdef uint64_t deal_hands[4]   # and deal, each seat's cards at the start of the hand
 
     def __cinit__(self, int tt_mb=64):
         cdef uint64_t want = (<uint64_t>max(tt_mb, 1)) << 20
@@ -1633,13 +1636,19 @@ cdef class Core:
         return self.c.tt_bytes
 
     def load(self, ContractTable table, hands, uint64_t played, int tricks_done, trick,
-             int trick_leader):
+             int trick_leader, deal=None):
         """Set the root: the compiled contract, hands, cards played so far, completed
-        tricks, the current trick as (seat, bit) pairs and its leader."""
+        tricks, the current trick as (seat, bit) pairs and its leader; ``deal``, each
+        seat's cards at the start of the hand, when known. A root of the same deal
+        and contract as the last load's keeps the table's entries: an entry is a
+        trick start's own (its cards, leader and maximiser set), whichever root led
+        there, so the positions of one hand share their searches (DDS keeps its table
+        for the same deal too)."""
         cdef Rules* R = &self.c.R
         cdef State* st = &self.c.st
-        cdef int i, p
+        cdef int i, p, same = 0
         cdef uint64_t m, trick_cards = 0
+        cdef uint64_t owners[4]
         memcpy(R, &table.R, sizeof(Rules))
         memset(st, 0, sizeof(State))
         for i in range(4 * MAX_TRICKS):
@@ -1672,7 +1681,19 @@ cdef class Core:
             if seat != st.to_move:
                 raise ValueError("trick out of turn")
             play_card(R, st, bit)
-        if self.dirty:
+        if deal is not None:
+            if len(deal) != 4:
+                raise ValueError("deal: four hands expected")
+            for i in range(4):
+                owners[i] = deal[i]
+                if st.hands[i] & ~owners[i]:
+                    raise ValueError("a hand holds a card its deal hand does not")
+            same = self.deal_known and memcmp(&self.deal_rules, R, sizeof(Rules)) == 0 \
+                and memcmp(self.deal_hands, owners, sizeof(owners)) == 0
+        else:
+            for i in range(4):
+                owners[i] = st.hands[i]
+        if self.dirty and not same:
             # entries of earlier epochs read as empty; every 31 loads, a real clear
             self.c.epoch += 1
             if self.c.epoch > 31:
@@ -1686,8 +1707,14 @@ cdef class Core:
             memset(self.c.safe_memo, 0, 4 * 16 * 4 * 8192)
             memset(self.c.lead_memo, 0, 65536 * sizeof(uint64_t))
             self.c.safe_epoch = 1
-        if build_patterns(&self.c, in_hands(st)) < 0:
-            raise MemoryError("cannot allocate the pattern tables")
+        if not same:
+            self.deal_known = False
+            if build_patterns(&self.c, owners) < 0:
+                raise MemoryError("cannot allocate the pattern tables")
+            if deal is not None:
+                memcpy(&self.deal_rules, R, sizeof(Rules))
+                memcpy(self.deal_hands, owners, sizeof(owners))
+                self.deal_known = True
         self.loaded = True
 
     def set_log(self, int64_t cap, int64_t every=1):

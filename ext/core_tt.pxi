@@ -15,9 +15,10 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 
 
-cdef int build_patterns(Search* c, uint64_t root_cards) noexcept nogil:
-    # Fill c.pid for every subset of the root's cards of each suit. Returns -1 on
-    # allocation failure.
+cdef int build_patterns(Search* c, uint64_t* owners) noexcept nogil:
+    # Fill c.pid for every subset of each suit's cards of `owners` (the seats' cards:
+    # the root's, or the deal's so that every position of the hand has its pattern).
+    # Returns -1 on allocation failure.
     cdef int ncls = c.R.ncls
     cdef int nsym = 4 * ncls
     cdef int* intern = <int*>malloc(nsym * 8192 * sizeof(int))
@@ -27,7 +28,7 @@ cdef int build_patterns(Search* c, uint64_t root_cards) noexcept nogil:
     cdef int owner[16]
     cdef int rank[16]
     cdef int s, m, i, seat, r, sub, rest, sym, k, next_id
-    cdef uint64_t bit
+    cdef uint64_t bit, root_cards = owners[0] | owners[1] | owners[2] | owners[3]
     if intern == NULL or sub_id == NULL or sub_lane == NULL or sub_seq == NULL:
         free(intern)
         free(sub_id)
@@ -41,7 +42,7 @@ cdef int build_patterns(Search* c, uint64_t root_cards) noexcept nogil:
             bit = (<uint64_t>1) << (16 * s + r)
             if root_cards & bit:
                 for seat in range(4):
-                    if c.st.hands[seat] & bit:
+                    if owners[seat] & bit:
                         owner[m] = seat
                 rank[m] = r
                 m += 1

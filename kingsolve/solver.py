@@ -43,7 +43,8 @@ def _load(core: "_core.Core", position: Position) -> None:
         protected=t.protected, forced=t.forced, trump_obligation=t.trump_obligation,
         next_seat=next_seat)
     core.load(table, hands, position.played, len(position.tricks),
-              [(int(s), b) for s, b in position.trick], int(position.trick_leader))
+              [(int(s), b) for s, b in position.trick], int(position.trick_leader),
+              [m or 0 for m in position.deal.hands])
 
 
 def _side_mask(position: Position, seat: Seat) -> int:

@@ -361,7 +361,10 @@ def test_solve_answers_what_the_library_answers(client):
     req = {**LEGAL, "play": mid_hand_play(LEGAL, 30)}
     body = client.post("/api/v1/solve", json=req).get_json()
     direct = solve_request(req)
-    assert {k: v for k, v in body.items() if k != "ms"} == {k: v for k, v in direct.items() if k != "ms"}
+    # the work differs: the second search of a position reads the first one's table
+    work = ("ms", "nodes")
+    assert {k: v for k, v in body.items() if k not in work} == \
+        {k: v for k, v in direct.items() if k not in work}
     assert body["to_move"] and set(body["cards"]) == set(
         client.post("/api/v1/legal", json=req).get_json()["legal"])
     assert body["best"] and all(body["cards"][c] == max(body["cards"].values()) for c in body["best"])

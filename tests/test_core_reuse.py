@@ -1,12 +1,15 @@
 """Cores reused between searches (kingsolve.solver._leased_core, ext/README.md).
 
-A thread keeps one core per table size; each load starts a new table epoch instead
-of clearing the table, every 31 loads the table is cleared, and a change between
-exact entries (singles) and wide entries (doubles) clears it. None of this may
-change a value (docs/rules.md 11).
+A thread keeps one core per table size; a load of another deal or contract starts a
+new table epoch instead of clearing the table, every 31 such loads the table is
+cleared, and a change between exact entries (singles) and wide entries (doubles)
+clears it; the positions of one deal and contract share their entries. None of this
+may change a value (docs/rules.md 11).
 """
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -95,3 +98,52 @@ def test_the_lone_seat_games_memos_stay_exact_through_their_epochs():
         result = solve(pos)
         for seat in pos.seats:
             assert result.values[seat] == bruteforce.value(pos, seat), (i, pos, seat)
+
+
+HANDS = (SINGLES, DOUBLES, TRUMPS, ("turkish", "no-tricks", None, (), 4, False),
+         ("italian", "no-queens", None, (), 3, False))
+
+
+@pytest.mark.parametrize("cfg", HANDS, ids=lambda cfg: "-".join(str(x) for x in cfg[:2]) +
+                         ("-doubles" if cfg[5] else "") + (f"-{cfg[4]}p" if cfg[4] != 4 else ""))
+def test_the_positions_of_one_hand_share_the_table_and_stay_exact(cfg):
+    # Every position of a hand, forward then back, then the hand's other leaders: each
+    # load of the same deal and contract reads the entries the loads before it left.
+    for seed in range(4):
+        pos = random_position(cfg, 2 * seed + 1)        # a full deal, a few cards left
+        rng = random.Random(seed)
+        line = [pos.copy()]
+        while not pos.complete:
+            pos.play(rng.choice(pos.legal_cards()))
+            line.append(pos.copy())
+        for p in line + line[::-1]:
+            result = solve(p)
+            for seat in p.seats:
+                assert result.values[seat] == bruteforce.value(p, seat), (p, seat)
+            if not p.complete:
+                assert result.cards == bruteforce.card_values(p), p
+        short = random_position(cfg, 2 * seed)          # a short deal from its start
+        for leader in short.seats:
+            p = Position(short.variant, short.contract, short.deal, leader=leader,
+                         trump=short.trump, doubles=short.doubles)
+            result = solve(p)
+            for seat in p.seats:
+                assert result.values[seat] == bruteforce.value(p, seat), (p, seat)
+
+
+def test_a_second_search_of_a_position_reads_the_first():
+    # Same deal and contract: the table keeps its entries, so the root is all but
+    # settled by them.
+    pos = Position("italian", "no-hearts", Deal.random(11), leader=Seat.W)
+    rng = random.Random(11)
+    while len(pos.tricks) < 5:
+        pos.play(rng.choice(pos.legal_cards()))
+    budget = Budget()
+    values, nodes = [], []
+    for p in (pos, pos.copy()):
+        with _leased_core(p, budget) as core:
+            core.set_budget(budget.nodes, budget.ms)
+            values.append(core.value(0b0001, 0))
+            nodes.append(core.nodes)
+    assert values[0] == values[1]
+    assert nodes[1] * 20 < nodes[0]
