@@ -3,10 +3,16 @@
 
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, int32_t, uint32_t
 
+cdef extern from "<pthread.h>":
+    ctypedef unsigned long pthread_t
+
+
 cdef enum:
     MAX_TRICKS = 32          # 2 players hold 26 cards each
     INF = 1000000            # beyond any King score
     WIDE_SLOTS = 64          # wide entries per bucket
+    BUSY_SLOTS = 65536       # a team's counters of the threads in a position
+    BUSY_PLIES = 16          # the cards from a shared search's root over which they count
 
 
 cdef struct Rules:
@@ -58,7 +64,9 @@ cdef struct State:
 
 
 cdef struct TTEntry:
-    uint64_t key             # exact key: suit pattern ids, leader, maximiser set (0 = empty)
+    uint64_t key             # exact key: suit pattern ids, leader, maximiser set (0 = empty);
+                             # in the table, xor the entry's second word (the fields below)
+                             # scrambled, so a half-written entry reads as no key (tt_read)
     int16_t lo               # lower bound of the future value of the maximiser set
     int16_t hi               # upper bound of the future value
     uint8_t move             # best lead: suit * 16 + cards above it in the suit (255 = none)
@@ -97,6 +105,32 @@ cdef struct Node:
     uint64_t ps[4]           # the wide table's owner-and-class sequence per suit
 
 
+cdef struct Search
+
+
+cdef struct Job:
+    # one helper's part of a shared search
+    Search* c                # the helper's search: a copy of the core's, its own memos
+    int guess                # MTD(f)'s first guess
+    int value                # the value it found
+    int done                 # 1 when it finished (value exact), 0 when stopped
+
+
+cdef struct Team:
+    # a core's helpers: threads that search the same root on the core's table
+    int n                    # helpers (threads - 1)
+    Search* helpers          # their searches
+    Job* jobs
+    pthread_t* threads
+    int* started             # 1 when the helper's thread started
+    uint64_t* synced         # the load each helper's memos belong to
+    uint64_t loads           # the core's loads so far
+    int stop                 # set by the first thread to finish a search
+    int64_t nodes            # the helpers' nodes since the budget was set
+    int64_t* counts          # of them, each helper's
+    int* busy                # per hashed position, the threads searching it (BUSY_SLOTS)
+
+
 cdef struct Search:
     Rules R                  # the contract, compiled
     State st                 # the position being searched
@@ -133,3 +167,7 @@ cdef struct Search:
     uint64_t* lead_memo      # the same for one trick: a direct-mapped cache of 65536 results
                              # (key: 30 bits, the epoch: 6, the result: 2)
     uint32_t safe_epoch      # 1..63, the load the memos' entries belong to
+    int* stop                # set by the first thread to finish a shared search (NULL alone)
+    Team* team               # the core's helpers (NULL for none, and in a helper)
+    int* busy                # the team's busy counters during a shared search, else NULL
+    int busy_ply             # positions with fewer cards played in the hand are counted
