@@ -138,9 +138,15 @@ cdef inline TTEntry* tt_probe(Search* c, uint64_t key, TTEntry* out) noexcept no
     # the key's entry copied to `out` (a copy: another thread may rewrite the slot),
     # or NULL
     cdef TTEntry* b = tt_bucket(c, key)
+    cdef uint64_t w0, w1
     cdef int i
     for i in range(4):
-        if tt_read(&b[i], out) == key:
+        # tt_read, copying on a match only
+        w0 = ks_load64(<uint64_t*>&b[i])
+        w1 = ks_load64(<uint64_t*>&b[i] + 1)
+        if (w0 ^ scramble(w1)) == key:
+            out.key = key
+            memcpy(<char*>out + 8, &w1, 8)
             c.tt_hits += 1
             return out
     return NULL
