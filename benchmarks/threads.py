@@ -11,7 +11,8 @@ alternately, with the thread's core as ``kingsolve.solve`` uses it. Prints per
 position and the medians: the time ratio, and the node-path ratio (one thread's
 nodes over the most any thread of the shared search took), which is what the time
 ratio would be with a free core per thread, so it holds on a busy machine where the
-times do not; and the nodes summed over the threads (the work added).
+times do not; the nodes per CPU second of all threads over one thread's (what sharing
+memory costs each thread); and the nodes summed over the threads (the work added).
 
 Speed is measured here, never asserted in tests.
 """
@@ -33,16 +34,17 @@ from kingsolve.result import Budget  # noqa: E402
 from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask  # noqa: E402
 
 
-def timed(pos, seat, threads: int, budget: Budget) -> tuple[float, int | None, tuple]:
-    """Seconds, the value (None at the budget) and each thread's nodes."""
-    t = time.perf_counter()
+def timed(pos, seat, threads: int, budget: Budget) -> tuple[float, float, int | None, tuple]:
+    """Seconds, CPU seconds of all threads, the value (None at the budget) and each
+    thread's nodes."""
     with _leased_core(pos, budget, threads) as core:
+        t, cpu = time.perf_counter(), time.process_time()
         core.set_budget(budget.nodes, budget.ms)
         try:
             v = core.value(_side_mask(pos, seat), _first_guess(*core.bounds()))
         except _core.BudgetExceeded:
             v = None
-        return time.perf_counter() - t, v, core.thread_nodes
+        return time.perf_counter() - t, time.process_time() - cpu, v, core.thread_nodes
 
 
 def main() -> None:
@@ -56,7 +58,7 @@ def main() -> None:
     budget = Budget(nodes=10**10, ms=args.budget_ms)
     lefts = [int(x) for x in args.left.split(",")]
     print(f"load average at the start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    times, paths, one_nodes, many_nodes = [], [], 0, 0
+    times, paths, rates, one_nodes, many_nodes = [], [], [], 0, 0
     seed = 0
     while len(times) < args.count and seed < 50:
         for vname, cname in penalty_contracts():
@@ -66,21 +68,24 @@ def main() -> None:
             pos, seat = position_at(vname, cname, seed, left)
             if pos.complete:
                 continue
-            t1, v1, n1 = timed(pos, seat, 1, budget)
+            t1, c1, v1, n1 = timed(pos, seat, 1, budget)
             if n1[0] < args.min_nodes or v1 is None:
                 continue
-            tn, vn, nn = timed(pos, seat, args.threads, budget)
+            tn, cn, vn, nn = timed(pos, seat, args.threads, budget)
             assert vn in (v1, None), (vname, cname, seed, left, v1, vn)
             times.append(t1 / tn)
             paths.append(n1[0] / max(nn))
+            rates.append((sum(nn) / cn) / (n1[0] / c1))
             one_nodes += n1[0]
             many_nodes += sum(nn)
             print(f"{vname}/{cname}/{seed} {left} left: 1 thread {t1 * 1000:.0f} ms "
                   f"{n1[0] / 1e6:.2f} M nodes; {args.threads}: {tn * 1000:.0f} ms "
-                  f"{'+'.join(f'{x / 1e6:.2f}' for x in nn)} M", flush=True)
+                  f"(CPU {cn * 1000:.0f} ms) {'+'.join(f'{x / 1e6:.2f}' for x in nn)} M",
+                  flush=True)
         seed += 1
     print(f"{len(times)} positions, {args.threads} threads against 1: median time ratio "
-          f"{statistics.median(times):.2f}, median node-path ratio {statistics.median(paths):.2f}; "
+          f"{statistics.median(times):.2f}, median node-path ratio {statistics.median(paths):.2f}, "
+          f"median nodes per CPU second {statistics.median(rates):.2f} of one thread's; "
           f"nodes {one_nodes / 1e6:.1f} M on one thread, {many_nodes / 1e6:.1f} M summed; "
           f"load average at the end {os.getloadavg()[0]:.2f}")
 
