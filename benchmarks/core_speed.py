@@ -118,8 +118,7 @@ def bench_singles(deals: int, budget: Budget) -> None:
     unfinished = []
     for vname, rs in VARIANTS.items():
         for cname, c in rs.contracts.items():
-            if c.kind != "tricks" or c.takes_trump or c.each_trick > 0 or \
-                    any(p > 0 for _, p in c.card_points) or c.seat_constant or c.last_two > 0:
+            if not c.penalty:
                 continue
             for seed in range(deals):
                 deal = Deal.random(seed, deck=rs.deck)

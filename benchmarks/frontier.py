@@ -35,16 +35,8 @@ from kingsolve.rules import VARIANTS  # noqa: E402
 
 def penalty_contracts() -> list[tuple[str, str]]:
     """Every contract of the 52-card rule sets whose points are all penalties."""
-    out = []
-    for vname, rs in VARIANTS.items():
-        if rs.deck != 52:
-            continue
-        for cname, c in rs.contracts.items():
-            if c.kind != "tricks" or c.takes_trump or c.each_trick > 0 or \
-                    any(p > 0 for _, p in c.card_points) or c.seat_constant or c.last_two > 0:
-                continue
-            out.append((vname, cname))
-    return out
+    return [(vname, cname) for vname, rs in VARIANTS.items() if rs.deck == 52
+            for cname, c in rs.contracts.items() if c.penalty]
 
 
 def position_at(vname: str, cname: str, seed: int, left: int) -> tuple[Position, Seat]:

@@ -31,6 +31,7 @@ cdef extern from *:
     static inline void ks_store64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline int ks_load_int(const int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
     static inline void ks_add_int(int* p, int v) { __atomic_add_fetch(p, v, __ATOMIC_RELAXED); }
+    static inline void ks_store_int(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     /* Sets *p from 0 to 1; returns whether this call did (the first finisher). */
     static inline int ks_claim(int* p) {
         int zero = 0;
@@ -71,6 +72,7 @@ cdef extern from *:
     void ks_store64(uint64_t* p, uint64_t v) nogil
     int ks_load_int(const int* p) nogil
     void ks_add_int(int* p, int v) nogil
+    void ks_store_int(int* p, int v) nogil
     int ks_claim(int* p) nogil
     ctypedef void* (*ks_thread_fn)(void*) noexcept nogil
     int ks_spawn(pthread_t* t, ks_thread_fn fn, void* arg) nogil
@@ -1474,11 +1476,14 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
 
 
 cdef void* helper_main(void* arg) noexcept nogil:
-    # a helper's thread: MTD(f) on its copy of the root; the first to finish stops all
+    # a helper's thread: MTD(f) on its copy of the root (unless the search is already
+    # over); the first to finish stops all
     cdef Job* j = <Job*>arg
+    if ks_load_int(j.c.stop):
+        return NULL
     j.value = mtd(j.c, j.guess)
     if j.c.abort == 0:
-        j.done = 1
+        ks_store_int(&j.done, 1)
         ks_claim(j.c.stop)
     return NULL
 
@@ -1506,22 +1511,44 @@ cdef void sync_helper(Search* c, Team* t, int i) noexcept nogil:
     h.team = NULL
 
 
+cdef void team_join(Team* t) noexcept nogil:
+    # Waits for the helpers of the last shared search (stopped: each ends within 4096
+    # nodes of being scheduled) and counts their nodes. Before anything that touches
+    # what they read: a load, a layout change, the next shared search.
+    cdef int i
+    cdef int64_t d
+    if not t.running:
+        return
+    for i in range(t.n):
+        if t.started[i]:
+            pthread_join(t.threads[i], NULL)
+            t.started[i] = 0
+        d = t.helpers[i].nodes - t.base
+        t.nodes += d
+        t.counts[i] += d
+    t.running = 0
+
+
 cdef int shared_mtd(Search* c, int guess) noexcept nogil:
     # mtd() on every thread of the core's team at once, on one table (ABDADA, see
     # ext/README.md): over the first BUSY_PLIES cards a thread leaves for later a
     # card (not the first) whose position another thread is searching, so the
     # threads split the cards of a node and find each other's subtrees in the table.
     # The first to finish gives the value and stops the others (they look every 4096
-    # nodes); on a budget stop, the ranges the threads proved, intersected. The node
-    # budget is shared. The lone seat's searches only: the wide entries of the side
-    # searches are not written whole.
+    # nodes, and end in the background: team_join); on a budget stop, the ranges the
+    # threads proved, intersected. The node budget is shared. The lone seat's
+    # searches only (the wide entries of the side searches are not written whole),
+    # from SHARED_TRICKS tricks left.
     cdef Team* t = c.team
     cdef Search* h
     cdef int i, v, lo, hi
-    cdef int64_t base = c.nodes, limit = c.node_limit
-    if t == NULL or t.n == 0 or not c.lone:
+    cdef int64_t limit = c.node_limit
+    if t == NULL or t.n == 0 or not c.lone or c.R.n_tricks - c.st.tricks_done < SHARED_TRICKS:
         return mtd(c, guess)
+    team_join(t)
     t.stop = 0
+    t.base = c.nodes
+    t.running = 1
     # nodes are work: the threads share the node budget
     c.node_limit = c.nodes + (c.node_limit - c.nodes) // (t.n + 1)
     c.busy = t.busy
@@ -1536,18 +1563,26 @@ cdef int shared_mtd(Search* c, int guess) noexcept nogil:
     v = mtd(c, guess)
     if c.abort == 0:
         ks_claim(&t.stop)
-    for i in range(t.n):
-        if t.started[i]:
-            pthread_join(t.threads[i], NULL)
     c.stop = NULL
     c.busy = NULL
     c.node_limit = limit
+    if c.abort == 3:
+        # a helper finished first (it set the flag after its value)
+        for i in range(t.n):
+            if ks_load_int(&t.jobs[i].done):
+                v = t.jobs[i].value
+                c.abort = 0
+                break
+    if c.abort == 0:
+        c.proved_lo = v
+        c.proved_hi = v
+        return v
+    # the budget stopped this thread: the others stop at it too
+    team_join(t)
     lo = c.proved_lo
     hi = c.proved_hi
     for i in range(t.n):
         h = &t.helpers[i]
-        t.nodes += h.nodes - base
-        t.counts[i] += h.nodes - base
         if t.jobs[i].done and c.abort:
             v = t.jobs[i].value
             c.abort = 0
@@ -1728,8 +1763,16 @@ cdef class Core:
         free(self.c.safe_memo)
         free(self.c.lead_memo)
 
+    cdef void _join(self):
+        # the helpers of the last shared search, ended (before their memory or what
+        # they read changes)
+        if self.team.running:
+            with nogil:
+                team_join(&self.team)
+
     cdef void _free_team(self):
         cdef int i
+        self._join()
         if self.team.helpers != NULL:
             for i in range(self.team.n):
                 free(self.team.helpers[i].safe_memo)
@@ -1795,6 +1838,7 @@ cdef class Core:
         cdef State* st = &self.c.st
         cdef int i, p
         cdef uint64_t m, trick_cards = 0
+        self._join()
         memcpy(R, &table.R, sizeof(Rules))
         memset(st, 0, sizeof(State))
         for i in range(4 * MAX_TRICKS):
@@ -1849,6 +1893,7 @@ cdef class Core:
     def set_budget(self, int64_t nodes, double ms):
         """Start a budget: the searches that follow stop after ``nodes`` nodes or ``ms``."""
         cdef int i
+        self._join()
         self.c.nodes = 0
         self.c.tt_hits = 0
         self.c.trick_nodes = 0
@@ -1865,11 +1910,13 @@ cdef class Core:
     @property
     def nodes(self):
         """Nodes searched since the budget was set, by every thread."""
+        self._join()
         return self.c.nodes + self.team.nodes
 
     @property
     def thread_nodes(self):
         """The nodes of each thread since the budget was set, the calling one first."""
+        self._join()
         return (self.c.nodes,) + tuple(self.team.counts[i] for i in range(self.team.n))
 
     @property
@@ -1934,6 +1981,7 @@ cdef class Core:
         cdef uint64_t half = self.c.tt_bytes // 2
         if wide != self.c.wide:
             # wide entries take the second half of the table's memory
+            self._join()
             self.c.wide = wide
             if wide:
                 self.c.bucket_mask = half // (4 * sizeof(TTEntry)) - 1

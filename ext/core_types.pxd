@@ -13,6 +13,8 @@ cdef enum:
     WIDE_SLOTS = 64          # wide entries per bucket
     BUSY_SLOTS = 65536       # a team's counters of the threads in a position
     BUSY_PLIES = 16          # the cards from a shared search's root over which they count
+    SHARED_TRICKS = 7        # the fewest tricks left at which a search starts helpers (below,
+                             # starting them costs more than they save)
 
 
 cdef struct Rules:
@@ -126,6 +128,8 @@ cdef struct Team:
     uint64_t* synced         # the load each helper's memos belong to
     uint64_t loads           # the core's loads so far
     int stop                 # set by the first thread to finish a search
+    int running              # 1 while the last search's helpers may still run (team_join)
+    int64_t base             # the core's nodes when they started
     int64_t nodes            # the helpers' nodes since the budget was set
     int64_t* counts          # of them, each helper's
     int* busy                # per hashed position, the threads searching it (BUSY_SLOTS)

@@ -21,21 +21,9 @@ from kingsolve.rules import VARIANTS
 from kingsolve.solver import _core, _leased_core, solve
 
 
-def _penalty_contracts() -> list[tuple[str, str]]:
-    """Every contract of the 52-card rule sets whose points are all penalties."""
-    out = []
-    for vname, rs in VARIANTS.items():
-        if rs.deck != 52:
-            continue
-        for cname, c in rs.contracts.items():
-            if c.kind != "tricks" or c.takes_trump or c.each_trick > 0 or \
-                    any(p > 0 for _, p in c.card_points) or c.seat_constant or c.last_two > 0:
-                continue
-            out.append((vname, cname))
-    return out
-
-
-PENALTY_CONTRACTS = _penalty_contracts()
+#: every contract of the 52-card rule sets whose points are all penalties
+PENALTY_CONTRACTS = [(vname, cname) for vname, rs in VARIANTS.items() if rs.deck == 52
+                     for cname, c in rs.contracts.items() if c.penalty]
 
 
 def _mid_hand(variant: str, contract: str, seed: int, left: int) -> Position:
