@@ -122,8 +122,8 @@ cdef struct Team:
     # a core's helpers: threads that search the same root on the core's table
     int n                    # helpers (threads - 1)
     Search* helpers          # their searches
-    Job* jobs
-    pthread_t* threads
+    Job* jobs                # their parts of the current search
+    pthread_t* threads       # their threads
     int* started             # 1 when the helper's thread started
     uint64_t* synced         # the load each helper's memos belong to
     uint64_t loads           # the core's loads so far
