@@ -51,12 +51,13 @@ def p95(xs: list[float]) -> float:
 
 
 def seat_value(pos: Position, seat: Seat, budget: Budget,
-               ranges: list | None = None) -> tuple[float, int, bool, int]:
+               ranges: list | None = None, threads: int = 1) -> tuple[float, int, bool, int]:
     """Seconds, nodes, whether it finished and the nodes at trick starts (the count
-    DDS reports), for one seat's value of a position. A search the budget stops adds
-    to ``ranges`` the width of the range it proved and of the quick bounds' range."""
+    DDS reports), for one seat's value of a position (on ``threads`` threads, nodes
+    summed). A search the budget stops adds to ``ranges`` the width of the range it
+    proved and of the quick bounds' range."""
     t = time.perf_counter()
-    with _leased_core(pos, budget) as core:   # the thread's core, as kingsolve.solve uses
+    with _leased_core(pos, budget, threads) as core:   # the thread's core, as solve uses
         core.set_budget(budget.nodes, budget.ms)
         lo, hi = core.bounds()
         try:
@@ -117,8 +118,7 @@ def bench_singles(deals: int, budget: Budget) -> None:
     unfinished = []
     for vname, rs in VARIANTS.items():
         for cname, c in rs.contracts.items():
-            if c.kind != "tricks" or c.takes_trump or c.each_trick > 0 or \
-                    any(p > 0 for _, p in c.card_points) or c.seat_constant or c.last_two > 0:
+            if not c.penalty:
                 continue
             for seed in range(deals):
                 deal = Deal.random(seed, deck=rs.deck)

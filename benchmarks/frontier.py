@@ -2,11 +2,13 @@
 proved, by tricks left.
 
     .venv/bin/python benchmarks/frontier.py [--levels 6-13] [--per 3] [--budget-ms 3000]
+        [--threads 1]
 
 Positions: for every penalty contract of the 52-card rule sets (26 contracts), ``--per``
 seeded deals, each played at random (``random.Random``) to a trick start with the
 given number of tricks left; one random seat's value is searched (value only, no
-per-card values), with ``--budget-ms`` per search. Unsolved searches count at the
+per-card values), with ``--budget-ms`` per search, on ``--threads`` threads sharing
+the table (the nodes are summed over them). Unsolved searches count at the
 budget. Prints a markdown table per level: solved within the budget, median and 95th
 percentile time, and the median nodes (which do not depend on the machine's load).
 
@@ -33,16 +35,8 @@ from kingsolve.rules import VARIANTS  # noqa: E402
 
 def penalty_contracts() -> list[tuple[str, str]]:
     """Every contract of the 52-card rule sets whose points are all penalties."""
-    out = []
-    for vname, rs in VARIANTS.items():
-        if rs.deck != 52:
-            continue
-        for cname, c in rs.contracts.items():
-            if c.kind != "tricks" or c.takes_trump or c.each_trick > 0 or \
-                    any(p > 0 for _, p in c.card_points) or c.seat_constant or c.last_two > 0:
-                continue
-            out.append((vname, cname))
-    return out
+    return [(vname, cname) for vname, rs in VARIANTS.items() if rs.deck == 52
+            for cname, c in rs.contracts.items() if c.penalty]
 
 
 def position_at(vname: str, cname: str, seed: int, left: int) -> tuple[Position, Seat]:
@@ -65,11 +59,12 @@ def main() -> None:
     ap.add_argument("--levels", default="6-13", help="tricks left, e.g. 6-13 or 9,11")
     ap.add_argument("--per", type=int, default=3, help="deals per contract and level")
     ap.add_argument("--budget-ms", type=float, default=3000.0)
+    ap.add_argument("--threads", type=int, default=1, help="threads of each search")
     args = ap.parse_args()
     budget = Budget(ms=args.budget_ms)
     contracts = penalty_contracts()
     print(f"{len(contracts)} penalty contracts x {args.per} deals a level, one seat's value, "
-          f"{args.budget_ms:g} ms budget")
+          f"{args.budget_ms:g} ms budget, {args.threads} thread(s)")
     print("| tricks left | solved | median | p95 | median nodes |")
     print("|---|---|---|---|---|")
     for left in levels(args.levels):
@@ -79,7 +74,7 @@ def main() -> None:
                 pos, seat = position_at(vname, cname, seed, left)
                 if pos.complete:
                     continue
-                secs, n, ok, _ = seat_value(pos, seat, budget)
+                secs, n, ok, _ = seat_value(pos, seat, budget, threads=args.threads)
                 times.append(secs if ok else budget.ms / 1000)
                 nodes.append(n)
                 solved += ok

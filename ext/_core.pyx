@@ -23,6 +23,25 @@ cdef extern from *:
     #if defined(__SSE2__)
     #include <emmintrin.h>
     #endif
+    #include <stdint.h>
+    #include <pthread.h>
+    /* Whole-word reads and writes of memory that threads share (the table, the stop
+       flag): never split, never cached in a register; plain moves on x86-64. */
+    static inline uint64_t ks_load64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void ks_store64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static inline int ks_load_int(const int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void ks_add_int(int* p, int v) { __atomic_add_fetch(p, v, __ATOMIC_RELAXED); }
+    static inline void ks_store_int(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    /* Sets *p from 0 to 1; returns whether this call did (the first finisher). */
+    static inline int ks_claim(int* p) {
+        int zero = 0;
+        return __atomic_compare_exchange_n(p, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    typedef void* (*ks_thread_fn)(void*);
+    /* A thread running fn(arg); returns 0 when it started. */
+    static int ks_spawn(pthread_t* t, ks_thread_fn fn, void* arg) {
+        return pthread_create(t, NULL, fn, arg);
+    }
     /* The slots of 64 one-byte fingerprints that equal b, as a bit mask. */
     static inline unsigned long long ks_match64(const unsigned char* p, unsigned char b) {
     #if defined(__SSE2__)
@@ -55,6 +74,15 @@ cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctz(unsigned int) nogil
     void __builtin_prefetch(const void*) nogil
+    uint64_t ks_load64(const uint64_t* p) nogil
+    void ks_store64(uint64_t* p, uint64_t v) nogil
+    int ks_load_int(const int* p) nogil
+    void ks_add_int(int* p, int v) nogil
+    void ks_store_int(int* p, int v) nogil
+    int ks_claim(int* p) nogil
+    ctypedef void* (*ks_thread_fn)(void*) noexcept nogil
+    int ks_spawn(pthread_t* t, ks_thread_fn fn, void* arg) nogil
+    int pthread_join(pthread_t t, void** ret) nogil
 
 include "core_moves.pxi"
 include "core_tt.pxi"
@@ -1012,9 +1040,9 @@ cdef inline void gain_on(int for_max, int gain, int top, int* lo, int* hi, uint6
 # --- the alpha-beta driver --------------------------------------------------------------
 
 cdef inline int count_node(Search* c) noexcept nogil:
-    # Counts the node; every 4096 nodes checks the node limit and the clock (a check
-    # per node would cost more than the nodes). Returns nonzero when the search must
-    # unwind.
+    # Counts the node; every 4096 nodes checks the node limit, the clock and, in a
+    # shared search, whether another thread has finished (a check per node would
+    # cost more than the nodes). Returns nonzero when the search must unwind.
     c.nodes += 1
     if c.st.count == 0:
         c.trick_nodes += 1
@@ -1023,6 +1051,8 @@ cdef inline int count_node(Search* c) noexcept nogil:
             c.abort = 1
         elif now_s() > c.deadline:
             c.abort = 2
+        elif c.stop != NULL and ks_load_int(c.stop):
+            c.abort = 3
     return c.abort
 
 
@@ -1132,6 +1162,7 @@ cdef inline int start_bounds(Search* c, int alpha, int beta, Node* nd, int* valu
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef TTEntry* e = NULL
+    cdef TTEntry found
     cdef WideBucket* wb
     cdef int probed = 0
     if st.tricks_done == R.n_tricks - 1:
@@ -1147,7 +1178,7 @@ cdef inline int start_bounds(Search* c, int alpha, int beta, Node* nd, int* valu
     __builtin_prefetch(tt_bucket(c, nd.key))
     if c.lone and nd.lo < 0 and R.trump < 0 and \
             (R.protected == 0 or st.tricks_done > 0) and not R.overtake:
-        e = tt_probe(c, nd.key)
+        e = tt_probe(c, nd.key, &found)
         probed = 1
         if lone_start(c, alpha, beta, e, nd, value):
             rel[0] = 0
@@ -1165,7 +1196,7 @@ cdef inline int start_bounds(Search* c, int alpha, int beta, Node* nd, int* valu
     if c.wide and wide_bounds(c, alpha, beta, nd, value, rel):
         return 1
     if not probed:
-        e = tt_probe(c, nd.key)
+        e = tt_probe(c, nd.key, &found)
     return e != NULL and entry_bounds(c, alpha, beta, e, nd, value, rel)
 
 
@@ -1210,6 +1241,15 @@ cdef void log_cut(Search* c, int maximizing, int i, int64_t before, int64_t node
     o[3] += nodes
 
 
+cdef inline int busy_slot(Search* c) noexcept nogil:
+    # the busy counter of the position: its cards in hands and in the trick, the
+    # seat on move and the maximiser set, hashed
+    cdef uint64_t h = (in_hands(&c.st) * <uint64_t>0x9E3779B97F4A7C15) \
+        ^ ((c.st.trick_mask ^ (<uint64_t>(c.st.to_move * 16 + c.maxmask) << 1))
+           * <uint64_t>0xC2B2AE3D27D4EB4F)
+    return <int>((h ^ (h >> 29)) & (BUSY_SLOTS - 1))
+
+
 cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
                              int* bestmove) noexcept nogil:
     # The legal cards in order, fail-soft: the best value, its card in *bestmove and
@@ -1217,20 +1257,23 @@ cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
     # DDS keeps the cutting move's winning ranks). On a stop, 0 with nd.acc 0.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
-    cdef int mv[16]
+    cdef int mv[32]
     cdef int cut[4]
-    cdef int i, n, v, w, q, gain, best
+    cdef int i, n, n0, v, w, q, gain, best, closed, slot
     cdef int maximizing = (c.maxmask >> st.to_move) & 1
     cdef uint64_t legal = legal_moves(R, st), folded = 0, sub, tr, live
     cdef uint64_t acc = nd.acc, acc0 = nd.acc
-    cdef int64_t n0 = c.nodes, nchild = 0
+    cdef int64_t nodes0 = c.nodes, nchild = 0
     n = gen_moves(R, st, legal, mv, NULL, &folded)
     order_moves(c, mv, n, nd.ttmove, legal)
     best = -INF if maximizing else INF
     live = in_hands(st) | st.trick_mask
     for i in range(4):
         cut[i] = -1
-    for i in range(n):
+    n0 = n
+    i = -1
+    while i + 1 < n:
+        i += 1
         if KS_TREE_LOG:
             nchild = c.nodes
         if c.track and mv[i] < cut[mv[i] >> 4]:
@@ -1238,17 +1281,34 @@ cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
             # hand and suit depended on: the same result (DDS's lowest winning rank)
             continue
         play_card(R, st, mv[i])
-        if st.count == R.nseats:
+        closed = st.count == R.nseats
+        if closed:
             gain = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
             tr = trick_rel(c) if c.track else 0
             w = close_trick(R, st)
             if not (c.maxmask >> w) & 1:
                 gain = 0
+        slot = -1
+        if c.busy != NULL and st.tricks_done * R.nseats + st.count < c.busy_ply:
+            # a shared search: a card whose position another thread is searching
+            # goes after the others (ABDADA; the first card is always searched)
+            slot = busy_slot(c)
+            if 0 < i < n0 and ks_load_int(&c.busy[slot]):
+                if closed:
+                    reopen_trick(R, st)
+                unplay_card(st)
+                mv[n] = mv[i]
+                n += 1
+                continue
+            ks_add_int(&c.busy[slot], 1)
+        if closed:
             v = gain + search(c, alpha - gain, beta - gain, &sub)
             sub |= tr
             reopen_trick(R, st)
         else:
             v = search(c, alpha, beta, &sub)
+        if slot >= 0:
+            ks_add_int(&c.busy[slot], -1)
         unplay_card(st)
         if c.abort:
             nd.acc = 0
@@ -1273,7 +1333,7 @@ cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
                     if alpha >= beta:
                         acc = acc0 | sub
                         if KS_TREE_LOG and c.log_buf != NULL:
-                            log_cut(c, maximizing, i, nchild - n0, c.nodes - n0)
+                            log_cut(c, maximizing, i, nchild - nodes0, c.nodes - nodes0)
                         if st.count == 0:
                             c.killer[4 * st.tricks_done + st.to_move] = mv[i]
                         break
@@ -1286,7 +1346,7 @@ cdef inline int search_moves(Search* c, int alpha, int beta, Node* nd,
                     if alpha >= beta:
                         acc = acc0 | sub
                         if KS_TREE_LOG and c.log_buf != NULL:
-                            log_cut(c, maximizing, i, nchild - n0, c.nodes - n0)
+                            log_cut(c, maximizing, i, nchild - nodes0, c.nodes - nodes0)
                         if st.count == 0:
                             c.killer[4 * st.tricks_done + st.to_move] = mv[i]
                         break
@@ -1393,7 +1453,10 @@ cdef inline void sub_budget(Search* c, int64_t limit, double end, int part) noex
 
 
 cdef inline int spent(Search* c, int64_t limit, double end) noexcept nogil:
-    # after a stop: 1 or 2 (nodes, time) when the whole budget is used, else 0
+    # after a stop: 1 or 2 (nodes, time) when the whole budget is used, 3 when
+    # another thread has finished a shared search, else 0
+    if c.stop != NULL and ks_load_int(c.stop):
+        return 3
     if c.nodes >= limit:
         return 1
     if now_s() > end:
@@ -1463,6 +1526,130 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
     return 0 if c.abort else lo
 
 
+cdef void* helper_main(void* arg) noexcept nogil:
+    # a helper's thread: MTD(f) on its copy of the root (unless the search is already
+    # over); the first to finish stops all
+    cdef Job* j = <Job*>arg
+    if ks_load_int(j.c.stop):
+        return NULL
+    j.value = mtd(j.c, j.guess)
+    if j.c.abort == 0:
+        ks_store_int(&j.done, 1)
+        ks_claim(j.c.stop)
+    return NULL
+
+
+cdef void sync_helper(Search* c, Team* t, int i) noexcept nogil:
+    # Helper i takes the core's root, rules, budget, table and busy counters (shared)
+    # and keeps its own memos (a new epoch when the core has loaded since).
+    cdef Search* h = &t.helpers[i]
+    cdef uint8_t* safe = h.safe_memo
+    cdef uint64_t* lead = h.lead_memo
+    cdef uint32_t epoch = h.safe_epoch
+    memcpy(h, c, sizeof(Search))
+    if t.synced[i] != t.loads:
+        t.synced[i] = t.loads
+        epoch += 1
+        if epoch > 63:
+            memset(safe, 0, 4 * 16 * 4 * 8192)
+            memset(lead, 0, 65536 * sizeof(uint64_t))
+            epoch = 1
+    h.safe_memo = safe
+    h.lead_memo = lead
+    h.safe_epoch = epoch
+    h.st.cur = &h.st.tricks[h.st.tricks_done]
+    h.stop = &t.stop
+    h.team = NULL
+    h.log_buf = NULL          # the tree log is the core's thread's alone
+
+
+cdef void team_join(Team* t) noexcept nogil:
+    # Waits for the helpers of the last shared search (stopped: each ends within 4096
+    # nodes of being scheduled) and counts their nodes. Before anything that touches
+    # what they read: a load, a layout change, the next shared search.
+    cdef int i
+    cdef int64_t d
+    if not t.running:
+        return
+    for i in range(t.n):
+        if t.started[i]:
+            pthread_join(t.threads[i], NULL)
+            t.started[i] = 0
+        d = t.helpers[i].nodes - t.base
+        t.nodes += d
+        t.counts[i] += d
+    t.running = 0
+
+
+cdef int shared_mtd(Search* c, int guess) noexcept nogil:
+    # mtd() on every thread of the core's team at once, on one table (ABDADA, see
+    # ext/README.md): over the first BUSY_PLIES cards a thread leaves for later a
+    # card (not the first) whose position another thread is searching, so the
+    # threads split the cards of a node and find each other's subtrees in the table.
+    # The first to finish gives the value and stops the others (they look every 4096
+    # nodes, and end in the background: team_join); on a budget stop, the ranges the
+    # threads proved, intersected. The node budget is shared. The lone seat's
+    # searches only (the wide entries of the side searches are not written whole),
+    # from SHARED_TRICKS tricks left.
+    cdef Team* t = c.team
+    cdef Search* h
+    cdef int i, v, lo, hi
+    cdef int64_t limit = c.node_limit
+    if t == NULL or t.n == 0 or not c.lone or c.R.n_tricks - c.st.tricks_done < SHARED_TRICKS:
+        return mtd(c, guess)
+    team_join(t)
+    t.stop = 0
+    t.base = c.nodes
+    t.running = 1
+    # nodes are work: the threads share the node budget
+    c.node_limit = c.nodes + (c.node_limit - c.nodes) // (t.n + 1)
+    c.busy = t.busy
+    c.busy_ply = c.st.tricks_done * c.R.nseats + c.st.count + BUSY_PLIES
+    for i in range(t.n):
+        sync_helper(c, t, i)
+        t.jobs[i].c = &t.helpers[i]
+        t.jobs[i].guess = guess
+        t.jobs[i].done = 0
+        t.started[i] = ks_spawn(&t.threads[i], helper_main, &t.jobs[i]) == 0
+    c.stop = &t.stop
+    v = mtd(c, guess)
+    if c.abort == 0:
+        ks_claim(&t.stop)
+    c.stop = NULL
+    c.busy = NULL
+    c.node_limit = limit
+    if c.abort == 3:
+        # a helper finished first (it set the flag after its value)
+        for i in range(t.n):
+            if ks_load_int(&t.jobs[i].done):
+                v = t.jobs[i].value
+                c.abort = 0
+                break
+    if c.abort == 0:
+        c.proved_lo = v
+        c.proved_hi = v
+        return v
+    # the budget stopped this thread: the others stop at it too
+    team_join(t)
+    lo = c.proved_lo
+    hi = c.proved_hi
+    for i in range(t.n):
+        h = &t.helpers[i]
+        if t.jobs[i].done and c.abort:
+            v = t.jobs[i].value
+            c.abort = 0
+        if h.proved_lo > lo:
+            lo = h.proved_lo
+        if h.proved_hi < hi:
+            hi = h.proved_hi
+    if c.abort == 0:
+        lo = v
+        hi = v
+    c.proved_lo = lo
+    c.proved_hi = hi
+    return v
+
+
 cdef int rollout(Search* c, int bit, int horizon, int guess) noexcept nogil:
     # The future value of c.maxmask when `bit` is played, then every seat plays the
     # simple player's card (policy_card) until a trick starts with at most `horizon`
@@ -1493,7 +1680,7 @@ cdef int rollout(Search* c, int bit, int horizon, int guess) noexcept nogil:
     c.proved_lo = gain
     c.proved_hi = gain
     if st.tricks_done < R.n_tricks:
-        v = gain + mtd(c, guess - gain)
+        v = gain + shared_mtd(c, guess - gain)
         c.proved_lo += gain
         c.proved_hi += gain
     for i in range(n - 1, -1, -1):
@@ -1590,6 +1777,7 @@ cdef class Core:
     """
 
     cdef Search c
+    cdef Team team           # the helpers of its lone-seat searches (set_threads)
     cdef bint dirty          # searched since the last load
     cdef bint used           # holds entries (of any epoch) since the last clear
     cdef bint loaded
@@ -1623,12 +1811,75 @@ cdef class Core:
         self.loaded = False
 
     def __dealloc__(self):
+        self._free_team()
         free(self.c.tt)
         free(self.c.pid)
         free(self.c.seqtab)
         free(self.c.safe_memo)
         free(self.c.lead_memo)
         free(self.c.log_buf)
+
+    cdef void _join(self):
+        # the helpers of the last shared search, ended (before their memory or what
+        # they read changes)
+        if self.team.running:
+            with nogil:
+                team_join(&self.team)
+
+    cdef void _free_team(self):
+        cdef int i
+        self._join()
+        if self.team.helpers != NULL:
+            for i in range(self.team.n):
+                free(self.team.helpers[i].safe_memo)
+                free(self.team.helpers[i].lead_memo)
+        free(self.team.helpers)
+        free(self.team.jobs)
+        free(self.team.threads)
+        free(self.team.started)
+        free(self.team.synced)
+        free(self.team.counts)
+        free(self.team.busy)
+        memset(&self.team, 0, sizeof(Team))
+        self.c.team = NULL
+
+    def set_threads(self, int threads):
+        """Search the lone seat's values on ``threads`` threads sharing the table (the
+        calling one and ``threads - 1`` helpers, each with memos of its own)."""
+        cdef int i, n = threads - 1
+        cdef Team* t = &self.team
+        if threads < 1:
+            raise ValueError("threads below 1")
+        if n == t.n:
+            return
+        self._free_team()
+        if n == 0:
+            return
+        t.helpers = <Search*>calloc(n, sizeof(Search))
+        t.jobs = <Job*>calloc(n, sizeof(Job))
+        t.threads = <pthread_t*>calloc(n, sizeof(pthread_t))
+        t.started = <int*>calloc(n, sizeof(int))
+        t.synced = <uint64_t*>calloc(n, sizeof(uint64_t))
+        t.counts = <int64_t*>calloc(n, sizeof(int64_t))
+        t.busy = <int*>calloc(BUSY_SLOTS, sizeof(int))
+        if t.helpers == NULL or t.jobs == NULL or t.threads == NULL or t.started == NULL \
+                or t.synced == NULL or t.counts == NULL or t.busy == NULL:
+            self._free_team()
+            raise MemoryError("cannot allocate the helpers")
+        t.n = n
+        for i in range(n):
+            t.helpers[i].safe_memo = <uint8_t*>calloc(4 * 16 * 4 * 8192, 1)
+            t.helpers[i].lead_memo = <uint64_t*>calloc(65536, sizeof(uint64_t))
+            if t.helpers[i].safe_memo == NULL or t.helpers[i].lead_memo == NULL:
+                self._free_team()
+                raise MemoryError("cannot allocate the helpers")
+        t.loads = 1
+        self.c.team = t
+
+    @property
+    def threads(self):
+        """The threads of the lone seat's searches (set_threads)."""
+        return self.team.n + 1
 
     @property
     def table_bytes(self):
@@ -1649,6 +1900,7 @@ cdef class Core:
         cdef int i, p, same = 0
         cdef uint64_t m, trick_cards = 0
         cdef uint64_t owners[4]
+        self._join()
         memcpy(R, &table.R, sizeof(Rules))
         memset(st, 0, sizeof(State))
         for i in range(4 * MAX_TRICKS):
@@ -1715,6 +1967,7 @@ cdef class Core:
                 memcpy(&self.deal_rules, R, sizeof(Rules))
                 memcpy(self.deal_hands, owners, sizeof(owners))
                 self.deal_known = True
+        self.team.loads += 1
         self.loaded = True
 
     def set_log(self, int64_t cap, int64_t every=1):
@@ -1755,20 +2008,32 @@ cdef class Core:
 
     def set_budget(self, int64_t nodes, double ms):
         """Start a budget: the searches that follow stop after ``nodes`` nodes or ``ms``."""
+        cdef int i
+        self._join()
         self.c.nodes = 0
         self.c.tt_hits = 0
         self.c.trick_nodes = 0
         self.c.wide_stores = 0
         self.c.wide_kept = 0
         self.c.wide_held = 0
+        self.team.nodes = 0
+        for i in range(self.team.n):
+            self.team.counts[i] = 0
         self.c.node_limit = nodes
         self.c.deadline = now_s() + ms / 1000.0
         self.c.abort = 0
 
     @property
     def nodes(self):
-        """Nodes searched since the budget was set."""
-        return self.c.nodes
+        """Nodes searched since the budget was set, by every thread."""
+        self._join()
+        return self.c.nodes + self.team.nodes
+
+    @property
+    def thread_nodes(self):
+        """The nodes of each thread since the budget was set, the calling one first."""
+        self._join()
+        return (self.c.nodes,) + tuple(self.team.counts[i] for i in range(self.team.n))
 
     @property
     def trick_nodes(self):
@@ -1832,6 +2097,7 @@ cdef class Core:
         cdef uint64_t half = self.c.tt_bytes // 2
         if wide != self.c.wide:
             # wide entries take the second half of the table's memory
+            self._join()
             self.c.wide = wide
             if wide:
                 self.c.bucket_mask = half // (4 * sizeof(TTEntry)) - 1
@@ -1868,7 +2134,7 @@ cdef class Core:
         self.c.abort = 0
         with nogil:
             sub_budget(&self.c, limit, end, part)
-            v = mtd(&self.c, guess)
+            v = shared_mtd(&self.c, guess)
             self.c.node_limit = limit
             self.c.deadline = end
         self._check()
@@ -1896,12 +2162,12 @@ cdef class Core:
                 w = close_trick(R, st)
                 if not (maxmask >> w) & 1:
                     gain = 0
-                v = gain + mtd(&self.c, guess - gain)
+                v = gain + shared_mtd(&self.c, guess - gain)
                 self.c.proved_lo += gain
                 self.c.proved_hi += gain
                 reopen_trick(R, st)
             else:
-                v = mtd(&self.c, guess)
+                v = shared_mtd(&self.c, guess)
             unplay_card(st)
         self._check()
         return v
@@ -1949,3 +2215,27 @@ cdef class Core:
             v = search(&self.c, alpha, beta, &rel)
         self._check()
         return v
+
+    def torn_entry(self, uint64_t key_a, int lo_a, uint64_t key_b, int lo_b):
+        """A test hook for the shared table: an entry of ``key_a`` written to a slot,
+        then one of ``key_b`` over it halfway (its second word only, as a racing
+        store leaves it), then whole. Returns the key the slot reads as after each
+        write (0 for none of the two) and the bound read with the last."""
+        cdef TTEntry a, b, got
+        cdef TTEntry* slot = tt_bucket(&self.c, key_a)
+        cdef uint64_t w1
+        cdef list out = []
+        memset(&a, 0, sizeof(TTEntry))
+        memset(&b, 0, sizeof(TTEntry))
+        a.key = key_a
+        a.lo = <int16_t>lo_a
+        b.key = key_b
+        b.lo = <int16_t>lo_b
+        tt_write(slot, &a)
+        out.append(tt_read(slot, &got))
+        memcpy(&w1, <char*>&b + 8, 8)
+        ks_store64(<uint64_t*>slot + 1, w1)
+        out.append(tt_read(slot, &got))
+        tt_write(slot, &b)
+        out.append(tt_read(slot, &got))
+        return [k if k in (key_a, key_b) else 0 for k in out] + [got.lo]

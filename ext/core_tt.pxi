@@ -12,7 +12,7 @@
 # search's relevant cards (see search() in _core.pyx) stay exact through a hit.
 
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 
 cdef int build_patterns(Search* c, uint64_t* owners) noexcept nogil:
@@ -107,13 +107,49 @@ cdef void tt_clear(Search* c) noexcept nogil:
     memset(c.tt, 0, c.tt_bytes)
 
 
-cdef inline TTEntry* tt_probe(Search* c, uint64_t key) noexcept nogil:
+cdef inline uint64_t scramble(uint64_t w) noexcept nogil:
+    # a bijection of 64-bit words that spreads every bit over all (0 stays 0)
+    w *= <uint64_t>0x9E3779B97F4A7C15
+    return w ^ (w >> 32)
+
+
+cdef inline uint64_t tt_read(TTEntry* slot, TTEntry* out) noexcept nogil:
+    # A slot copied to `out` with its key decoded, returned. The table may be shared
+    # by threads (a core and its helpers): each word is read once, whole, and the
+    # first word holds the key xor the second scrambled, so a slot another thread
+    # is rewriting (one word old, one new) decodes to an unrelated 64-bit word: a
+    # miss, but for a chance of about 2^-64 per such read.
+    cdef uint64_t w0 = ks_load64(<uint64_t*>slot)
+    cdef uint64_t w1 = ks_load64(<uint64_t*>slot + 1)
+    memcpy(<char*>out + 8, &w1, 8)
+    out.key = w0 ^ scramble(w1)
+    return out.key
+
+
+cdef inline void tt_write(TTEntry* slot, TTEntry* e) noexcept nogil:
+    # `e` written to the slot as two whole words: its fields, and its key xor them
+    # scrambled
+    cdef uint64_t w1
+    memcpy(&w1, <char*>e + 8, 8)
+    ks_store64(<uint64_t*>slot + 1, w1)
+    ks_store64(<uint64_t*>slot, e.key ^ scramble(w1))
+
+
+cdef inline TTEntry* tt_probe(Search* c, uint64_t key, TTEntry* out) noexcept nogil:
+    # the key's entry copied to `out` (a copy: another thread may rewrite the slot),
+    # or NULL
     cdef TTEntry* b = tt_bucket(c, key)
+    cdef uint64_t w0, w1
     cdef int i
     for i in range(4):
-        if b[i].key == key:
+        # tt_read, copying on a match only
+        w0 = ks_load64(<uint64_t*>&b[i])
+        w1 = ks_load64(<uint64_t*>&b[i] + 1)
+        if (w0 ^ scramble(w1)) == key:
+            out.key = key
+            memcpy(<char*>out + 8, &w1, 8)
             c.tt_hits += 1
-            return &b[i]
+            return out
     return NULL
 
 
@@ -130,12 +166,15 @@ cdef void tt_store(Search* c, uint64_t key, uint64_t rel, int lo, int hi, int mo
     # search took the most nodes (`work`, kept as its log2), slot 3 always takes what
     # the others refuse. The entry keeps, per
     # suit, how many top cards its bounds depend on (down to the lowest relevant
-    # card, special classes included), so a hit reports them to its parents.
+    # card, special classes included), so a hit reports them to its parents. The
+    # bucket is read once into a copy and the slots written whole (tt_read): a store
+    # racing another thread's may lose one of the two, never mix them.
     cdef uint64_t held = in_hands(&c.st)
     cdef uint64_t lane, r
     cdef int s, i, victim = -1, kpack = 0
     cdef int n = high_bit(<uint64_t>work | 1)
     cdef TTEntry* b = tt_bucket(c, key)
+    cdef TTEntry cur[4]
     cdef TTEntry* e = NULL
     rel = (rel | c.special) & held
     for s in range(4):
@@ -144,8 +183,11 @@ cdef void tt_store(Search* c, uint64_t key, uint64_t rel, int lo, int hi, int mo
         if r:
             kpack |= popcount(lane & ~((((<uint64_t>1) << low_bit(r))) - 1)) << (4 * s)
     for i in range(4):
-        if b[i].key == key:
-            e = &b[i]
+        tt_read(&b[i], &cur[i])
+    for i in range(4):
+        if cur[i].key == key:
+            e = &cur[i]
+            victim = i
             if e.lo > lo:
                 lo = e.lo
             if e.hi < hi:
@@ -161,23 +203,24 @@ cdef void tt_store(Search* c, uint64_t key, uint64_t rel, int lo, int hi, int mo
             break
     if e == NULL:
         for i in range(3):
-            if (b[i].key >> 58) != c.epoch:
+            if (cur[i].key >> 58) != c.epoch:
                 victim = i
                 break
-            if victim < 0 or b[i].depth < b[victim].depth:
+            if victim < 0 or cur[i].depth < cur[victim].depth:
                 victim = i
-        if (b[victim].key >> 58) == c.epoch:
-            if b[victim].depth > n:
+        if (cur[victim].key >> 58) == c.epoch:
+            if cur[victim].depth > n:
                 victim = 3
             else:
-                b[3] = b[victim]
-        e = &b[victim]
+                tt_write(&b[3], &cur[victim])
+        e = &cur[victim]
         e.key = key
         e.depth = <uint8_t>n
     e.lo = <int16_t>lo
     e.hi = <int16_t>hi
     e.move = <uint8_t>move
     e.kpack = <uint16_t>kpack
+    tt_write(&b[victim], e)
 
 
 cdef inline int encode_move(State* st, int bit) noexcept nogil:

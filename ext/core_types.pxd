@@ -3,10 +3,18 @@
 
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, int32_t, uint32_t
 
+cdef extern from "<pthread.h>":
+    ctypedef unsigned long pthread_t
+
+
 cdef enum:
     MAX_TRICKS = 32          # 2 players hold 26 cards each
     INF = 1000000            # beyond any King score
     WIDE_SLOTS = 64          # wide entries per bucket
+    BUSY_SLOTS = 65536       # a team's counters of the threads in a position
+    BUSY_PLIES = 16          # the cards from a shared search's root over which they count
+    SHARED_TRICKS = 7        # the fewest tricks left at which a search starts helpers (below,
+                             # starting them costs more than they save)
 
 
 cdef struct Rules:
@@ -58,7 +66,9 @@ cdef struct State:
 
 
 cdef struct TTEntry:
-    uint64_t key             # exact key: suit pattern ids, leader, maximiser set (0 = empty)
+    uint64_t key             # exact key: suit pattern ids, leader, maximiser set (0 = empty);
+                             # in the table, xor the entry's second word (the fields below)
+                             # scrambled, so a half-written entry reads as no key (tt_read)
     int16_t lo               # lower bound of the future value of the maximiser set
     int16_t hi               # upper bound of the future value
     uint8_t move             # best lead: suit * 16 + cards above it in the suit (255 = none)
@@ -95,6 +105,34 @@ cdef struct Node:
     uint64_t key             # the exact table's key (trick starts)
     uint64_t wlen            # the wide table's hand lengths (Search.wide, trick starts)
     uint64_t ps[4]           # the wide table's owner-and-class sequence per suit
+
+
+cdef struct Search
+
+
+cdef struct Job:
+    # one helper's part of a shared search
+    Search* c                # the helper's search: a copy of the core's, its own memos
+    int guess                # MTD(f)'s first guess
+    int value                # the value it found
+    int done                 # 1 when it finished (value exact), 0 when stopped
+
+
+cdef struct Team:
+    # a core's helpers: threads that search the same root on the core's table
+    int n                    # helpers (threads - 1)
+    Search* helpers          # their searches
+    Job* jobs                # their parts of the current search
+    pthread_t* threads       # their threads
+    int* started             # 1 when the helper's thread started
+    uint64_t* synced         # the load each helper's memos belong to
+    uint64_t loads           # the core's loads so far
+    int stop                 # set by the first thread to finish a search
+    int running              # 1 while the last search's helpers may still run (team_join)
+    int64_t base             # the core's nodes when they started
+    int64_t nodes            # the helpers' nodes since the budget was set
+    int64_t* counts          # of them, each helper's
+    int* busy                # per hashed position, the threads searching it (BUSY_SLOTS)
 
 
 cdef struct Search:
@@ -141,3 +179,7 @@ cdef struct Search:
     int64_t log_levels[32]   # per tricks left: trick starts searched, their subtree nodes
     int64_t log_cuts[128]    # per tricks left and side: cuts, by the first card, nodes
                              # before the cutting card, nodes at the cut nodes
+    int* stop                # set by the first thread to finish a shared search (NULL alone)
+    Team* team               # the core's helpers (NULL for none, and in a helper)
+    int* busy                # the team's busy counters during a shared search, else NULL
+    int busy_ply             # positions with fewer cards played in the hand are counted

@@ -29,15 +29,14 @@ first deepens the estimates by one horizon step, then gives every value not yet 
 an equal share of the round in the exact search (MTD(f), then tests at both ends of
 its range, which narrow the proved range even when it stops). One transposition table
 serves both, so each helps the other. The first horizon gets the whole budget before
-any of that: an estimate of everything comes first. With ``threads`` above one, the
-cards (and the other seats) are shared between searchers with tables of their own.
+any of that: an estimate of everything comes first. With ``threads`` above one, each
+singles search runs on that many threads sharing the one table.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator
@@ -219,8 +218,8 @@ def _meet(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 
 class _Run:
     """The shared state of one analysis: the ranges proved so far (future values,
-    without the points taken) and the estimates of each horizon done. Its parts
-    (``_Part``) search, each with a core of its own, on their share of the cards."""
+    without the points taken) and the estimates of each horizon done, which its
+    searcher (``_Part``) fills."""
 
     def __init__(self, core: "_core.Core", position: Position, seats: list[Seat],
                  budget: Budget, cancel: threading.Event | None, start: float,
@@ -357,18 +356,15 @@ class _Run:
 
 
 class _Part:
-    """One searcher of an analysis: its own core, its share of the cards (every
-    ``step``-th from ``first``) for the play-outs and the exact searches, and its
-    share of the other seats' exact searches."""
+    """The searcher of an analysis: its core, the cards for the play-outs and the
+    exact searches, and the other seats' exact searches."""
 
-    def __init__(self, run: _Run, core: "_core.Core", first: int, step: int,
-                 rung: int = 0) -> None:
+    def __init__(self, run: _Run, core: "_core.Core") -> None:
         self.run = run
         self.core = core
-        self.reps = run.reps[first::step]
-        others = [m for m in run.masks if m != run.mover_mask or not run.with_cards]
-        self.seat_masks = others[first::step]
-        self.rung = rung          # the index of the next horizon to play out
+        self.reps = run.reps
+        self.seat_masks = [m for m in run.masks if m != run.mover_mask or not run.with_cards]
+        self.rung = 0             # the index of the next horizon to play out
 
     def _call(self, seconds: float, call: Callable[[], int]) -> tuple[int, int] | None:
         """Run one core search within ``seconds`` (and what is left of the budget):
@@ -496,7 +492,7 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
     ``budget.ms`` and ``budget.nodes`` bound the whole analysis. The first result
     comes at once with the first estimates; one comes at least every round (under a
     second) while the analysis runs; the last is the best. With ``threads`` above 1
-    the cards are shared between as many searchers, each with a table of its own.
+    each singles search runs on that many threads sharing one table.
     With ``cards=False`` only the seats' values are analysed (``card_bounds``,
     ``card_estimates`` and ``best`` stay empty): the mover's side is searched whole
     like the others, and its estimate is the best of its cards' play-outs.
@@ -511,62 +507,18 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
     if position.complete:
         yield _finished(position, wanted, start)
         return
-    with _leased_core(position, budget) as core:
+    with _leased_core(position, budget, threads) as core:
         run = _Run(core, position, wanted, budget, cancel, start, cards)
-        threads = min(threads, len(run.reps))
         # the first horizon, on every card, with the whole budget before anything else
         # (a slice of a busy machine's time could miss it): an estimate of everything
         # comes first, whatever the searches then do
-        lead = _Part(run, core, 0, 1)
-        if lead.deepen(run.deadline) and not run.stopped() and not run.exact_done():
+        part = _Part(run, core)
+        if part.deepen(run.deadline) and not run.stopped() and not run.exact_done():
             yield run.snapshot()
-        if threads == 1:
-            for _ in lead.rounds():
-                if not run.stopped() and not run.exact_done():
-                    yield run.snapshot()
-        else:
-            yield from _in_threads(run, core, threads, lead.rung)
-        yield run.snapshot()
-
-
-def _in_threads(run: _Run, core: "_core.Core", threads: int,
-                rung: int) -> Iterator[Analysis]:
-    """Run the parts of an analysis on ``threads`` threads (the caller's core serves
-    the first), reporting after each step of any of them. Closing the generator
-    halts them: no new search starts, and the running ones end within their share."""
-    news = threading.Condition()
-    state = {"fresh": 0, "live": threads}
-
-    def drive(first: int) -> None:
-        try:
-            lease = nullcontext(core) if first == 0 else _leased_core(run.position, run.budget)
-            with lease as own:
-                for _ in _Part(run, own, first, threads, rung).rounds():
-                    with news:
-                        state["fresh"] += 1
-                        news.notify()
-        finally:
-            with news:
-                state["live"] -= 1
-                news.notify()
-
-    workers = [threading.Thread(target=drive, args=(k,), daemon=True) for k in range(threads)]
-    for w in workers:
-        w.start()
-    try:
-        while True:
-            with news:
-                while not state["fresh"] and state["live"]:
-                    news.wait()
-                state["fresh"] = 0
-                if not state["live"]:
-                    break
+        for _ in part.rounds():
             if not run.stopped() and not run.exact_done():
                 yield run.snapshot()
-    finally:
-        run.halted.set()
-        for w in workers:
-            w.join()
+        yield run.snapshot()
 
 
 def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,

@@ -107,6 +107,15 @@ class Contract:
         return self.trump != TRUMP_NONE
 
     @property
+    def penalty(self) -> bool:
+        """Whether it is a trick contract without trumps whose points are all
+        penalties (no positive trick or card points, no constant, no last-two bonus):
+        the singles contracts where a seat's value is what it keeps from losing."""
+        return self.kind == "tricks" and not self.takes_trump and self.each_trick <= 0 \
+            and not any(p > 0 for _, p in self.card_points) and not self.seat_constant \
+            and self.last_two <= 0
+
+    @property
     def trump_options(self) -> "list[Suit | None]":
         """The trumps a caller may name: each suit, then ``None`` (no trump) where allowed;
         none for a contract without trumps."""

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from . import _core
 from .cards import Card, Seat
-from .checks import check_int
+from .checks import check_int, check_threads
 from .errors import InvalidRequestError, SolveTimeout
 from .position import Position
 from .result import Budget, SolveResult
@@ -72,8 +72,9 @@ _KEPT_CORES = 2          # table sizes kept per thread: memory stays bounded
 
 
 @contextmanager
-def _leased_core(position: Position, budget: Budget):
-    """A core for the position's table size, loaded with the position.
+def _leased_core(position: Position, budget: Budget, threads: int = 1):
+    """A core for the position's table size, loaded with the position, its lone-seat
+    searches on ``threads`` threads sharing its table.
 
     Each thread keeps the cores of its last ``_KEPT_CORES`` table sizes between
     searches, so a search does not pay for a fresh table (its pages and its
@@ -87,6 +88,7 @@ def _leased_core(position: Position, budget: Budget):
     core = free.pop(mb, None)
     if core is None:
         core = _run(lambda: _core.Core(mb), budget)
+    _run(lambda: core.set_threads(threads), budget)
     _load(core, position)
     try:
         yield core
@@ -298,16 +300,19 @@ class _LoadedSearch:
 
 
 def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
-          budget: Budget | None = None, cards: bool = True) -> SolveResult:
+          budget: Budget | None = None, cards: bool = True, threads: int = 1) -> SolveResult:
     """The double-dummy values of a position for the given seats (default: all in play).
 
     ``values[seat]`` includes the points taken so far and the constant per seat; in
     doubles it is the side's value. ``cards`` gives each legal card of the seat on
     move and that seat's value after it (docs/rules.md section 11); with ``cards=False``
     only the seats' values are searched (faster) and ``cards`` and ``best`` are empty.
+    With ``threads`` above 1 each singles search runs on that many threads sharing one
+    table (the nodes of the budget are shared between them; doubles use one).
     """
     if not isinstance(position, Position):
         raise InvalidRequestError(f"solve needs a trick-contract Position, got {type(position).__name__}")
+    threads = check_threads(threads)
     budget = budget or Budget()
     wanted = _check_seats(position, seats)
     start = time.perf_counter()
@@ -320,7 +325,7 @@ def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
         best: list[Card] = []
         nodes = 0
     else:
-        with _leased_core(position, budget) as core:
+        with _leased_core(position, budget, threads) as core:
             values, card_values = _solve_loaded(core, position, wanted, budget, cards)
             nodes = core.nodes
         top = max(card_values.values(), default=None)

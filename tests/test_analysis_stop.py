@@ -25,7 +25,7 @@ def test_a_value_given_no_time_keeps_its_range():
         v = core.child_value(run.reps[0], run.mover_mask, 0)
         assert core.proved == (v, v)
         cards, seats = dict(run.card_range), dict(run.seat_range)
-        _Part(run, core, 0, 1).prove(time.perf_counter() - 1)   # a round with no time left
+        _Part(run, core).prove(time.perf_counter() - 1)   # a round with no time left
         assert (run.card_range, run.seat_range) == (cards, seats)
 
 
