@@ -1605,6 +1605,7 @@ cdef class Core:
         for seat, bit in trick:
             st.hands[seat] |= (<uint64_t>1) << bit
         st.played = played & ~trick_cards
+        st.deck = st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3] | st.played
         st.tricks_done = tricks_done
         st.cur = &st.tricks[tricks_done]
         st.to_move = trick_leader

@@ -47,6 +47,7 @@ cdef struct Trick:
 cdef struct State:
     uint64_t hands[4]        # cards held by each seat (0 for a seat not in play)
     uint64_t played          # cards played to any trick, the current one included
+    uint64_t deck            # the cards in hands or played (fixed at load): in hands = deck & ~played
     uint64_t trick_mask      # cards of the current trick
     int tricks_done          # completed tricks
     int count                # cards in the current trick
