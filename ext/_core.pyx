@@ -11,7 +11,7 @@ own ``BudgetExceeded``, which ``kingsolve.solver`` turns into a package error.
 
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from core_types cimport *
 
@@ -1542,6 +1542,9 @@ cdef class Core:
     cdef bint dirty          # searched since the last load
     cdef bint used           # holds entries (of any epoch) since the last clear
     cdef bint loaded
+    cdef Rules root_R        # the root of the last load: a load of the same contract, hands
+    cdef uint64_t root_hands[4]   # and cards played keeps the table's epoch (its entries
+    cdef uint64_t root_played     # hold for every root of that deal: the 4 leaders of a table)
 
     def __cinit__(self, int tt_mb=64):
         cdef uint64_t want = (<uint64_t>max(tt_mb, 1)) << 20
@@ -1621,6 +1624,18 @@ cdef class Core:
             if seat != st.to_move:
                 raise ValueError("trick out of turn")
             play_card(R, st, bit)
+        if self.loaded and memcmp(&self.root_R, R, sizeof(Rules)) == 0 \
+                and memcmp(self.root_hands, st.hands, sizeof(self.root_hands)) == 0 \
+                and self.root_played == st.played:
+            # the same contract and cards: an entry is a trick start's bounds for a
+            # maximiser set, whoever led at the root, so the table's entries and
+            # patterns still hold (the killers, the state's trick, the memos' epoch
+            # are the load's own)
+            self._new_memo_epoch()
+            return
+        memcpy(&self.root_R, R, sizeof(Rules))
+        memcpy(self.root_hands, st.hands, sizeof(self.root_hands))
+        self.root_played = st.played
         if self.dirty:
             # entries of earlier epochs read as empty; every 31 loads, a real clear
             self.c.epoch += 1
@@ -1629,15 +1644,19 @@ cdef class Core:
                 self.c.epoch = 1
                 self.used = False
             self.dirty = False
+        self._new_memo_epoch()
+        self.loaded = False
+        if build_patterns(&self.c, in_hands(st)) < 0:
+            raise MemoryError("cannot allocate the pattern tables")
+        self.loaded = True
+
+    cdef void _new_memo_epoch(self):
         # the suit games' memos: a new epoch per load, cleared when it wraps
         self.c.safe_epoch += 1
         if self.c.safe_epoch > 63:
             memset(self.c.safe_memo, 0, 4 * 16 * 4 * 8192)
             memset(self.c.lead_memo, 0, 65536 * sizeof(uint64_t))
             self.c.safe_epoch = 1
-        if build_patterns(&self.c, in_hands(st)) < 0:
-            raise MemoryError("cannot allocate the pattern tables")
-        self.loaded = True
 
     def set_budget(self, int64_t nodes, double ms):
         """Start a budget: the searches that follow stop after ``nodes`` nodes or ``ms``."""
