@@ -1087,9 +1087,18 @@ cdef inline int wide_bounds(Search* c, int alpha, int beta, Node* nd, int* value
     # The wide entries: 1 when they decide the window, the result in *value and the
     # entries' cards in *rel; else their move goes first (their bounds are not kept,
     # as in quick_bounds: the wide table serves the searches that keep cards).
-    cdef int lo = nd.lo, hi = nd.hi, q
+    cdef int lo = nd.lo, hi = nd.hi, q, total, klo, khi
     cdef uint64_t tmp = 0
-    q = wide_probe(c, nd.wlen, nd.ps, alpha, beta, &lo, &hi, &tmp)
+    if c.flip:
+        # the entries hold the other side's value: probe with its range and window
+        total = bound_lo(c) + bound_hi(c)
+        klo = total - hi
+        khi = total - lo
+        q = wide_probe(c, nd.wlen, nd.ps, total - beta, total - alpha, &klo, &khi, &tmp)
+        lo = total - khi
+        hi = total - klo
+    else:
+        q = wide_probe(c, nd.wlen, nd.ps, alpha, beta, &lo, &hi, &tmp)
     if decides(lo, hi, alpha, beta, value):
         rel[0] = nd.acc | tmp
         return 1
@@ -1102,11 +1111,15 @@ cdef inline int entry_bounds(Search* c, int alpha, int beta, TTEntry* e, Node* n
     # The exact entry `e`: 1 when it decides the window, the result in *value and
     # the entry's cards in *rel; else its move goes first, and its bounds narrow nd
     # only where no relevant cards are kept (as in quick_bounds).
-    cdef int lo = nd.lo, hi = nd.hi
-    if e.lo > lo:
-        lo = e.lo
-    if e.hi < hi:
-        hi = e.hi
+    cdef int lo = nd.lo, hi = nd.hi, elo = e.lo, ehi = e.hi, total
+    if c.flip:
+        total = bound_lo(c) + bound_hi(c)
+        elo = total - e.hi
+        ehi = total - e.lo
+    if elo > lo:
+        lo = elo
+    if ehi < hi:
+        hi = ehi
     if decides(lo, hi, alpha, beta, value):
         rel[0] = nd.acc | entry_cards(&c.st, e) if c.track else nd.acc
         return 1
@@ -1277,6 +1290,7 @@ cdef inline void store_node(Search* c, Node* nd, int best, int bestmove, int alp
     # or above beta0 is a lower bound, at or below alpha0 an upper one, else exact.
     # `work` is the nodes it took (the replacement keeps the costly entries).
     cdef int move = encode_move(&c.st, bestmove) if bestmove >= 0 else 255
+    cdef int lo, hi, total
     if best >= beta0:
         nd.lo = best if best > nd.lo else nd.lo
     elif best <= alpha0:
@@ -1284,9 +1298,16 @@ cdef inline void store_node(Search* c, Node* nd, int best, int bestmove, int alp
     else:
         nd.lo = best
         nd.hi = best
+    lo = nd.lo
+    hi = nd.hi
+    if c.flip:
+        # as the keys' side's value
+        total = bound_lo(c) + bound_hi(c)
+        lo = total - nd.hi
+        hi = total - nd.lo
     if c.wide:
-        wide_store(c, nd.wlen, nd.ps, nd.acc, nd.lo, nd.hi, move, work)
-    tt_store(c, nd.key, nd.acc if c.track else ~(<uint64_t>0), nd.lo, nd.hi, move, work)
+        wide_store(c, nd.wlen, nd.ps, nd.acc, lo, hi, move, work)
+    tt_store(c, nd.key, nd.acc if c.track else ~(<uint64_t>0), lo, hi, move, work)
 
 
 cdef int search(Search* c, int alpha, int beta, uint64_t* rel) noexcept nogil:
@@ -1732,6 +1753,10 @@ cdef class Core:
         cdef int wide
         self.c.maxmask = maxmask
         self.c.lone = popcount(<uint64_t>maxmask) == 1
+        # the two sides of four seats take each other's points: the entries of one
+        # serve the other (a table row's two sides, a strain's four leaders)
+        self.c.flip = self.c.R.nseats == 4 and maxmask == 0b1010
+        self.c.keymask = 0b0101 if self.c.flip else maxmask
         self.c.track = not self.c.lone
         wide = self.c.track and self.c.seq_ok
         cdef uint64_t half = self.c.tt_bytes // 2

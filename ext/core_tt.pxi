@@ -82,7 +82,7 @@ cdef inline uint64_t tt_key(Search* c) noexcept nogil:
             | (<uint64_t>pid[65536 + ((held >> 32) & 0x7FFF)]) << 26
             | (<uint64_t>pid[98304 + ((held >> 48) & 0x7FFF)]) << 39
             | (<uint64_t>c.st.to_move) << 52
-            | (<uint64_t>c.maxmask) << 54
+            | (<uint64_t>c.keymask) << 54
             | c.epoch << 58)
 
 
@@ -229,7 +229,7 @@ cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
     cdef int s
     for s in range(4):
         ps[s] = c.seqtab[s * 8192 + ((held >> (16 * s + 2)) & 0x1FFF)]
-    ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.maxmask << 2) | <uint64_t>c.st.to_move
+    ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.keymask << 2) | <uint64_t>c.st.to_move
 
 
 cdef inline uint64_t wide_hash(uint64_t len, uint64_t tag) noexcept nogil:
