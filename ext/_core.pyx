@@ -113,21 +113,22 @@ cdef int last_trick(Search* c, uint64_t* rel) noexcept nogil:
     return pts if (c.maxmask >> w) & 1 else 0
 
 
-cdef inline uint64_t lead_tops(Search* c, int hand, uint64_t mine, int s) noexcept nogil:
-    # The cards of `mine` (cards of `hand`) in suit s above every other hand's card
-    # of s: all of them when no other hand holds s; none when s may not be led.
+cdef inline void lead_tops(Search* c, int hand, uint64_t mine, uint64_t* tops) noexcept nogil:
+    # Per suit s, in tops[s]: the cards of `mine` (cards of `hand`) in s above every
+    # other hand's card of s; all of them when no other hand holds s; none when s
+    # may not be led.
     cdef Rules* R = &c.R
-    cdef State* st = &c.st
-    cdef uint64_t lane = mine & lane_of(s)
-    cdef uint64_t o_lane
-    if s == R.lead_suit and R.lead_mode != 0:
-        return 0
-    if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
-        return 0
-    # the cards above the highest other card (no branch on whether there is one:
-    # bit 0 is never a card)
-    o_lane = in_hands(st) & ~st.hands[hand] & lane_of(s)
-    return lane & ~((((<uint64_t>2) << high_bit(o_lane | 1))) - 1)
+    cdef uint64_t others = in_hands(&c.st) & ~c.st.hands[hand]
+    cdef int s, blocked = 0
+    if R.lead_suit >= 0 and R.lead_mode != 0:
+        blocked |= 1 << R.lead_suit
+    if R.trump >= 0 and R.trump_lead_restricted and not (c.st.played & lane_of(R.trump)):
+        blocked |= 1 << R.trump
+    for s in range(4):
+        # the cards above the highest other card (no branch on whether there is
+        # one: bit 0 is never a card)
+        tops[s] = 0 if (blocked >> s) & 1 else \
+            mine & lane_of(s) & ~((((<uint64_t>2) << high_bit((others & lane_of(s)) | 1))) - 1)
 
 
 cdef inline int longest_other(State* st, int hand, int s) noexcept nogil:
@@ -207,12 +208,12 @@ cdef int cash_count(Search* c, int hand, uint64_t mine, uint64_t* rel) noexcept 
     # Tricks `hand` cashes on lead with `mine` (its cards, or some of them) when
     # nobody can ruff: per suit it may lead, suit_run(). Adds the cards counted on
     # to *rel.
-    cdef uint64_t top
+    cdef uint64_t tops[4]
     cdef int s, n = 0
+    lead_tops(c, hand, mine, tops)
     for s in range(4):
-        top = lead_tops(c, hand, mine, s)
-        if top:
-            n += suit_run(c, hand, mine, s, top, rel)
+        if tops[s]:
+            n += suit_run(c, hand, mine, s, tops[s], rel)
     return n
 
 
@@ -384,11 +385,11 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
         for o in range(4):
             if o != L and (st.hands[o] & lane_of(R.trump)):
                 others_trump = 1
+    lead_tops(c, L, mine, tops)
     for s in range(4):
         cnt[s] = 0
         rs[s] = 0
-        top = lead_tops(c, L, mine, s)
-        tops[s] = top
+        top = tops[s]
         k = popcount(top)
         if k == 0:
             continue

@@ -85,45 +85,54 @@ cdef uint64_t legal_moves(Rules* R, State* st) noexcept nogil:
 
 
 cdef inline void play_card(Rules* R, State* st, int bit) noexcept nogil:
+    # Everything is read into locals before the first store: under
+    # -fno-strict-aliasing a store to the trick could change any field of R or st
+    # for the compiler, which would read them again after each.
+    cdef Trick* t = st.cur
     cdef int seat = st.to_move
     cdef int i = st.count
+    cdef int trump = R.trump
+    cdef int nxt = R.next_seat[seat]
     cdef uint64_t m = (<uint64_t>1) << bit
     cdef int p = R.card_points[bit]
     cdef int suit = bit >> 4
-    cdef int w, wb
+    cdef int w, wb, led, top_led, top_trump
+    if i == 0:
+        t.win[0] = 0
+        t.top_led[0] = bit
+        t.top_trump[0] = bit if suit == trump else -1
+        t.tpts[0] = p
+        t.tpos[0] = p if p > 0 else 0
+        t.tneg[0] = p if p < 0 else 0
+    else:
+        w = t.win[i - 1]
+        wb = t.card[w]
+        led = t.card[0] >> 4
+        top_led = t.top_led[i - 1]
+        top_trump = t.top_trump[i - 1]
+        if suit == trump:
+            if (wb >> 4) != trump or bit > wb:
+                w = i
+            if bit > top_trump:
+                top_trump = bit
+        elif suit == led:
+            if (wb >> 4) != trump and bit > wb:
+                w = i
+        if suit == led and bit > top_led:
+            top_led = bit
+        t.win[i] = w
+        t.top_led[i] = top_led
+        t.top_trump[i] = top_trump
+        t.tpts[i] = t.tpts[i - 1] + p
+        t.tpos[i] = t.tpos[i - 1] + (p if p > 0 else 0)
+        t.tneg[i] = t.tneg[i - 1] + (p if p < 0 else 0)
+    t.seat[i] = seat
+    t.card[i] = bit
     st.hands[seat] &= ~m
     st.played |= m
     st.trick_mask |= m
-    st.cur.seat[i] = seat
-    st.cur.card[i] = bit
-    if i == 0:
-        st.cur.win[0] = 0
-        st.cur.top_led[0] = bit
-        st.cur.top_trump[0] = bit if suit == R.trump else -1
-        st.cur.tpts[0] = p
-        st.cur.tpos[0] = p if p > 0 else 0
-        st.cur.tneg[0] = p if p < 0 else 0
-    else:
-        w = st.cur.win[i - 1]
-        wb = st.cur.card[w]
-        st.cur.top_led[i] = st.cur.top_led[i - 1]
-        st.cur.top_trump[i] = st.cur.top_trump[i - 1]
-        if suit == R.trump:
-            if (wb >> 4) != R.trump or bit > wb:
-                w = i
-            if bit > st.cur.top_trump[i]:
-                st.cur.top_trump[i] = bit
-        elif suit == (st.cur.card[0] >> 4):
-            if (wb >> 4) != R.trump and bit > wb:
-                w = i
-        if suit == (st.cur.card[0] >> 4) and bit > st.cur.top_led[i]:
-            st.cur.top_led[i] = bit
-        st.cur.win[i] = w
-        st.cur.tpts[i] = st.cur.tpts[i - 1] + p
-        st.cur.tpos[i] = st.cur.tpos[i - 1] + (p if p > 0 else 0)
-        st.cur.tneg[i] = st.cur.tneg[i - 1] + (p if p < 0 else 0)
     st.count = i + 1
-    st.to_move = R.next_seat[seat]
+    st.to_move = nxt
 
 
 cdef inline void unplay_card(State* st) noexcept nogil:

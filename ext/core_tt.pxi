@@ -220,8 +220,14 @@ cdef inline uint64_t len_key(State* st) noexcept nogil:
 
 
 cdef inline uint64_t top_mask(int k) noexcept nogil:
-    # the top k cards of a sequence (k <= 13: no shift by 64, no branch)
+    # the top k cards of a sequence (k <= 15: no shift by 64, no branch)
     return ~((~(<uint64_t>0)) >> (4 * k))
+
+
+# top_mask(k) for each k: a probe compares many entries, a load each is cheaper
+cdef uint64_t TOP_MASKS[16]
+for _k in range(16):
+    TOP_MASKS[_k] = top_mask(_k)
 
 
 cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
@@ -269,10 +275,10 @@ cdef inline int reach_pack(uint64_t held, uint64_t cards) noexcept nogil:
 cdef inline int wide_match(WideEntry* e, uint64_t len, uint64_t* ps) noexcept nogil:
     cdef int kp = e.kpack
     return (e.len == len
-            and ((ps[0] ^ e.seq[0]) & (top_mask(kp & 15) | 0xFFF)) == 0
-            and ((ps[1] ^ e.seq[1]) & top_mask((kp >> 4) & 15)) == 0
-            and ((ps[2] ^ e.seq[2]) & top_mask((kp >> 8) & 15)) == 0
-            and ((ps[3] ^ e.seq[3]) & top_mask((kp >> 12) & 15)) == 0)
+            and ((ps[0] ^ e.seq[0]) & (TOP_MASKS[kp & 15] | 0xFFF)) == 0
+            and ((ps[1] ^ e.seq[1]) & TOP_MASKS[(kp >> 4) & 15]) == 0
+            and ((ps[2] ^ e.seq[2]) & TOP_MASKS[(kp >> 8) & 15]) == 0
+            and ((ps[3] ^ e.seq[3]) & TOP_MASKS[kp >> 12]) == 0)
 
 
 cdef inline uint64_t kpack_cards(State* st, int kpack) noexcept nogil:
