@@ -1728,7 +1728,8 @@ cdef class Core:
         share the lowest card of their class."""
         cdef int mv[16]
         cdef int rep[64]
-        cdef int n = gen_moves(&self.c.R, &self.c.st, legal_moves(&self.c.R, &self.c.st), mv, rep)
+        cdef int n = gen_moves(&self.c.R, &self.c.st, legal_moves(&self.c.R, &self.c.st), mv, rep,
+                               NULL)
         cdef uint64_t legal = legal_moves(&self.c.R, &self.c.st)
         out = {}
         while legal:

@@ -192,8 +192,8 @@ cdef inline uint64_t next_live(uint64_t x, uint64_t live) noexcept nogil:
     return (s0 | (gen << 1)) & live
 
 
-cdef int gen_moves(Rules* R, State* st, uint64_t legal, int* out, int* rep,
-                   uint64_t* folded_out=NULL) noexcept nogil:
+cdef inline int gen_moves(Rules* R, State* st, uint64_t legal, int* out, int* rep,
+                          uint64_t* folded_out) noexcept nogil:
     # The legal cards, one per class of equivalent cards: cards of the hand and suit
     # with no card still out (in a hand or the current trick) between them and the
     # same class (points, protection, forced). A card is folded into the one below
