@@ -473,7 +473,7 @@ cdef void lead_suit(Search* c, int s, LeadSuit* li) noexcept nogil:
         li.lose_kind = 1
 
 
-cdef int dds_lead_weight(Search* c, uint64_t legal, int bit, LeadSuit* li, int* wins) noexcept nogil:
+cdef inline int dds_lead_weight(Search* c, uint64_t legal, int bit, LeadSuit* li, int* wins) noexcept nogil:
     # DDS's weight of a side's lead (WeightAllocNT0, WeightAllocTrump0) in its own
     # units: the suit's part (lead_suit()) and the card's, by its relative rank (1
     # for the best card in hands) and whether it heads a sequence.
