@@ -217,6 +217,18 @@ cdef int cash_count(Search* c, int hand, uint64_t mine, uint64_t* rel) noexcept 
     return n
 
 
+cdef inline int cash_reach(Search* c, int hand, uint64_t mine) noexcept nogil:
+    # At most cash_count(c, hand, mine): per suit where `mine` holds a card above
+    # every other hand's, its cards of the suit.
+    cdef uint64_t others = in_hands(&c.st) & ~c.st.hands[hand], lane
+    cdef int s, n = 0
+    for s in range(4):
+        lane = mine & lane_of(s)
+        if lane and high_bit(lane) > high_bit((others & lane_of(s)) | 1):
+            n += popcount(lane)
+    return n
+
+
 cdef int partner_cash(Search* c, int k, uint64_t* rel) noexcept nogil:
     # No trump, the leader L cashing k top cards first: then L leads a card of a suit
     # where a partner holds a card above every other hand's (DDS's communication
@@ -461,7 +473,7 @@ cdef int follow_quick(Search* c, int lo, int hi, int alpha, int beta, uint64_t* 
     cdef int team = (c.maxmask >> st.to_move) & 1
     cdef int led = t.card[0] >> 4
     cdef int wi = t.win[st.count - 1]
-    cdef int team_best = -1, opp_best = -1, hh = -1, j, i, q
+    cdef int team_best = -1, opp_best = -1, hh = -1, j, i, q, need
     cdef uint64_t h, r = 0
     if R.protected and st.tricks_done == 0:
         return 0
@@ -490,8 +502,14 @@ cdef int follow_quick(Search* c, int lo, int hi, int alpha, int beta, uint64_t* 
         return 0
     r = (<uint64_t>1) << team_best
     q = 1
-    if R.trump < 0 and quick_need(c, lo, hi, alpha, beta) != 1:
-        q += cash_count(c, hh, st.hands[hh] & ~r, &r)
+    if R.trump < 0:
+        need = quick_need(c, lo, hi, alpha, beta)
+        # A count that cannot decide a zero window changes nothing for the side
+        # searches (they keep no bound that does not decide): the cashing is
+        # counted only when it may reach what decides.
+        if need != 1 and not (c.track and beta == alpha + 1 and (
+                need == 0 or need > 1 + cash_reach(c, hh, st.hands[hh] & ~r))):
+            q += cash_count(c, hh, st.hands[hh] & ~r, &r)
     if q > R.n_tricks - st.tricks_done:
         q = R.n_tricks - st.tricks_done
     rel[0] |= r
