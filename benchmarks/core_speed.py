@@ -2,11 +2,18 @@
 
     .venv/bin/python benchmarks/core_speed.py [--deals 10] [--budget-ms 5000] [--only 1,2,3]
 
-1. Italian doubles ``no-trumps``: the leader's side value, kingsolve against DDS
-   ``solve_board`` (endplay, one thread; mode OptimalOne, the same question),
-   the best of ``--repeat`` alternating runs of each per deal, median time ratio,
-   and the median nodes at trick starts on both sides (the count DDS reports as
-   ``futureTricks.nodes``).
+Sections 1, 5, 6 and 7 hold Italian doubles (bridge play problems: ``no-trumps``
+and ``trumps``) to DDS through endplay, on ``Deal.random(seed)`` with
+``Seat(seed % 4)`` leading. Each times the best of ``--repeat`` alternating runs
+of both solvers per problem, reports the median of the per-problem time ratios
+kingsolve/DDS (the bar is 1.0), each solver's median time and nodes per second,
+and the median nodes at trick starts on both sides (the count DDS reports as
+``futureTricks.nodes``; for a table, DDS reports none). Before each timed DDS
+call an unrelated deal is solved, so that DDS starts from an empty table as each
+of kingsolve's loads does.
+
+1. Italian doubles ``no-trumps``: the leader's side value, against DDS
+   ``solve_board`` (one thread; mode OptimalOne, the same question).
 2. Singles, every penalty contract of every rule set, N's value: median and 95th
    percentile time per seat-solve, nodes per second. A search that reaches the
    budget counts at the budget and is reported, with the share of its quick bounds'
@@ -20,6 +27,15 @@
    ``--tricks`` tricks of random legal play (``random.Random(seed)``); nodes summed.
    Seeds 0-3 are the set the lone seat's move order was tuned on; ``--seed-from 10
    --deals 8`` and ``--seed-from 20 --deals 3 --tricks 3`` are unseen sets.
+5. Italian doubles ``trumps``, each suit trumps in turn: the leader's side value,
+   against DDS ``solve_board`` (one thread, OptimalOne); a ratio per deal and suit.
+6. Every card of the opening leader, doubles ``no-trumps``: each legal card's value
+   (``kingsolve.solve`` with ``cards``: equal cards searched once), against DDS
+   ``solve_board`` giving every card its score (mode Default), one thread.
+7. A whole doubles table: ``no-trumps`` and ``trumps`` in each suit, each of the
+   four seats leading, the leader's side value (20 searches, the other side's value
+   follows), on 2 threads with a core each (a strain's four leaders in turn on one
+   thread), against DDS ``CalcDDtable`` (the same 20 results) with 2 threads.
 
 Speed is measured here, never asserted in tests.
 """
@@ -41,7 +57,7 @@ from kingsolve.deal import hand_text  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.rules import VARIANTS  # noqa: E402
-from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask  # noqa: E402
+from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask, _solve_loaded  # noqa: E402
 from kingsolve.table import dd_table  # noqa: E402
 
 
@@ -70,47 +86,193 @@ def seat_value(pos: Position, seat: Seat, budget: Budget,
         return time.perf_counter() - t, core.nodes, ok, core.trick_nodes
 
 
-def bench_dds(deals: int, budget: Budget, repeat: int) -> None:
+def dds_board(deal: Deal, leader: Seat, trump: str | None):
+    """The deal as endplay's, ``leader`` on lead, ``trump`` a suit letter or None."""
+    from endplay.types import Deal as DDSDeal, Denom, Player
+    denom = Denom.nt if trump is None else Denom.find(trump.lower())
+    return DDSDeal("N:" + " ".join(hand_text(h) for h in deal.hands),
+                   first=Player(int(leader)), trump=denom)
+
+
+class Pairs:
+    """Per problem: the best time of each solver, their ratio and their trick-start
+    nodes; printed as medians."""
+
+    def __init__(self) -> None:
+        self.ours: list[float] = []
+        self.theirs: list[float] = []
+        self.ratios: list[float] = []
+        self.our_nodes: list[int] = []
+        self.our_all: list[int] = []
+        self.dds_nodes: list[int] = []
+        self.unfinished = 0
+
+    def add(self, secs: float, dds: float, nodes: int, trick_nodes: int, dds_nodes: int | None,
+            ok: bool = True) -> None:
+        self.ours.append(secs)
+        self.theirs.append(dds)
+        self.ratios.append(secs / dds)
+        self.our_all.append(nodes)
+        self.our_nodes.append(trick_nodes)
+        if dds_nodes is not None:
+            self.dds_nodes.append(dds_nodes)
+        self.unfinished += not ok
+
+    def report(self, title: str) -> None:
+        med = statistics.median
+        # nodes per second over the whole set (a median of rates would favour tiny
+        # problems, whose fixed costs dominate)
+        line = (f"{title}: kingsolve median {med(self.ours) * 1000:.1f} ms, DDS median "
+                f"{med(self.theirs) * 1000:.1f} ms, median ratio {med(self.ratios):.2f} (bar 1.0); "
+                f"{self.unfinished} at the budget\n   kingsolve {sum(self.our_all) / sum(self.ours) / 1e6:.2f} M "
+                f"nodes/s, {sum(self.our_nodes) / sum(self.ours) / 1e6:.2f} M trick-start nodes/s, "
+                f"median trick-start nodes {med(self.our_nodes) / 1e3:.1f} K")
+        if self.dds_nodes:
+            line += (f"; DDS {sum(self.dds_nodes) / sum(self.theirs) / 1e6:.2f} M trick-start "
+                     f"nodes/s, median {med(self.dds_nodes) / 1e3:.1f} K")
+        print(line)
+
+
+def endplay_dds():
+    """endplay's DDS calls, or None (with a note) when it is not installed."""
     try:
-        from endplay.dds import solve_board
-        from endplay.dds.solve import SolveMode
-        from endplay.types import Deal as DDSDeal, Denom, Player
+        import endplay.dds  # noqa: F401
     except ImportError:
-        print("1. DDS comparison skipped: endplay is not installed")
-        return
-    ratios, ours, theirs, our_nodes, dds_nodes = [], [], [], [], []
-    unfinished = 0
+        print("DDS comparison skipped: endplay is not installed (pip install -e '.[dds]')")
+        return None
+    return endplay.dds
+
+
+def side_value_pair(pos: Position, board, unrelated, budget: Budget, repeat: int,
+                    pairs: Pairs) -> None:
+    """One doubles position's leader's side value in both solvers, into ``pairs``."""
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    # the best of `repeat` alternating runs of each: this machine's speed varies
+    # from run to run more than the solvers differ
+    secs = dds = float("inf")
+    for _ in range(repeat):
+        forget(pos, budget)
+        s, nodes, ok, trick_nodes = seat_value(pos, pos.leader, budget)
+        secs = min(secs, s)
+        solve_board(unrelated, SolveMode.OptimalOne)
+        t = time.perf_counter()
+        solved = solve_board(board, SolveMode.OptimalOne)
+        dds = min(dds, time.perf_counter() - t)
+    # DDS's futureTricks.nodes: its trick-start nodes
+    pairs.add(secs, dds, nodes, trick_nodes, solved._data.nodes, ok)
+
+
+def forget(pos: Position, budget: Budget) -> None:
+    """Makes the thread's core for ``pos`` start its next load with an empty table,
+    as DDS after ``unrelated_board()``: a core loaded with the same cards again
+    keeps its table, so an unrelated deal is loaded in between."""
+    other = Position("italian", pos.contract.name, Deal.random(10**6), leader=Seat.N,
+                     doubles=pos.doubles, trump=pos.trump)
+    with _leased_core(other, budget):
+        pass
+
+
+def unrelated_board():
     # DDS keeps its table for the next call when the deal is the same: an unrelated
     # deal solved before each timed call makes every call start from an empty table,
     # as each of kingsolve's loads does (a new epoch)
-    unrelated = DDSDeal("N:" + " ".join(hand_text(h) for h in Deal.random(10**6).hands))
+    return dds_board(Deal.random(10**6), Seat.N, None)
+
+
+def bench_dds(deals: int, budget: Budget, repeat: int) -> None:
+    if endplay_dds() is None:
+        return
+    pairs, unrelated = Pairs(), unrelated_board()
     for seed in range(deals):
-        deal = Deal.random(seed)
-        leader = Seat(seed % 4)
+        deal, leader = Deal.random(seed), Seat(seed % 4)
         pos = Position("italian", "no-trumps", deal, leader=leader, doubles=True)
-        board = DDSDeal("N:" + " ".join(hand_text(h) for h in deal.hands),
-                        first=Player(int(leader)), trump=Denom.nt)
-        # the best of `repeat` alternating runs of each: this machine's speed varies
-        # from run to run more than the solvers differ
+        side_value_pair(pos, dds_board(deal, leader, None), unrelated, budget, repeat, pairs)
+    pairs.report(f"1. doubles no-trumps, {deals} deals")
+
+
+def bench_trumps(deals: int, budget: Budget, repeat: int) -> None:
+    if endplay_dds() is None:
+        return
+    pairs, unrelated = Pairs(), unrelated_board()
+    for seed in range(deals):
+        deal, leader = Deal.random(seed), Seat(seed % 4)
+        for trump in "SHDC":
+            pos = Position("italian", "trumps", deal, leader=leader, doubles=True, trump=trump)
+            side_value_pair(pos, dds_board(deal, leader, trump), unrelated, budget, repeat, pairs)
+    pairs.report(f"5. doubles trumps, each suit, {deals} deals ({4 * deals} problems)")
+
+
+def bench_leads(deals: int, budget: Budget, repeat: int) -> None:
+    if endplay_dds() is None:
+        return
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    pairs, unrelated = Pairs(), unrelated_board()
+    for seed in range(deals):
+        deal, leader = Deal.random(seed), Seat(seed % 4)
+        pos = Position("italian", "no-trumps", deal, leader=leader, doubles=True)
+        board = dds_board(deal, leader, None)
         secs = dds = float("inf")
+        ok = True
         for _ in range(repeat):
-            s, _, ok, trick_nodes = seat_value(pos, leader, budget)
-            secs = min(secs, s)
+            forget(pos, budget)
+            t = time.perf_counter()
+            with _leased_core(pos, budget) as core:   # as kingsolve.solve runs it
+                try:
+                    _, cards = _solve_loaded(core, pos, [leader], budget)
+                except SolveTimeout:
+                    ok, cards = False, None
+                nodes, trick_nodes = core.nodes, core.trick_nodes
+            secs = min(secs, time.perf_counter() - t)
             solve_board(unrelated, SolveMode.OptimalOne)
             t = time.perf_counter()
-            solved = solve_board(board, SolveMode.OptimalOne)
+            solved = solve_board(board, SolveMode.Default)
             dds = min(dds, time.perf_counter() - t)
-        unfinished += not ok
-        our_nodes.append(trick_nodes)
-        dds_nodes.append(solved._data.nodes)   # DDS's futureTricks.nodes: its trick nodes
-        ours.append(secs)
-        theirs.append(dds)
-        ratios.append(secs / dds)
-    print(f"1. doubles no-trumps, {deals} deals: kingsolve median {statistics.median(ours)*1000:.1f} ms, "
-          f"DDS median {statistics.median(theirs)*1000:.1f} ms, median ratio "
-          f"{statistics.median(ratios):.1f} (bar 2.0); {unfinished} at the budget; median nodes at "
-          f"trick starts {statistics.median(our_nodes) / 1e3:.0f} K against DDS's "
-          f"{statistics.median(dds_nodes) / 1e3:.0f} K")
+        # both give every legal card; a side scores 2 points a trick in no-trumps
+        assert cards is None or \
+            sorted(cards.values()) == sorted(2 * tricks for _, tricks in solved), seed
+        pairs.add(secs, dds, nodes, trick_nodes, solved._data.nodes, ok)
+    pairs.report(f"6. every card of the opening leader, doubles no-trumps, {deals} deals")
+
+
+def bench_dds_table(deals: int, budget: Budget, repeat: int) -> None:
+    dds = endplay_dds()
+    if dds is None:
+        return
+    from concurrent.futures import ThreadPoolExecutor
+    from endplay._dds import SetMaxThreads
+    SetMaxThreads(2)
+
+    def strain(positions: list[Position]) -> tuple[int, int]:
+        # one strain's four leaders in turn on the thread's core, as DDS solves a
+        # strain's leaders in one thread
+        nodes = trick_nodes = 0
+        forget(positions[0], budget)
+        for pos in positions:
+            with _leased_core(pos, budget) as core:
+                _solve_loaded(core, pos, [pos.leader], budget, with_cards=False)
+                nodes, trick_nodes = nodes + core.nodes, trick_nodes + core.trick_nodes
+        return nodes, trick_nodes
+
+    pairs = Pairs()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for seed in range(deals):
+            deal = Deal.random(seed)
+            board = dds_board(deal, Seat.N, None)
+            strains = [[Position("italian", c, deal, leader=leader, doubles=True, trump=t)
+                        for leader in Seat]
+                       for c, t in [("no-trumps", None)] + [("trumps", s) for s in "SHDC"]]
+            secs = theirs = float("inf")
+            for _ in range(repeat):
+                t = time.perf_counter()
+                counts = list(pool.map(strain, strains))
+                secs = min(secs, time.perf_counter() - t)
+                t = time.perf_counter()
+                dds.calc_dd_table(board)
+                theirs = min(theirs, time.perf_counter() - t)
+            pairs.add(secs, theirs, sum(n for n, _ in counts), sum(n for _, n in counts), None)
+    pairs.report(f"7. whole doubles tables (5 strains x 4 leaders), {deals} deals, 2 threads")
 
 
 def bench_singles(deals: int, budget: Budget) -> None:
@@ -187,7 +349,7 @@ def main() -> None:
     ap.add_argument("--budget-ms", type=float, default=5000.0)
     ap.add_argument("--only", default="1,2,3")
     ap.add_argument("--repeat", type=int, default=3,
-                    help="bar 1: the best of this many alternating runs per deal and solver")
+                    help="1, 5, 6, 7: the best of this many alternating runs per problem and solver")
     ap.add_argument("--tricks", type=int, default=4, help="tricks played before the endings (4)")
     ap.add_argument("--seed-from", type=int, default=0,
                     help="the endings' first seed (0: the tuning set; 10 and 20 are unseen ones)")
@@ -202,6 +364,12 @@ def main() -> None:
         bench_tables(args.deals, budget)
     if "4" in which:
         bench_endings(args.deals, args.tricks, budget, args.seed_from)
+    if "5" in which:
+        bench_trumps(args.deals, budget, args.repeat)
+    if "6" in which:
+        bench_leads(args.deals, budget, args.repeat)
+    if "7" in which:
+        bench_dds_table(args.deals, budget, args.repeat)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory {peak:.0f} MiB")
 

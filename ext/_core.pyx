@@ -147,21 +147,22 @@ cdef int last_trick(Search* c, uint64_t* rel) noexcept nogil:
     return pts if (c.maxmask >> w) & 1 else 0
 
 
-cdef inline uint64_t lead_tops(Search* c, int hand, uint64_t mine, int s) noexcept nogil:
-    # The cards of `mine` (cards of `hand`) in suit s above every other hand's card
-    # of s: all of them when no other hand holds s; none when s may not be led.
+cdef inline void lead_tops(Search* c, int hand, uint64_t mine, uint64_t* tops) noexcept nogil:
+    # Per suit s, in tops[s]: the cards of `mine` (cards of `hand`) in s above every
+    # other hand's card of s; all of them when no other hand holds s; none when s
+    # may not be led.
     cdef Rules* R = &c.R
-    cdef State* st = &c.st
-    cdef uint64_t lane = mine & lane_of(s)
-    cdef uint64_t o_lane
-    if s == R.lead_suit and R.lead_mode != 0:
-        return 0
-    if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
-        return 0
-    # the cards above the highest other card (no branch on whether there is one:
-    # bit 0 is never a card)
-    o_lane = in_hands(st) & ~st.hands[hand] & lane_of(s)
-    return lane & ~((((<uint64_t>2) << high_bit(o_lane | 1))) - 1)
+    cdef uint64_t others = in_hands(&c.st) & ~c.st.hands[hand]
+    cdef int s, blocked = 0
+    if R.lead_suit >= 0 and R.lead_mode != 0:
+        blocked |= 1 << R.lead_suit
+    if R.trump >= 0 and R.trump_lead_restricted and not (c.st.played & lane_of(R.trump)):
+        blocked |= 1 << R.trump
+    for s in range(4):
+        # the cards above the highest other card (no branch on whether there is
+        # one: bit 0 is never a card)
+        tops[s] = 0 if (blocked >> s) & 1 else \
+            mine & lane_of(s) & ~((((<uint64_t>2) << high_bit((others & lane_of(s)) | 1))) - 1)
 
 
 cdef inline int longest_other(State* st, int hand, int s) noexcept nogil:
@@ -241,12 +242,24 @@ cdef int cash_count(Search* c, int hand, uint64_t mine, uint64_t* rel) noexcept 
     # Tricks `hand` cashes on lead with `mine` (its cards, or some of them) when
     # nobody can ruff: per suit it may lead, suit_run(). Adds the cards counted on
     # to *rel.
-    cdef uint64_t top
+    cdef uint64_t tops[4]
+    cdef int s, n = 0
+    lead_tops(c, hand, mine, tops)
+    for s in range(4):
+        if tops[s]:
+            n += suit_run(c, hand, mine, s, tops[s], rel)
+    return n
+
+
+cdef inline int cash_reach(Search* c, int hand, uint64_t mine) noexcept nogil:
+    # At most cash_count(c, hand, mine): per suit where `mine` holds a card above
+    # every other hand's, its cards of the suit.
+    cdef uint64_t others = in_hands(&c.st) & ~c.st.hands[hand], lane
     cdef int s, n = 0
     for s in range(4):
-        top = lead_tops(c, hand, mine, s)
-        if top:
-            n += suit_run(c, hand, mine, s, top, rel)
+        lane = mine & lane_of(s)
+        if lane and high_bit(lane) > high_bit((others & lane_of(s)) | 1):
+            n += popcount(lane)
     return n
 
 
@@ -418,11 +431,11 @@ cdef int quick_tricks(Search* c, uint64_t* rel) noexcept nogil:
         for o in range(4):
             if o != L and (st.hands[o] & lane_of(R.trump)):
                 others_trump = 1
+    lead_tops(c, L, mine, tops)
     for s in range(4):
         cnt[s] = 0
         rs[s] = 0
-        top = lead_tops(c, L, mine, s)
-        tops[s] = top
+        top = tops[s]
         k = popcount(top)
         if k == 0:
             continue
@@ -494,7 +507,7 @@ cdef int follow_quick(Search* c, int lo, int hi, int alpha, int beta, uint64_t* 
     cdef int team = (c.maxmask >> st.to_move) & 1
     cdef int led = t.card[0] >> 4
     cdef int wi = t.win[st.count - 1]
-    cdef int team_best = -1, opp_best = -1, hh = -1, j, i, q
+    cdef int team_best = -1, opp_best = -1, hh = -1, j, i, q, need
     cdef uint64_t h, r = 0
     if R.protected and st.tricks_done == 0:
         return 0
@@ -523,8 +536,14 @@ cdef int follow_quick(Search* c, int lo, int hi, int alpha, int beta, uint64_t* 
         return 0
     r = (<uint64_t>1) << team_best
     q = 1
-    if R.trump < 0 and quick_need(c, lo, hi, alpha, beta) != 1:
-        q += cash_count(c, hh, st.hands[hh] & ~r, &r)
+    if R.trump < 0:
+        need = quick_need(c, lo, hi, alpha, beta)
+        # A count that cannot decide a zero window changes nothing for the side
+        # searches (they keep no bound that does not decide): the cashing is
+        # counted only when it may reach what decides.
+        if need != 1 and not (c.track and beta == alpha + 1 and (
+                need == 0 or need > 1 + cash_reach(c, hh, st.hands[hh] & ~r))):
+            q += cash_count(c, hh, st.hands[hh] & ~r, &r)
     if q > R.n_tricks - st.tricks_done:
         q = R.n_tricks - st.tricks_done
     rel[0] |= r
@@ -1123,9 +1142,18 @@ cdef inline int wide_bounds(Search* c, int alpha, int beta, Node* nd, int* value
     # The wide entries: 1 when they decide the window, the result in *value and the
     # entries' cards in *rel; else their move goes first (their bounds are not kept,
     # as in quick_bounds: the wide table serves the searches that keep cards).
-    cdef int lo = nd.lo, hi = nd.hi, q
+    cdef int lo = nd.lo, hi = nd.hi, q, total, klo, khi
     cdef uint64_t tmp = 0
-    q = wide_probe(c, nd.wlen, nd.ps, alpha, beta, &lo, &hi, &tmp)
+    if c.flip:
+        # the entries hold the other side's value: probe with its range and window
+        total = bound_lo(c) + bound_hi(c)
+        klo = total - hi
+        khi = total - lo
+        q = wide_probe(c, nd.wlen, nd.ps, total - beta, total - alpha, &klo, &khi, &tmp)
+        lo = total - khi
+        hi = total - klo
+    else:
+        q = wide_probe(c, nd.wlen, nd.ps, alpha, beta, &lo, &hi, &tmp)
     if decides(lo, hi, alpha, beta, value):
         rel[0] = nd.acc | tmp
         return 1
@@ -1138,11 +1166,15 @@ cdef inline int entry_bounds(Search* c, int alpha, int beta, TTEntry* e, Node* n
     # The exact entry `e`: 1 when it decides the window, the result in *value and
     # the entry's cards in *rel; else its move goes first, and its bounds narrow nd
     # only where no relevant cards are kept (as in quick_bounds).
-    cdef int lo = nd.lo, hi = nd.hi
-    if e.lo > lo:
-        lo = e.lo
-    if e.hi < hi:
-        hi = e.hi
+    cdef int lo = nd.lo, hi = nd.hi, elo = e.lo, ehi = e.hi, total
+    if c.flip:
+        total = bound_lo(c) + bound_hi(c)
+        elo = total - e.hi
+        ehi = total - e.lo
+    if elo > lo:
+        lo = elo
+    if ehi < hi:
+        hi = ehi
     if decides(lo, hi, alpha, beta, value):
         rel[0] = nd.acc | entry_cards(&c.st, e) if c.track else nd.acc
         return 1
@@ -1360,6 +1392,7 @@ cdef inline void store_node(Search* c, Node* nd, int best, int bestmove, int alp
     # or above beta0 is a lower bound, at or below alpha0 an upper one, else exact.
     # `work` is the nodes it took (the replacement keeps the costly entries).
     cdef int move = encode_move(&c.st, bestmove) if bestmove >= 0 else 255
+    cdef int lo, hi, total
     if best >= beta0:
         nd.lo = best if best > nd.lo else nd.lo
     elif best <= alpha0:
@@ -1367,9 +1400,16 @@ cdef inline void store_node(Search* c, Node* nd, int best, int bestmove, int alp
     else:
         nd.lo = best
         nd.hi = best
+    lo = nd.lo
+    hi = nd.hi
+    if c.flip:
+        # as the keys' side's value
+        total = bound_lo(c) + bound_hi(c)
+        lo = total - nd.hi
+        hi = total - nd.lo
     if c.wide:
-        wide_store(c, nd.wlen, nd.ps, nd.acc, nd.lo, nd.hi, move, work)
-    tt_store(c, nd.key, nd.acc if c.track else ~(<uint64_t>0), nd.lo, nd.hi, move, work)
+        wide_store(c, nd.wlen, nd.ps, nd.acc, lo, hi, move, work)
+    tt_store(c, nd.key, nd.acc if c.track else ~(<uint64_t>0), lo, hi, move, work)
 
 
 cdef void log_node(Search* c, int alpha, int beta, int best, Node* nd, int64_t n) noexcept nogil:
@@ -1918,6 +1958,7 @@ cdef class Core:
         for seat, bit in trick:
             st.hands[seat] |= (<uint64_t>1) << bit
         st.played = played & ~trick_cards
+        st.deck = st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3] | st.played
         st.tricks_done = tricks_done
         st.cur = &st.tricks[tricks_done]
         st.to_move = trick_leader
@@ -1953,12 +1994,8 @@ cdef class Core:
                 self.c.epoch = 1
                 self.used = False
             self.dirty = False
-        # the suit games' memos: a new epoch per load, cleared when it wraps
-        self.c.safe_epoch += 1
-        if self.c.safe_epoch > 63:
-            memset(self.c.safe_memo, 0, 4 * 16 * 4 * 8192)
-            memset(self.c.lead_memo, 0, 65536 * sizeof(uint64_t))
-            self.c.safe_epoch = 1
+        self._new_memo_epoch()
+        self.loaded = False
         if not same:
             self.deal_known = False
             if build_patterns(&self.c, owners) < 0:
@@ -1969,6 +2006,14 @@ cdef class Core:
                 self.deal_known = True
         self.team.loads += 1
         self.loaded = True
+
+    cdef void _new_memo_epoch(self):
+        # the suit games' memos: a new epoch per load, cleared when it wraps
+        self.c.safe_epoch += 1
+        if self.c.safe_epoch > 63:
+            memset(self.c.safe_memo, 0, 4 * 16 * 4 * 8192)
+            memset(self.c.lead_memo, 0, 65536 * sizeof(uint64_t))
+            self.c.safe_epoch = 1
 
     def set_log(self, int64_t cap, int64_t every=1):
         """A diagnostic of the tree's shape (benchmarks/lone_tree.py): log every
@@ -2066,7 +2111,8 @@ cdef class Core:
         share the lowest card of their class."""
         cdef int mv[16]
         cdef int rep[64]
-        cdef int n = gen_moves(&self.c.R, &self.c.st, legal_moves(&self.c.R, &self.c.st), mv, rep)
+        cdef int n = gen_moves(&self.c.R, &self.c.st, legal_moves(&self.c.R, &self.c.st), mv, rep,
+                               NULL)
         cdef uint64_t legal = legal_moves(&self.c.R, &self.c.st)
         out = {}
         while legal:
@@ -2092,6 +2138,10 @@ cdef class Core:
         cdef int wide
         self.c.maxmask = maxmask
         self.c.lone = popcount(<uint64_t>maxmask) == 1
+        # the two sides of four seats take each other's points: the entries of one
+        # serve the other (a table row's two sides, a strain's four leaders)
+        self.c.flip = self.c.R.nseats == 4 and maxmask == 0b1010
+        self.c.keymask = 0b0101 if self.c.flip else maxmask
         self.c.track = not self.c.lone
         wide = self.c.track and self.c.seq_ok
         cdef uint64_t half = self.c.tt_bytes // 2

@@ -23,6 +23,11 @@ cdef inline int popcount(uint64_t m) noexcept nogil:
     return __builtin_popcountll(m)
 
 
+cdef inline uint64_t in_hands(State* st) noexcept nogil:
+    # the cards of all hands (a seat not in play holds none)
+    return st.deck & ~st.played
+
+
 cdef uint64_t legal_moves(Rules* R, State* st) noexcept nogil:
     cdef uint64_t hand = st.hands[st.to_move]
     cdef uint64_t cand, lane, others, follow, higher, trumps
@@ -80,45 +85,54 @@ cdef uint64_t legal_moves(Rules* R, State* st) noexcept nogil:
 
 
 cdef inline void play_card(Rules* R, State* st, int bit) noexcept nogil:
+    # Everything is read into locals before the first store: under
+    # -fno-strict-aliasing a store to the trick could change any field of R or st
+    # for the compiler, which would read them again after each.
+    cdef Trick* t = st.cur
     cdef int seat = st.to_move
     cdef int i = st.count
+    cdef int trump = R.trump
+    cdef int nxt = R.next_seat[seat]
     cdef uint64_t m = (<uint64_t>1) << bit
     cdef int p = R.card_points[bit]
     cdef int suit = bit >> 4
-    cdef int w, wb
+    cdef int w, wb, led, top_led, top_trump
+    if i == 0:
+        t.win[0] = 0
+        t.top_led[0] = bit
+        t.top_trump[0] = bit if suit == trump else -1
+        t.tpts[0] = p
+        t.tpos[0] = p if p > 0 else 0
+        t.tneg[0] = p if p < 0 else 0
+    else:
+        w = t.win[i - 1]
+        wb = t.card[w]
+        led = t.card[0] >> 4
+        top_led = t.top_led[i - 1]
+        top_trump = t.top_trump[i - 1]
+        if suit == trump:
+            if (wb >> 4) != trump or bit > wb:
+                w = i
+            if bit > top_trump:
+                top_trump = bit
+        elif suit == led:
+            if (wb >> 4) != trump and bit > wb:
+                w = i
+        if suit == led and bit > top_led:
+            top_led = bit
+        t.win[i] = w
+        t.top_led[i] = top_led
+        t.top_trump[i] = top_trump
+        t.tpts[i] = t.tpts[i - 1] + p
+        t.tpos[i] = t.tpos[i - 1] + (p if p > 0 else 0)
+        t.tneg[i] = t.tneg[i - 1] + (p if p < 0 else 0)
+    t.seat[i] = seat
+    t.card[i] = bit
     st.hands[seat] &= ~m
     st.played |= m
     st.trick_mask |= m
-    st.cur.seat[i] = seat
-    st.cur.card[i] = bit
-    if i == 0:
-        st.cur.win[0] = 0
-        st.cur.top_led[0] = bit
-        st.cur.top_trump[0] = bit if suit == R.trump else -1
-        st.cur.tpts[0] = p
-        st.cur.tpos[0] = p if p > 0 else 0
-        st.cur.tneg[0] = p if p < 0 else 0
-    else:
-        w = st.cur.win[i - 1]
-        wb = st.cur.card[w]
-        st.cur.top_led[i] = st.cur.top_led[i - 1]
-        st.cur.top_trump[i] = st.cur.top_trump[i - 1]
-        if suit == R.trump:
-            if (wb >> 4) != R.trump or bit > wb:
-                w = i
-            if bit > st.cur.top_trump[i]:
-                st.cur.top_trump[i] = bit
-        elif suit == (st.cur.card[0] >> 4):
-            if (wb >> 4) != R.trump and bit > wb:
-                w = i
-        if suit == (st.cur.card[0] >> 4) and bit > st.cur.top_led[i]:
-            st.cur.top_led[i] = bit
-        st.cur.win[i] = w
-        st.cur.tpts[i] = st.cur.tpts[i - 1] + p
-        st.cur.tpos[i] = st.cur.tpos[i - 1] + (p if p > 0 else 0)
-        st.cur.tneg[i] = st.cur.tneg[i - 1] + (p if p < 0 else 0)
     st.count = i + 1
-    st.to_move = R.next_seat[seat]
+    st.to_move = nxt
 
 
 cdef inline void unplay_card(State* st) noexcept nogil:
@@ -158,8 +172,6 @@ cdef inline void reopen_trick(Rules* R, State* st) noexcept nogil:
         st.trick_mask |= (<uint64_t>1) << st.cur.card[i]
 
 
-cdef inline uint64_t in_hands(State* st) noexcept nogil:
-    return st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3]
 
 
 cdef inline uint64_t next_live(uint64_t x, uint64_t live) noexcept nogil:
@@ -180,8 +192,8 @@ cdef inline uint64_t next_live(uint64_t x, uint64_t live) noexcept nogil:
     return (s0 | (gen << 1)) & live
 
 
-cdef int gen_moves(Rules* R, State* st, uint64_t legal, int* out, int* rep,
-                   uint64_t* folded_out=NULL) noexcept nogil:
+cdef inline int gen_moves(Rules* R, State* st, uint64_t legal, int* out, int* rep,
+                          uint64_t* folded_out) noexcept nogil:
     # The legal cards, one per class of equivalent cards: cards of the hand and suit
     # with no card still out (in a hand or the current trick) between them and the
     # same class (points, protection, forced). A card is folded into the one below
@@ -461,7 +473,7 @@ cdef void lead_suit(Search* c, int s, LeadSuit* li) noexcept nogil:
         li.lose_kind = 1
 
 
-cdef int dds_lead_weight(Search* c, uint64_t legal, int bit, LeadSuit* li, int* wins) noexcept nogil:
+cdef inline int dds_lead_weight(Search* c, uint64_t legal, int bit, LeadSuit* li, int* wins) noexcept nogil:
     # DDS's weight of a side's lead (WeightAllocNT0, WeightAllocTrump0) in its own
     # units: the suit's part (lead_suit()) and the card's, by its relative rank (1
     # for the best card in hands) and whether it heads a sequence.
@@ -854,7 +866,7 @@ cdef inline void lead_scores(Search* c, int* mv, int n, int ttmove, uint64_t leg
     # else sure winners, then low leads to a partner's winner or ruff.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
-    cdef int i, j, bit, p, rank, s, suits = 0, dds = 0, unsafe = 0
+    cdef int i, j, bit, p, rank, s, suits = 0, unsafe = 0
     cdef int mover_max = (c.maxmask >> st.to_move) & 1
     cdef int tendency = trick_tendency(c)
     cdef uint64_t maxcards = 0, others, mx, team = 0, opp = 0
@@ -864,6 +876,35 @@ cdef inline void lead_scores(Search* c, int* mv, int n, int ttmove, uint64_t leg
     cdef int mate_win[4]
     cdef LeadSuit ls[4]
     cdef int ruffable = 0, team_ruff = 0
+    if tendency >= 0 and R.nseats == 4 and not c.lone:
+        # a side of four in a positive contract: DDS's weights, the suit's own once
+        # per suit led, in its units (a card of the opponents' length weighs 150
+        # here: one of DDS's is 22 without a trump, 15 with one); the killer and
+        # table leads as its bonuses rather than first
+        for i in range(n):
+            suits |= 1 << (mv[i] >> 4)
+        for s in range(4):
+            if (suits >> s) & 1:
+                lead_suit(c, s, &ls[s])
+                if R.trump < 0:
+                    suit_w[s] = lead_length_weight(c, s, mover_max)
+        for i in range(n):
+            bit = mv[i]
+            s = bit >> 4
+            p = R.card_points[bit]
+            if R.trump >= 0:
+                score[i] = 15 * dds_lead_weight(c, legal, bit, &ls[s], &j) + p * 64
+                if bit == c.killer[4 * st.tricks_done + st.to_move]:
+                    score[i] += 15 * (55 if j else 18)
+                elif j and bit == ttmove:
+                    score[i] += 15 * 18
+            else:
+                score[i] = 22 * dds_lead_weight(c, legal, bit, &ls[s], &j) + p * 64 + suit_w[s]
+                if bit == c.killer[4 * st.tricks_done + st.to_move]:
+                    score[i] += 22 * (126 if j else 47)
+                elif bit == ttmove:
+                    score[i] += 22 * (32 if j else 19)
+        return
     for i in range(4):
         if (c.maxmask >> i) & 1:
             maxcards |= st.hands[i]
@@ -887,16 +928,10 @@ cdef inline void lead_scores(Search* c, int* mv, int n, int ttmove, uint64_t leg
         # positive: the weights that depend on the suit only, once per suit led
         for i in range(n):
             suits |= 1 << (mv[i] >> 4)
-        dds = R.nseats == 4 and not c.lone
         for s in range(4):
             if (suits >> s) & 1:
-                if dds:
-                    lead_suit(c, s, &ls[s])
-                    if R.trump < 0:
-                        suit_w[s] = lead_length_weight(c, s, mover_max)
-                else:
-                    lead_suit_weights(c, s, mover_max, team, opp, &suit_w[s], &sure_w[s],
-                                      &low_w[s], &mate_win[s])
+                lead_suit_weights(c, s, mover_max, team, opp, &suit_w[s], &sure_w[s],
+                                  &low_w[s], &mate_win[s])
     for i in range(n):
         bit = mv[i]
         rank = bit & 15
@@ -919,25 +954,6 @@ cdef inline void lead_scores(Search* c, int* mv, int n, int ttmove, uint64_t leg
                 score[i] = -popcount(others & above(low_bit(mx)) & ~maxcards) * 16 - rank * 4
             else:
                 score[i] = -4096 - rank * 4
-        elif R.trump >= 0 and R.nseats == 4 and not c.lone:
-            # a side's lead with a trump: DDS's weights in its units times 15 (a card
-            # of the opponents' length then weighs about 150, as without a trump)
-            score[i] = 15 * dds_lead_weight(c, legal, bit, &ls[s], &j) + p * 64
-            if bit == c.killer[4 * st.tricks_done + st.to_move]:
-                score[i] += 15 * (55 if j else 18)
-            elif j and bit == ttmove:
-                score[i] += 15 * 18
-            continue
-        elif R.trump < 0 and R.nseats == 4 and not c.lone:
-            # a side's lead without a trump: DDS's weights in its units (one is
-            # 22 here, as a card of the opponents' length weighs 150), the
-            # killer and table leads as its bonuses rather than first
-            score[i] = 22 * dds_lead_weight(c, legal, bit, &ls[s], &j) + p * 64 + suit_w[s]
-            if bit == c.killer[4 * st.tricks_done + st.to_move]:
-                score[i] += 22 * (126 if j else 47)
-            elif bit == ttmove:
-                score[i] += 22 * (32 if j else 19)
-            continue
         else:
             # positive: a sure winner, else a low lead to a partner's winner, else
             # one a void partner ruffs
@@ -960,15 +976,21 @@ cdef inline void follow_scores(Search* c, int* mv, int n, uint64_t legal,
                                int* score) noexcept nogil:
     # The scores of the cards to a trick under way for order_moves: the value to the
     # maximiser of the trick's tentative winner after the card, for the mover's side
-    # (a side of four in a positive contract by DDS's weights, dds_follow_weight).
+    # (a side of four in a positive contract by DDS's weights, dds_follow_weight,
+    # before anything else is counted).
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int i, j, bit, p, v, g, wseat, rank, wb, opp_top, mate_top, sure, partner_sure
     cdef int mover_max = (c.maxmask >> st.to_move) & 1
     cdef int sign = 1 if mover_max else -1
     cdef int tp = R.trick_points[st.tricks_done]
-    cdef int trick_v, tendency, dds, unsafe, later_ruff = 0, mate_covers = 0
+    cdef int trick_v, tendency, unsafe, later_ruff = 0, mate_covers = 0
     cdef uint64_t later = 0, mx
+    tendency = trick_tendency(c)
+    if R.nseats == 4 and tendency > 0 and not c.lone and dds_follows(R, st):
+        for i in range(n):
+            score[i] = dds_follow_weight(c, legal, mv[i])
+        return
     trick_v = tp + st.cur.tpts[st.count - 1]
     # the hands still to play to this trick after the mover
     j = R.next_seat[st.to_move]
@@ -1003,15 +1025,10 @@ cdef inline void follow_scores(Search* c, int* mv, int n, uint64_t legal,
         mate_covers = mate_top > opp_top and mate_top > wb
     # under a penalty a trick still open is worth avoiding even before points
     # fall in it: the hands after the mover can dump points on its winner
-    tendency = trick_tendency(c)
     unsafe = 0
     if c.lone and mover_max and tendency < 0 and R.trump < 0:
         unsafe = lone_game_unsafe(c)
-    dds = R.nseats == 4 and tendency > 0 and not c.lone and dds_follows(R, st)
     for i in range(n):
-        if dds:
-            score[i] = dds_follow_weight(c, legal, mv[i])
-            continue
         bit = mv[i]
         p = R.card_points[bit]
         v = trick_v + p

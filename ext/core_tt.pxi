@@ -83,7 +83,7 @@ cdef inline uint64_t tt_key(Search* c) noexcept nogil:
             | (<uint64_t>pid[65536 + ((held >> 32) & 0x7FFF)]) << 26
             | (<uint64_t>pid[98304 + ((held >> 48) & 0x7FFF)]) << 39
             | (<uint64_t>c.st.to_move) << 52
-            | (<uint64_t>c.maxmask) << 54
+            | (<uint64_t>c.keymask) << 54
             | c.epoch << 58)
 
 
@@ -264,8 +264,14 @@ cdef inline uint64_t len_key(State* st) noexcept nogil:
 
 
 cdef inline uint64_t top_mask(int k) noexcept nogil:
-    # the top k cards of a sequence (k <= 13: no shift by 64, no branch)
+    # the top k cards of a sequence (k <= 15: no shift by 64, no branch)
     return ~((~(<uint64_t>0)) >> (4 * k))
+
+
+# top_mask(k) for each k: a probe compares many entries, a load each is cheaper
+cdef uint64_t TOP_MASKS[16]
+for _k in range(16):
+    TOP_MASKS[_k] = top_mask(_k)
 
 
 cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
@@ -273,7 +279,7 @@ cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
     cdef int s
     for s in range(4):
         ps[s] = c.seqtab[s * 8192 + ((held >> (16 * s + 2)) & 0x1FFF)]
-    ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.maxmask << 2) | <uint64_t>c.st.to_move
+    ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.keymask << 2) | <uint64_t>c.st.to_move
 
 
 cdef inline uint64_t wide_hash(uint64_t len, uint64_t tag) noexcept nogil:
@@ -313,10 +319,10 @@ cdef inline int reach_pack(uint64_t held, uint64_t cards) noexcept nogil:
 cdef inline int wide_match(WideEntry* e, uint64_t len, uint64_t* ps) noexcept nogil:
     cdef int kp = e.kpack
     return (e.len == len
-            and ((ps[0] ^ e.seq[0]) & (top_mask(kp & 15) | 0xFFF)) == 0
-            and ((ps[1] ^ e.seq[1]) & top_mask((kp >> 4) & 15)) == 0
-            and ((ps[2] ^ e.seq[2]) & top_mask((kp >> 8) & 15)) == 0
-            and ((ps[3] ^ e.seq[3]) & top_mask((kp >> 12) & 15)) == 0)
+            and ((ps[0] ^ e.seq[0]) & (TOP_MASKS[kp & 15] | 0xFFF)) == 0
+            and ((ps[1] ^ e.seq[1]) & TOP_MASKS[(kp >> 4) & 15]) == 0
+            and ((ps[2] ^ e.seq[2]) & TOP_MASKS[(kp >> 8) & 15]) == 0
+            and ((ps[3] ^ e.seq[3]) & TOP_MASKS[kp >> 12]) == 0)
 
 
 cdef inline uint64_t kpack_cards(State* st, int kpack) noexcept nogil:

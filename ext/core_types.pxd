@@ -55,6 +55,7 @@ cdef struct Trick:
 cdef struct State:
     uint64_t hands[4]        # cards held by each seat (0 for a seat not in play)
     uint64_t played          # cards played to any trick, the current one included
+    uint64_t deck            # the cards in hands or played (fixed at load): in hands = deck & ~played
     uint64_t trick_mask      # cards of the current trick
     int tricks_done          # completed tricks
     int count                # cards in the current trick
@@ -139,6 +140,10 @@ cdef struct Search:
     Rules R                  # the contract, compiled
     State st                 # the position being searched
     int maxmask              # seats (bits) whose points are maximised
+    int keymask              # the maximiser set the table's keys name: a side of four (doubles)
+                             # keys as N and S, its entries holding their value
+    int flip                 # 1 when keymask is the other side (E and W maximise): an entry's
+                             # bounds b then stand for (all points left) - b
     int lone                 # 1 when maxmask is one seat (the paranoid value)
     int track                # 1 to gather relevant cards and skip equivalent low cards
     TTEntry* tt              # the transposition table: buckets of 4 entries

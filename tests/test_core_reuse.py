@@ -19,7 +19,7 @@ from kingsolve.result import Budget
 from kingsolve.solver import _leased_core, solve
 
 import bruteforce
-from test_solver_differential import random_position
+from test_solver_differential import _short_deal, random_position
 
 SINGLES = ("italian", "no-queens", None, (), 4, False)
 DOUBLES = ("italian", "no-trumps", None, (), 4, True)
@@ -46,6 +46,21 @@ def test_values_stay_exact_through_epochs_and_layout_changes():
         for seat in pos.seats:
             assert result.values[seat] == bruteforce.value(pos, seat), (i, pos, seat)
         if not pos.complete:
+            assert result.cards == bruteforce.card_values(pos), (i, pos)
+
+
+@pytest.mark.parametrize("cfg", [SINGLES, DOUBLES, TRUMPS], ids=["singles", "doubles", "trumps"])
+def test_the_same_cards_under_each_leader_share_the_table_and_stay_exact(cfg):
+    # The same contract and cards loaded again (a table's leaders in turn) keep the
+    # table's entries: each leader's values must still be exact.
+    vname, cname, trump, _, _, doubles = cfg
+    for i in range(6):
+        deal = _short_deal(random.Random(f"leaders/{cname}/{i}"), 52, 4, 3)
+        for leader in (Seat.N, Seat.E, Seat.S, Seat.W, Seat.N):
+            pos = Position(vname, cname, deal, leader=leader, trump=trump, doubles=doubles)
+            result = solve(pos)
+            for seat in pos.seats:
+                assert result.values[seat] == bruteforce.value(pos, seat), (i, pos, seat)
             assert result.cards == bruteforce.card_values(pos), (i, pos)
 
 
