@@ -41,7 +41,8 @@ DEFAULTS: dict[str, Any] = {
     "KINGSOLVE_BATCH_MS": 30_000,          # time shared by the searches of one batch, review,
                                            # choices or hint
     "KINGSOLVE_TT_MB": 64,                 # transposition-table memory of a /table search
-    "KINGSOLVE_TABLE_THREADS": 1,          # threads of one /table request
+    "KINGSOLVE_TABLE_THREADS": 1,          # search threads of one /table, /solve or /hint
+                                           # request, at most
     "KINGSOLVE_READ_TIMEOUT": 10,          # seconds a request body may stall (408 past it)
     "KINGSOLVE_SEARCH_SLOTS": None,        # searches run at once by the whole server (default:
                                            # one per core); others wait within their budget

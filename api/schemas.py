@@ -19,6 +19,7 @@ from kingsolve.errors import InvalidRequestError, excerpt
 from kingsolve.hint import CHOICE_ALIASES as HINT_CHOICE_ALIASES
 from kingsolve.hint import CHOICES as HINT_CHOICES
 from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
+from kingsolve.checks import MAX_THREADS
 from kingsolve.request import JSON_SAFE_INT, MAX_PLAY, MAX_TEXT
 from kingsolve.rules import VARIANTS
 
@@ -166,7 +167,7 @@ def _hint_request(max_ms: float) -> dict:
             "role": {"enum": ["host", "bidder"], "description": "festa role (default host)"},
             "contracts": {"type": "array", "items": NAME, "maxItems": 20},
             "players": {"type": "integer", "enum": [2, 3, 4]},
-            "threads": {"type": "integer", "minimum": 1, "maximum": 64,
+            "threads": {"type": "integer", "minimum": 1, "maximum": MAX_THREADS,
                         "description": "search threads; the server may use fewer"},
             "horizon": {"type": "integer", "minimum": 0, "maximum": 26,
                         "description": "tricks left from which each sample is searched double "
@@ -382,11 +383,15 @@ def _solve_request(budget: dict, config: Mapping[str, Any], max_ms: float) -> di
     exact = {"exact": {"type": "boolean", "description": "true: exact values only, 503 "
                        "when the budget cannot prove them all (default false: the best "
                        "analysis within the budget)"}}
+    threads = int(config["KINGSOLVE_TABLE_THREADS"])
     return {**legal, "properties": {
         **legal["properties"], **budget, **seats, **exact,
         "ms": {**budget["ms"], "description": f"time budget in milliseconds (default "
                f"{solve_ms:g} for /solve, {stream_ms:g} for /solve/stream); at most "
-               f"{max_ms:g} is used"}}}
+               f"{max_ms:g} is used"},
+        "threads": {"type": "integer", "minimum": 1, "maximum": MAX_THREADS,
+                    "description": f"threads of each singles search, sharing one table "
+                                   f"(default 1); at most {threads} are used"}}}
 
 
 def _table_request(budget: dict) -> dict:

@@ -53,18 +53,26 @@ def _solve_ms() -> float:
     return current_app.config["KINGSOLVE_SOLVE_MS"]
 
 
+def _threads(req: dict) -> dict:
+    # a request's threads are the server's, not the client's, to spend
+    req["threads"] = max(1, min(req.get("threads") or 1,
+                                int(current_app.config["KINGSOLVE_TABLE_THREADS"])))
+    return req
+
+
 @bp.post("/solve")
 def solve():
     body = read_body()
     if not isinstance(body, list):
-        req = _state().schemas.validate("SolveRequest", body)
+        req = _threads(_state().schemas.validate("SolveRequest", body))
         return respond(solve_request(_budget(req, default_ms=_solve_ms())))
     return respond(_solve_batch(_state().schemas.validate("SolveBatch", body)))
 
 
 @bp.post("/solve/stream")
 def solve_events():
-    req = _budget(_body("SolveRequest"), default_ms=current_app.config["KINGSOLVE_STREAM_MS"])
+    req = _threads(_budget(_body("SolveRequest"),
+                           default_ms=current_app.config["KINGSOLVE_STREAM_MS"]))
     cancel = threading.Event()
     return event_response(solve_stream(req, cancel), cancel, _state().streams)
 
@@ -84,7 +92,7 @@ def _solve_batch(reqs: list) -> list[dict]:
             if deadline.expired():
                 raise SolveTimeout("batch time budget spent before this request")
             req = _state().schemas.validate("SolveRequest", item)
-            out.append(solve_request(_budget(req, share.ms, default_ms=_solve_ms())))
+            out.append(solve_request(_budget(_threads(req), share.ms, default_ms=_solve_ms())))
         except KingsolveError as exc:
             out.append(exc.to_dict())
     return out
@@ -150,8 +158,7 @@ def hint():
     # A hint's ms bounds the whole hint (its searches share it), so the cap is the
     # request's time budget; its threads are the server's, not the client's, to spend.
     req["ms"] = min(req["ms"], float(cfg["KINGSOLVE_BATCH_MS"]))
-    req["threads"] = max(1, min(req.get("threads") or 1, int(cfg["KINGSOLVE_TABLE_THREADS"])))
-    return respond(hint_request(req))
+    return respond(hint_request(_threads(req)))
 
 
 @bp.get("/variants")

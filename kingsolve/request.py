@@ -19,7 +19,7 @@ import threading
 from typing import Any, Callable, Collection, Iterator, Mapping
 
 from .cards import Seat
-from .checks import check_fields, is_int, is_number
+from .checks import check_fields, check_threads, is_int, is_number
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (the JSON limits, re-exported)
@@ -31,7 +31,7 @@ __all__ = ["position_from_request", "legal_request", "solve_request", "solve_str
 
 #: Fields a request may carry (others are refused, to catch typos).
 REQUEST_FIELDS = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
-                  "seats", "id", "budget", "nodes", "ms", "samples", "seed", "exact"}
+                  "seats", "id", "budget", "nodes", "ms", "samples", "seed", "exact", "threads"}
 #: Fields a hint request may carry (``hint_request``).
 HINT_FIELDS = {"variant", "contract", "trump", "options", "doubles", "leader", "play", "seat",
                "hand", "known", "samples", "ms", "seed", "nodes", "id", "choice", "role",
@@ -140,7 +140,7 @@ def hint_request(request: Any) -> dict:
     # the hint's ms: that is the per-search budget to report.
     common = dict(samples=_field(req, "samples", int, 50 if choice == "card" else 10),
                   ms=_field(req, "ms", (int, float)), seed=_field(req, "seed", int, 0),
-                  budget=budget, threads=_field(req, "threads", int, 1),
+                  budget=budget, threads=request_threads(req),
                   horizon=_field(req, "horizon", int))
     result = _choice_hint(req, choice, variant, seat, hand, common)
     out = result.to_dict()
@@ -238,6 +238,7 @@ def _analyses_of(request: Any, cancel: "threading.Event | None" = None):
     seats = _request_seats(req)
     budget = budget_from_request(req)
     exact = _field(req, "exact", bool, default=False)
+    threads = request_threads(req)
     position = position_from_request(req)
 
     def results():
@@ -246,10 +247,17 @@ def _analyses_of(request: Any, cancel: "threading.Event | None" = None):
             yield exact_analysis(position, solve_domino(position, seats=seats, budget=budget))
         elif exact:
             from .solver import solve
-            yield exact_analysis(position, solve(position, seats=seats, budget=budget))
+            yield exact_analysis(position, solve(position, seats=seats, budget=budget,
+                                                 threads=threads))
         else:
-            yield from analyses(position, seats=seats, budget=budget, cancel=cancel)
+            yield from analyses(position, seats=seats, budget=budget, cancel=cancel,
+                                threads=threads)
     return req, budget, results()
+
+
+def request_threads(req: Mapping[str, Any]) -> int:
+    """The request's ``threads`` (1 when not given), checked."""
+    return check_threads(_field(req, "threads", int, 1))
 
 
 def _answer(req: Mapping[str, Any], budget, result) -> dict:

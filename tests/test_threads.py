@@ -107,3 +107,29 @@ def test_a_half_written_entry_reads_as_no_entry():
                              ((3 << 58) | 1, (3 << 58) | 1 | (1 << 52), 0, -13),
                              ((1 << 58) | 77, (1 << 58) | 77 ^ 2, -2, -4)):
         assert core.torn_entry(a, lo_a, b, lo_b) == [a, 0, b, lo_b]
+
+
+def test_a_solve_request_takes_threads_from_the_library_cli_and_api(capsys):
+    # threads reach the search through every surface; the server spends its own
+    import json
+
+    from api import create_app
+    from kingsolve.cli import main
+    from kingsolve.errors import InvalidRequestError
+    from kingsolve.request import solve_request
+    pos = _mid_hand("italian", "no-hearts", 3, 8)
+    req = {"variant": "italian", "contract": "no-hearts", "deal": pos.deal.pbn(),
+           "leader": pos.leader.name, "play": [str(c) for c in pos.record], "exact": True}
+    one = solve_request(req)
+    two = solve_request({**req, "threads": 2})
+    assert two["values"] == one["values"] and two["cards"] == one["cards"]
+    with pytest.raises(InvalidRequestError, match="invalid threads 0: expected 1 to 64"):
+        solve_request({**req, "threads": 0})
+    assert main(["solve", "--variant", "italian", "--contract", "no-hearts", "--deal",
+                 req["deal"], "--leader", req["leader"], "--play", " ".join(req["play"]),
+                 "--exact", "--threads", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["values"] == one["values"]
+    client = create_app({"TESTING": True, "KINGSOLVE_TABLE_THREADS": 2}).test_client()
+    assert client.post("/api/v1/solve", json={**req, "threads": 8}).get_json()["values"] == \
+        one["values"]
+    assert client.post("/api/v1/solve", json={**req, "threads": 65}).status_code == 400

@@ -26,6 +26,8 @@ def add_flags(p: argparse.ArgumentParser) -> None:
                    help="show each improvement as it comes (JSON lines, or text with --text)")
     p.add_argument("--text", action="store_true",
                    help="readable text, each value marked exact, ≈estimate or lo..hi range")
+    p.add_argument("--threads", type=int,
+                   help="threads of each singles search, sharing one table (default 1)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         req["seats"] = [x for x in args.seats.replace(",", " ").split() if x]
     if args.nodes is not None:
         req["nodes"] = args.nodes
+    if args.threads is not None:
+        req["threads"] = args.threads
     if args.ms is not None:
         req["ms"] = args.ms
     elif req.get("ms") is None:
