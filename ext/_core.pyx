@@ -1811,9 +1811,10 @@ cdef class Core:
     """One root position, its transposition table and its searches.
 
     ``load`` takes the compiled contract (``ContractTable``) and the position as plain
-    integers; the table is cleared on each load and shared by every search of that
-    root (its key holds the maximiser set), so the seats of one deal reuse each
-    other's work.
+    integers; each load of other cards starts the table afresh (a new epoch), a load
+    of the same contract and cards keeps it. Every search of a root shares it (its
+    key holds the maximiser set; a doubles side's entries serve the other side), so
+    the seats and leaders of one deal reuse each other's work.
     """
 
     cdef Search c

@@ -78,7 +78,8 @@ def _leased_core(position: Position, budget: Budget, threads: int = 1):
 
     Each thread keeps the cores of its last ``_KEPT_CORES`` table sizes between
     searches, so a search does not pay for a fresh table (its pages and its
-    clearing: the core starts a new table epoch on each load instead). A nested
+    clearing: the core starts a new table epoch on each load of other cards
+    instead, and keeps its table for the same contract and cards). A nested
     lease of the same size gets a core of its own.
     """
     mb = _table_mb(position, budget)
