@@ -57,7 +57,9 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from core_speed import forget  # noqa: E402
 from kingsolve import Deal, Position, Seat  # noqa: E402
 from kingsolve.analysis import HORIZONS, _Run, analyse, analyses  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
@@ -194,6 +196,7 @@ def stopped_search(pos: Position, ms: float) -> dict[str, tuple[int, int]]:
     """Each card's range proved by the analysis's exact part alone in ``ms``."""
     mover = pos.to_move
     budget = Budget(nodes=NODES, ms=ms)
+    forget(pos, budget)
     with _leased_core(pos, budget) as core:
         run = _Run(core, pos, [mover], budget, None)
         run.rungs = []                          # no estimates: the exact search only
@@ -232,6 +235,9 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
             order = [str(c) for c in play_preference(pos)]
             done: list[dict[str, int]] = []
             for h in horizons:
+                # each run from an empty table: a core keeps its table for a hand's
+                # positions, so a run would read the runs before it
+                forget(pos, Budget())
                 t = time.perf_counter()
                 vals = {str(c): v for c, v in
                         rollout_values(pos, mover, h, Budget(nodes=NODES, ms=60_000)).items()}
@@ -250,6 +256,7 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
                 clamped[h].add(exact, best_of(held), held, None, order, rules)
             simple.add(exact, [order[0]])
             for m in ANALYSE_MS:
+                forget(pos, Budget())
                 a = analyse(pos, seats=[mover], budget=Budget(nodes=NODES, ms=m))
                 vals = {str(c): v for c, v in a.card_estimates.items()}
                 chosen = [str(c) for c in a.best] or best_of(vals)
@@ -343,6 +350,7 @@ def measure_time(args, contracts) -> None:
             pos = seeded_position(cset, left, i, args.seed + 1)
             legal = set(pos.legal_cards())
             t_first = t_exact = float("inf")
+            forget(pos, Budget())
             for a in analyses(pos, seats=[pos.to_move], budget=Budget(nodes=NODES, ms=cap)):
                 if t_first == float("inf") and legal <= set(a.card_estimates):
                     t_first = a.ms

@@ -165,10 +165,13 @@ def side_value_pair(pos: Position, board, unrelated, budget: Budget, repeat: int
 
 def forget(pos: Position, budget: Budget) -> None:
     """Makes the thread's core for ``pos`` start its next load with an empty table,
-    as DDS after ``unrelated_board()``: a core loaded with the same cards again
-    keeps its table, so an unrelated deal is loaded in between."""
-    other = Position("italian", pos.contract.name, Deal.random(10**6), leader=Seat.N,
+    as DDS after ``unrelated_board()``: a core keeps its table for the positions of
+    one hand, so another deal with as many cards (the same table size) is loaded in
+    between."""
+    other = Position(pos.variant, pos.contract, Deal.random(10**6), leader=pos.leader,
                      doubles=pos.doubles, trump=pos.trump)
+    while len(other.record) < len(pos.record) and not other.complete:
+        other.play(other.legal_cards()[0])
     with _leased_core(other, budget):
         pass
 

@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from core_speed import forget  # noqa: E402
 from frontier import penalty_contracts, position_at  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask  # noqa: E402
@@ -36,7 +37,8 @@ from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask  # no
 
 def timed(pos, seat, threads: int, budget: Budget) -> tuple[float, float, int | None, tuple]:
     """Seconds, CPU seconds of all threads, the value (None at the budget) and each
-    thread's nodes."""
+    thread's nodes, from an empty table."""
+    forget(pos, budget)
     with _leased_core(pos, budget, threads) as core:
         t, cpu = time.perf_counter(), time.process_time()
         core.set_budget(budget.nodes, budget.ms)
