@@ -247,16 +247,20 @@ def bench_dds_table(deals: int, budget: Budget, repeat: int) -> None:
     from endplay._dds import SetMaxThreads
     SetMaxThreads(2)
 
-    def strain(positions: list[Position]) -> tuple[int, int]:
+    def strain(positions: list[Position]) -> tuple[int, int, bool]:
         # one strain's four leaders in turn on the thread's core, as DDS solves a
-        # strain's leaders in one thread
+        # strain's leaders in one thread; a search stopped at the budget counts there
         nodes = trick_nodes = 0
+        ok = True
         forget(positions[0], budget)
         for pos in positions:
             with _leased_core(pos, budget) as core:
-                _solve_loaded(core, pos, [pos.leader], budget, with_cards=False)
+                try:
+                    _solve_loaded(core, pos, [pos.leader], budget, with_cards=False)
+                except SolveTimeout:
+                    ok = False
                 nodes, trick_nodes = nodes + core.nodes, trick_nodes + core.trick_nodes
-        return nodes, trick_nodes
+        return nodes, trick_nodes, ok
 
     pairs = Pairs()
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -274,7 +278,8 @@ def bench_dds_table(deals: int, budget: Budget, repeat: int) -> None:
                 t = time.perf_counter()
                 dds.calc_dd_table(board)
                 theirs = min(theirs, time.perf_counter() - t)
-            pairs.add(secs, theirs, sum(n for n, _ in counts), sum(n for _, n in counts), None)
+            pairs.add(secs, theirs, sum(c[0] for c in counts), sum(c[1] for c in counts), None,
+                      all(c[2] for c in counts))
     pairs.report(f"7. whole doubles tables (5 strains x 4 leaders), {deals} deals, 2 threads")
 
 
