@@ -183,27 +183,21 @@ def unrelated_board():
     return dds_board(Deal.random(10**6), Seat.N, None)
 
 
-def bench_dds(deals: int, budget: Budget, repeat: int) -> None:
+def bench_sides(deals: int, budget: Budget, repeat: int, trumps: str = "") -> None:
+    """Section 1 (no trump), or 5 with ``trumps`` (each suit in turn)."""
     if endplay_dds() is None:
         return
     pairs, unrelated = Pairs(), unrelated_board()
     for seed in range(deals):
         deal, leader = Deal.random(seed), Seat(seed % 4)
-        pos = Position("italian", "no-trumps", deal, leader=leader, doubles=True)
-        side_value_pair(pos, dds_board(deal, leader, None), unrelated, budget, repeat, pairs)
-    pairs.report(f"1. doubles no-trumps, {deals} deals")
-
-
-def bench_trumps(deals: int, budget: Budget, repeat: int) -> None:
-    if endplay_dds() is None:
-        return
-    pairs, unrelated = Pairs(), unrelated_board()
-    for seed in range(deals):
-        deal, leader = Deal.random(seed), Seat(seed % 4)
-        for trump in "SHDC":
-            pos = Position("italian", "trumps", deal, leader=leader, doubles=True, trump=trump)
+        for trump in trumps or [None]:
+            pos = Position("italian", "trumps" if trump else "no-trumps", deal, leader=leader,
+                           doubles=True, trump=trump)
             side_value_pair(pos, dds_board(deal, leader, trump), unrelated, budget, repeat, pairs)
-    pairs.report(f"5. doubles trumps, each suit, {deals} deals ({4 * deals} problems)")
+    if trumps:
+        pairs.report(f"5. doubles trumps, each suit, {deals} deals ({4 * deals} problems)")
+    else:
+        pairs.report(f"1. doubles no-trumps, {deals} deals")
 
 
 def bench_leads(deals: int, budget: Budget, repeat: int) -> None:
@@ -365,7 +359,7 @@ def main() -> None:
     budget = Budget(nodes=2_000_000_000, ms=args.budget_ms)
     which = set(args.only.split(","))
     if "1" in which:
-        bench_dds(args.deals, budget, args.repeat)
+        bench_sides(args.deals, budget, args.repeat)
     if "2" in which:
         bench_singles(args.deals, budget)
     if "3" in which:
@@ -373,7 +367,7 @@ def main() -> None:
     if "4" in which:
         bench_endings(args.deals, args.tricks, budget, args.seed_from)
     if "5" in which:
-        bench_trumps(args.deals, budget, args.repeat)
+        bench_sides(args.deals, budget, args.repeat, trumps="SHDC")
     if "6" in which:
         bench_leads(args.deals, budget, args.repeat)
     if "7" in which:
