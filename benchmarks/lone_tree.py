@@ -149,8 +149,8 @@ def main() -> None:
             for left, (k, sub) in enumerate(level_counts):
                 starts[left][0] += k
                 starts[left][1] += sub
-            for hands4 in log:
-                hands, done, beta, best, sub = list(hands4[:4]), hands4[5], hands4[7], hands4[8], hands4[9]
+            for rec in log:
+                hands, done, beta, best, sub = list(rec[:4]), rec[5], rec[7], rec[8], rec[9]
                 row = levels[len(tables.trick_points) - done]
                 row[0] += 1
                 row[2] += sub

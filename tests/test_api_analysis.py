@@ -10,6 +10,7 @@ import pytest
 from kingsolve.cards import Seat
 from kingsolve.deal import Deal
 from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
+from kingsolve import solver
 from kingsolve.record import Record
 from kingsolve_api import create_app
 
@@ -112,9 +113,11 @@ def test_review_answers_in_msgpack(client):
                        content_type="application/msgpack", headers={"Accept": "application/msgpack"})
     assert resp.status_code == 200 and resp.mimetype == "application/msgpack"
     body = msgpack.unpackb(resp.data)
+    # the same review from an empty table (a core keeps its table for a hand's
+    # positions), so that the node counts compare too
+    solver._cores.by_mb.clear()
     again = client.post("/api/v1/review", json={"record": SHORT, "from_trick": 3}).get_json()
-    # the work differs: the second review reads the first one's table
-    assert body == again | {"ms": body["ms"], "nodes": body["nodes"]}
+    assert body == again | {"ms": body["ms"]}
     assert [c["card"] for c in body["cards"]] == ["H8", "H4", "HK", "HQ"]
 
 

@@ -18,6 +18,7 @@ from kingsolve import Deal, Position, Seat
 from kingsolve.errors import SolveTimeout
 from kingsolve.result import Budget
 from kingsolve.rules import VARIANTS
+from kingsolve import solver
 from kingsolve.solver import _core, _leased_core, solve
 
 
@@ -86,10 +87,10 @@ def test_the_threads_share_the_node_budget_and_report_their_nodes():
         assert len(each) == 2 and core.nodes == sum(each) and each[1] > 0
     with _leased_core(pos, Budget()) as core:
         assert core.threads == 1 and len(core.thread_nodes) == 1
-    # a core of another size: the one above keeps this deal's entries, and a search
-    # of the same hand reads them
+    # from an empty table: the core above keeps this hand's entries
+    solver._cores.by_mb.clear()
     with pytest.raises(SolveTimeout, match="node budget of 8192"):
-        solve(pos, seats=["N"], cards=False, budget=Budget(nodes=8192, tt_mb=2), threads=2)
+        solve(pos, seats=["N"], cards=False, budget=Budget(nodes=8192), threads=2)
 
 
 def test_doubles_and_one_card_positions_search_on_one_thread():
@@ -113,7 +114,7 @@ def test_a_solve_request_takes_threads_from_the_library_cli_and_api(capsys):
     # threads reach the search through every surface; the server spends its own
     import json
 
-    from api import create_app
+    from kingsolve_api import create_app
     from kingsolve.cli import main
     from kingsolve.errors import InvalidRequestError
     from kingsolve.request import solve_request
