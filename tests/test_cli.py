@@ -82,6 +82,16 @@ def test_usage_errors_exit_2(capsys):
     assert main([]) == ExitCode.USAGE
 
 
+@pytest.mark.parametrize("argv", [["solve", "--ms"], ["solve", "--ms=abc"], ["bogus"],
+                                  ["choices", "-"], ["table", "--threads", "x"]])
+def test_usage_errors_are_one_line(capsys, argv):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("kingsolve") and "--help" in err, err
+
+
 def test_budget_stop_exits_4(capsys):
     assert main(["solve", "--variant", "italian", "--contract", "no-queens", "--deal", DEAL,
                  "--nodes", "100"]) == ExitCode.BUDGET == 4

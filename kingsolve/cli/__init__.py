@@ -35,14 +35,21 @@ def _epilog() -> str:
     return "exit codes:\n" + "\n".join(f"  {int(code):>3}  {code.meaning}" for code in ExitCode)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with its usage errors on one line, as every other error: the
+    full usage is what ``--help`` is for."""
+
+    def error(self, message: str):
+        self.exit(ExitCode.USAGE, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
 def build_parser(commands: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser of the command line: every subcommand, and the flags of ``commands``
     (default: all). A command's flags may import what they describe (the hint's
     choices, the server's defaults), so ``main`` builds only those of the command given.
     """
-    parser = argparse.ArgumentParser(prog="kingsolve", description="Double-dummy analysis for King.",
-                                     epilog=_epilog(),
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(prog="kingsolve", description="Double-dummy analysis for King.",
+                     epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (func, help_text, add_flags) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
