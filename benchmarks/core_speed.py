@@ -48,6 +48,7 @@ import resource
 import statistics
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -57,7 +58,8 @@ from kingsolve.deal import hand_text  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.rules import VARIANTS  # noqa: E402
-from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask, _solve_loaded  # noqa: E402
+from kingsolve.solver import (_core, _first_guess, _idle_cores, _leased_core, _side_mask,  # noqa: E402
+                              _solve_loaded, _table_mb)
 from kingsolve.table import dd_table  # noqa: E402
 
 
@@ -164,16 +166,20 @@ def side_value_pair(pos: Position, board, unrelated, budget: Budget, repeat: int
 
 
 def forget(pos: Position, budget: Budget) -> None:
-    """Makes the thread's core for ``pos`` start its next load with an empty table,
-    as DDS after ``unrelated_board()``: a core keeps its table for the positions of
-    one hand, so another deal with as many cards (the same table size) is loaded in
-    between."""
+    """Makes the next core leased for ``pos`` start with an empty table, as DDS after
+    ``unrelated_board()``: idle cores keep their tables for the positions of one
+    hand, so each idle core of the table size ``pos`` takes is loaded with another
+    deal with as many cards (a new table epoch), and a core is kept (a fresh one would
+    charge its table's first page touches to the timed run)."""
     other = Position(pos.variant, pos.contract, Deal.random(10**6), leader=pos.leader,
                      doubles=pos.doubles, trump=pos.trump)
     while len(other.record) < len(pos.record) and not other.complete:
         other.play(other.legal_cards()[0])
-    with _leased_core(other, budget):
-        pass
+    mb = _table_mb(pos, budget)
+    with ExitStack() as held:
+        held.enter_context(_leased_core(other, budget))
+        while mb in _idle_cores.sizes():
+            held.enter_context(_leased_core(other, budget))
 
 
 def unrelated_board():

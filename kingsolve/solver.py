@@ -67,26 +67,67 @@ def _run(call, budget: Budget):
         raise SolveTimeout(f"cannot allocate a transposition table of {budget.tt_mb} MiB") from None
 
 
-_cores = threading.local()
-_KEPT_CORES = 2          # table sizes kept per thread: memory stays bounded
+class _IdleCores:
+    """The search cores no search holds, shared by every thread of the process.
+
+    A core's table is allocated once and its pages touched as searches use them:
+    costly for a fresh core (a whole doubles table's five rows on two new threads
+    took twice as long), so cores outlive the searches and the threads that ran
+    them. A lease takes the core that last loaded the same deal and contract (its
+    table keeps that hand's entries, ext/README.md), else the least recently used
+    of its size; idle cores beyond ``KEPT_MB`` of tables go, least recently used
+    first.
+    """
+
+    KEPT_MB = 256
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._idle: list[tuple[int, Any, "_core.Core"]] = []   # (MiB, hand key, core), oldest first
+
+    def take(self, mb: int, key: Any) -> "_core.Core | None":
+        with self._lock:
+            sized = [i for i, (m, _, _) in enumerate(self._idle) if m == mb]
+            if not sized:
+                return None
+            same = [i for i in sized if self._idle[i][1] == key]
+            # else the least recently used: the recent ones are likeliest to be
+            # wanted again by their own hand (another thread's next position)
+            return self._idle.pop(same[-1] if same else sized[0])[2]
+
+    def give(self, mb: int, key: Any, core: "_core.Core") -> None:
+        with self._lock:
+            self._idle.append((mb, key, core))
+            while sum(m for m, _, _ in self._idle) > max(self.KEPT_MB, mb):
+                self._idle.pop(0)
+
+    def sizes(self) -> list[int]:
+        """The table sizes of the idle cores, oldest first."""
+        with self._lock:
+            return [m for m, _, _ in self._idle]
+
+    def clear(self) -> None:
+        """Drops every idle core: the next searches start from empty tables."""
+        with self._lock:
+            self._idle.clear()
+
+
+_idle_cores = _IdleCores()
+
+
+def _hand_key(position: Position) -> tuple:
+    """What a core's table keeps entries for: the deal and the compiled contract."""
+    return tuple(position.deal.hands), position.tables
 
 
 @contextmanager
 def _leased_core(position: Position, budget: Budget, threads: int = 1):
     """A core for the position's table size, loaded with the position, its lone-seat
-    searches on ``threads`` threads sharing its table.
-
-    Each thread keeps the cores of its last ``_KEPT_CORES`` table sizes between
-    searches, so a search does not pay for a fresh table (its pages and its
-    clearing: the core starts a new table epoch on each load of other cards
-    instead, and keeps its table for the same contract and cards). A nested
-    lease of the same size gets a core of its own.
+    searches on ``threads`` threads sharing its table; back among the idle cores
+    (``_IdleCores``) when the lease ends. A nested lease gets a core of its own.
     """
-    mb = _table_mb(position, budget)
-    free = getattr(_cores, "by_mb", None)
-    if free is None:
-        free = _cores.by_mb = {}
-    core = free.pop(mb, None)
+    mb, key = _table_mb(position, budget), _hand_key(position)
+    core = _idle_cores.take(mb, key)
     if core is None:
         core = _run(lambda: _core.Core(mb), budget)
     _run(lambda: core.set_threads(threads), budget)
@@ -94,9 +135,7 @@ def _leased_core(position: Position, budget: Budget, threads: int = 1):
     try:
         yield core
     finally:
-        free[mb] = core
-        while len(free) > _KEPT_CORES:
-            free.pop(next(iter(free)))      # the size used least recently
+        _idle_cores.give(mb, key, core)
 
 
 def _check_seats(position: Position, seats: "Iterable[Seat | str] | None") -> list[Seat]:

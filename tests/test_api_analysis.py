@@ -115,7 +115,7 @@ def test_review_answers_in_msgpack(client):
     body = msgpack.unpackb(resp.data)
     # the same review from an empty table (a core keeps its table for a hand's
     # positions), so that the node counts compare too
-    solver._cores.by_mb.clear()
+    solver._idle_cores.clear()
     again = client.post("/api/v1/review", json={"record": SHORT, "from_trick": 3}).get_json()
     assert body == again | {"ms": body["ms"]}
     assert [c["card"] for c in body["cards"]] == ["H8", "H4", "HK", "HQ"]

@@ -77,15 +77,33 @@ def test_a_stopped_search_leaves_the_core_usable():
             assert result.values[seat] == bruteforce.value(pos, seat)
 
 
-def test_a_thread_keeps_the_cores_of_two_table_sizes_at_most():
+def test_idle_cores_are_shared_by_threads_and_bounded(monkeypatch):
+    # a core outlives the thread that ran it (a fresh one pays for its table's pages),
+    # the one that last loaded the same hand comes first, and idle tables stay within
+    # KEPT_MB, the least recently used going first
+    from concurrent.futures import ThreadPoolExecutor
     from kingsolve import solver
+    solver._idle_cores.clear()
     pos = Position("italian", "no-trumps", Deal.random(7), leader=Seat.N)
-    for mb in (1, 2, 4, 8):
+    other = Position("italian", "no-trumps", Deal.random(8), leader=Seat.N)
+    budget = Budget(tt_mb=4)
+
+    def lease_twice():
+        with _leased_core(pos, budget) as a, _leased_core(other, budget) as b:
+            return a, b
+
+    with ThreadPoolExecutor(1) as pool:
+        a, b = pool.submit(lease_twice).result()
+    with _leased_core(pos, budget) as core:
+        assert core is a                  # another thread, the same hand's core
+    with _leased_core(other, budget) as core:
+        assert core is b
+    assert solver._idle_cores.sizes() == [4, 4]
+    monkeypatch.setattr(solver._IdleCores, "KEPT_MB", 12)
+    for mb in (1, 2, 8):
         with _leased_core(pos, Budget(tt_mb=mb)):
             pass
-    kept = solver._cores.by_mb
-    assert len(kept) == solver._KEPT_CORES
-    assert set(kept) == {4, 8}
+    assert solver._idle_cores.sizes() == [1, 2, 8]     # the two oldest went first
 
 
 def test_the_core_counts_its_trick_start_nodes_as_dds_does():

@@ -133,7 +133,7 @@ def test_budget_stop_reports_the_range_proved_so_far(contract, seed, cards):
     for nodes in (5_000, 100_000, 400_000, 1_500_000):
         # a fresh table for each: a core loaded with the same cards keeps its entries,
         # so the exact search's table would answer at once
-        solver._cores.by_mb.clear()
+        solver._idle_cores.clear()
         try:
             solve(pos, budget=Budget(nodes=nodes), cards=cards)
         except SolveTimeout as exc:

@@ -88,7 +88,7 @@ def test_the_threads_share_the_node_budget_and_report_their_nodes():
     with _leased_core(pos, Budget()) as core:
         assert core.threads == 1 and len(core.thread_nodes) == 1
     # from an empty table: the core above keeps this hand's entries
-    solver._cores.by_mb.clear()
+    solver._idle_cores.clear()
     with pytest.raises(SolveTimeout, match="node budget of 8192"):
         solve(pos, seats=["N"], cards=False, budget=Budget(nodes=8192), threads=2)
 
