@@ -158,9 +158,10 @@ class Position:
         the rule it breaks.
         """
         seat, c, where = parse_played_card(self, card, index)
-        hand = self.hands[seat]
-        legal, reason = self._legal_with_reason(hand)
-        if not legal & c.mask:
+        if not self.legal_mask() & c.mask:
+            # the reason's words only for a card refused: a replayed record makes
+            # every card of the hand
+            reason = self._legal_with_reason(self.hands[seat])[1]
             raise IllegalPlayError(f"illegal card {excerpt(str(c))}{where}: {reason}")
         return self._apply(seat, c.bit)
 
