@@ -1638,6 +1638,7 @@ cdef int shared_mtd(Search* c, int guess) noexcept nogil:
     if t == NULL or t.n == 0 or not c.lone or c.R.n_tricks - c.st.tricks_done < SHARED_TRICKS:
         return mtd(c, guess)
     team_join(t)
+    patterns_complete(c)        # the threads then only read the pattern tables
     t.stop = 0
     t.base = c.nodes
     t.running = 1
@@ -1825,6 +1826,7 @@ cdef class Core:
     cdef bint deal_known     # the last load named its deal: deal_rules and deal_hands hold
     cdef Rules deal_rules    # the last load's contract
     cdef uint64_t deal_hands[4]   # and deal, each seat's cards at the start of the hand
+    cdef PatternScratch* patterns   # build_patterns()'s working memory
 
     def __cinit__(self, int tt_mb=64):
         cdef uint64_t want = (<uint64_t>max(tt_mb, 1)) << 20
@@ -1836,8 +1838,10 @@ cdef class Core:
         self.c.seqtab = <uint64_t*>malloc(4 * 8192 * sizeof(uint64_t))
         self.c.safe_memo = <uint8_t*>calloc(4 * 16 * 4 * 8192, 1)
         self.c.lead_memo = <uint64_t*>calloc(65536, sizeof(uint64_t))
+        self.patterns = <PatternScratch*>calloc(1, sizeof(PatternScratch))
+        self.c.patterns = self.patterns
         if self.c.tt == NULL or self.c.pid == NULL or self.c.seqtab == NULL \
-                or self.c.safe_memo == NULL or self.c.lead_memo == NULL:
+                or self.c.safe_memo == NULL or self.c.lead_memo == NULL or self.patterns == NULL:
             raise MemoryError("cannot allocate the transposition table")
         self.c.tt_bytes = nbuckets * 4 * sizeof(TTEntry)
         self.c.bucket_mask = nbuckets - 1
@@ -1858,6 +1862,10 @@ cdef class Core:
         free(self.c.seqtab)
         free(self.c.safe_memo)
         free(self.c.lead_memo)
+        if self.patterns != NULL:
+            free(self.patterns.intern)
+            free(self.patterns.stamp)
+            free(self.patterns)
         free(self.c.log_buf)
 
     cdef void _join(self):
@@ -1999,7 +2007,7 @@ cdef class Core:
         self.loaded = False
         if not same:
             self.deal_known = False
-            if build_patterns(&self.c, owners) < 0:
+            if patterns_reset(&self.c, owners) < 0:
                 raise MemoryError("cannot allocate the pattern tables")
             if deal is not None:
                 memcpy(&self.deal_rules, R, sizeof(Rules))

@@ -15,73 +15,115 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 
 
-cdef int build_patterns(Search* c, uint64_t* owners) noexcept nogil:
-    # Fill c.pid for every subset of each suit's cards of `owners` (the seats' cards:
-    # the root's, or the deal's so that every position of the hand has its pattern).
-    # Returns -1 on allocation failure.
+cdef int patterns_reset(Search* c, uint64_t* owners) noexcept nogil:
+    # Starts the patterns of a deal (`owners`: each seat's cards at the start of the
+    # hand, or the root's): every suit lane unknown (pid 0xFFFF) but the empty one,
+    # each card's symbol ready for pattern_fill. Returns -1 on allocation failure.
+    cdef PatternScratch* w = c.patterns
     cdef int ncls = c.R.ncls
     cdef int nsym = 4 * ncls
-    cdef int* intern = <int*>malloc(nsym * 8192 * sizeof(int))
-    cdef uint16_t* sub_id = <uint16_t*>malloc(8192 * sizeof(uint16_t))
-    cdef uint16_t* sub_lane = <uint16_t*>malloc(8192 * sizeof(uint16_t))
-    cdef uint64_t* sub_seq = <uint64_t*>malloc(8192 * sizeof(uint64_t))
-    cdef int owner[16]
-    cdef int rank[16]
-    cdef int s, m, i, seat, r, sub, rest, sym, k, next_id
-    cdef uint64_t bit, root_cards = owners[0] | owners[1] | owners[2] | owners[3]
-    if intern == NULL or sub_id == NULL or sub_lane == NULL or sub_seq == NULL:
-        free(intern)
-        free(sub_id)
-        free(sub_lane)
-        free(sub_seq)
-        return -1
+    cdef int s, seat, b, cl
+    cdef int* intern
+    cdef uint32_t* stamp
+    if nsym > w.nsym:
+        intern = <int*>malloc(4 * nsym * 8192 * sizeof(int))
+        stamp = <uint32_t*>calloc(4 * nsym * 8192, sizeof(uint32_t))
+        if intern == NULL or stamp == NULL:
+            free(intern)
+            free(stamp)
+            return -1
+        free(w.intern)
+        free(w.stamp)
+        w.intern, w.stamp, w.nsym = intern, stamp, nsym
+        memset(w.gen, 0, sizeof(w.gen))
     c.seq_ok = ncls <= 4
+    w.cards = owners[0] | owners[1] | owners[2] | owners[3]
+    for seat in range(4):
+        for b in range(64):
+            if (owners[seat] >> b) & 1:
+                cl = c.R.cls[b]
+                w.row[b] = (((b >> 4) * w.nsym) + seat * ncls + cl) * 8192
+                w.top[b] = (<uint64_t>(seat * 4 + (cl & 3))) << 60
     for s in range(4):
-        m = 0
-        for r in range(15, -1, -1):
-            bit = (<uint64_t>1) << (16 * s + r)
-            if root_cards & bit:
-                for seat in range(4):
-                    if owners[seat] & bit:
-                        owner[m] = seat
-                rank[m] = r
-                m += 1
-        memset(intern, 0xFF, nsym * 8192 * sizeof(int))
-        sub_id[0] = 0
-        sub_lane[0] = 0
-        sub_seq[0] = 0
+        # a new generation empties the suit's intern rows (all of them once in 2^32)
+        w.gen[s] += 1
+        if w.gen[s] == 0:
+            memset(w.stamp, 0, 4 * w.nsym * 8192 * sizeof(uint32_t))
+            memset(w.gen, 0, sizeof(w.gen))
+            w.gen[s] = 1
+        w.next_id[s] = 1
+    memset(c.pid, 0xFF, 4 * 32768 * sizeof(uint16_t))
+    for s in range(4):
         c.pid[s * 32768] = 0
         c.seqtab[s * 8192] = 0
-        next_id = 1
-        for sub in range(1, 1 << m):
-            i = __builtin_ctz(sub)
-            rest = sub & (sub - 1)
-            sym = owner[i] * ncls + c.R.cls[16 * s + rank[i]]
-            k = sym * 8192 + sub_id[rest]
-            if intern[k] < 0:
-                intern[k] = next_id
-                next_id += 1
-            sub_id[sub] = <uint16_t>intern[k]
-            sub_lane[sub] = sub_lane[rest] | <uint16_t>(1 << rank[i])
-            c.pid[s * 32768 + sub_lane[sub]] = sub_id[sub]
-            # the same holding as a sequence, high card first: card i is the highest
-            sub_seq[sub] = ((<uint64_t>(owner[i] * 4 + (c.R.cls[16 * s + rank[i]] & 3))) << 60) \
-                | (sub_seq[rest] >> 4)
-            c.seqtab[s * 8192 + (sub_lane[sub] >> 2)] = sub_seq[sub]
-    free(intern)
-    free(sub_id)
-    free(sub_lane)
-    free(sub_seq)
+    w.complete = 0
     return 0
+
+
+cdef uint16_t pattern_fill(Search* c, int s, uint32_t lane) noexcept nogil:
+    # The pattern id of suit s's holding `lane` (rank bits), made and kept with its
+    # sequence (seqtab) and those of its lower parts: from the lowest card up, each
+    # part is the one before plus a card above it all, so its id is the interned pair
+    # (that card's owner and class, the id before), as for a holding high card first.
+    cdef PatternScratch* w = c.patterns
+    cdef uint16_t* pid = c.pid + s * 32768
+    cdef uint64_t* seqtab = c.seqtab + s * 8192
+    cdef uint32_t part = 0, todo = lane, gen = w.gen[s]
+    cdef uint64_t seq = 0
+    cdef int r, k, b, id = 0
+    while todo:
+        r = __builtin_ctz(todo)
+        todo &= todo - 1
+        part |= (<uint32_t>1) << r
+        if pid[part] != 0xFFFF:
+            id = pid[part]
+            seq = seqtab[part >> 2]
+            continue
+        b = 16 * s + r
+        k = w.row[b] + id
+        if w.stamp[k] != gen:
+            w.stamp[k] = gen
+            w.intern[k] = w.next_id[s]
+            w.next_id[s] += 1
+        id = w.intern[k]
+        seq = w.top[b] | (seq >> 4)
+        seqtab[part >> 2] = seq
+        pid[part] = <uint16_t>id
+    return <uint16_t>id
+
+
+cdef void patterns_complete(Search* c) noexcept nogil:
+    # Every holding of the deal's suits its id, before threads share the tables (a
+    # fill is not safe for two threads at once).
+    cdef PatternScratch* w = c.patterns
+    cdef uint32_t full, sub
+    cdef int s
+    if w.complete:
+        return
+    for s in range(4):
+        full = <uint32_t>((w.cards >> (16 * s)) & 0x7FFF)
+        sub = full
+        while sub:                        # every nonempty subset of the suit's cards
+            if c.pid[s * 32768 + sub] == 0xFFFF:
+                pattern_fill(c, s, sub)
+            sub = (sub - 1) & full
+    w.complete = 1
+
+
+cdef inline uint16_t pid_of(Search* c, int s, uint64_t held) noexcept nogil:
+    cdef uint32_t lane = <uint32_t>((held >> (16 * s)) & 0x7FFF)
+    cdef uint16_t p = c.pid[s * 32768 + lane]
+    if p == 0xFFFF:
+        p = pattern_fill(c, s, lane)
+    return p
 
 
 cdef inline uint64_t tt_key(Search* c) noexcept nogil:
     cdef uint64_t held = in_hands(&c.st)
-    cdef uint16_t* pid = c.pid
-    return (<uint64_t>pid[(held >> 0) & 0x7FFF]
-            | (<uint64_t>pid[32768 + ((held >> 16) & 0x7FFF)]) << 13
-            | (<uint64_t>pid[65536 + ((held >> 32) & 0x7FFF)]) << 26
-            | (<uint64_t>pid[98304 + ((held >> 48) & 0x7FFF)]) << 39
+    return (<uint64_t>pid_of(c, 0, held)
+            | (<uint64_t>pid_of(c, 1, held)) << 13
+            | (<uint64_t>pid_of(c, 2, held)) << 26
+            | (<uint64_t>pid_of(c, 3, held)) << 39
             | (<uint64_t>c.st.to_move) << 52
             | (<uint64_t>c.keymask) << 54
             | c.epoch << 58)
@@ -278,6 +320,7 @@ cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
     cdef uint64_t held = in_hands(&c.st)
     cdef int s
     for s in range(4):
+        pid_of(c, s, held)              # makes the holding's sequence if not yet made
         ps[s] = c.seqtab[s * 8192 + ((held >> (16 * s + 2)) & 0x1FFF)]
     ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.keymask << 2) | <uint64_t>c.st.to_move
 

@@ -108,6 +108,22 @@ cdef struct Node:
     uint64_t ps[4]           # the wide table's owner-and-class sequence per suit
 
 
+cdef struct PatternScratch:
+    # The pattern ids of a deal's suits, made as searches first meet each holding
+    # (patterns_reset, pattern_fill in core_tt.pxi): a search of a few tricks meets a
+    # few hundred of the 4 x 8192 holdings, so a load no longer makes them all. Kept by
+    # the Core; the searches reach it through Search.patterns.
+    int* intern              # per (suit, symbol, id of the rest): the pattern's id, where
+    uint32_t* stamp          # ... stamp holds the suit's generation
+    int nsym                 # symbols per suit that intern and stamp have room for
+    uint32_t gen[4]          # each suit's generation: a new deal starts a new one
+    int next_id[4]           # each suit's next pattern id
+    int row[64]              # per card: its intern row, (suit, owner and class) times 8192
+    uint64_t top[64]         # per card: its symbol as the first 4 bits of a sequence
+    uint64_t cards           # the deal's cards
+    int complete             # 1 when every holding of the deal has its id (threads share it)
+
+
 cdef struct Search
 
 
@@ -152,6 +168,7 @@ cdef struct Search:
     uint64_t epoch           # 1..31, in every key: a load starts a new epoch instead of clearing
     uint16_t* pid            # pattern id of each suit lane: pid[suit * 32768 + lane]
     uint64_t* seqtab         # owner-and-class sequence of each suit lane: seqtab[suit * 8192 + lane >> 2]
+    PatternScratch* patterns # how pid and seqtab are filled as holdings are met
     int seq_ok               # 1 when every class id fits the sequences' 2 bits
     int wide                 # 1 when the table holds WideEntry buckets (the tracked searches)
     WideBucket* wt           # the table's wide half, as buckets
