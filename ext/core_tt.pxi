@@ -49,8 +49,7 @@ cdef int patterns_reset(Search* c, uint64_t* owners) noexcept nogil:
         w.gen[s] += 1
         if w.gen[s] == 0:
             memset(w.stamp, 0, 4 * w.nsym * 8192 * sizeof(uint32_t))
-            memset(w.gen, 0, sizeof(w.gen))
-            w.gen[s] = 1
+            w.gen[0] = w.gen[1] = w.gen[2] = w.gen[3] = 1
         w.next_id[s] = 1
     memset(c.pid, 0xFF, 4 * 32768 * sizeof(uint16_t))
     for s in range(4):
