@@ -133,8 +133,8 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     """Every trick contract (trump contracts once per trump suit) times every seat.
 
     ``budget`` bounds the whole table, never a row: the rows run on ``threads``
-    threads (the search releases the GIL; each thread has its own transposition
-    table) and share it as they start. Every cell gets a proved range and an
+    threads (the search releases the GIL; each row's search has a transposition
+    table of its own, kept for later calls) and share it as they start. Every cell gets a proved range and an
     estimate inside it (exact where proved). With ``exact`` every value must be
     proved within the budget, or ``SolveTimeout`` names the row that stopped.
     ``on_update`` is called with the table so far (the rows begun, each in its
