@@ -72,7 +72,7 @@ class _IdleCores:
 
     A core's table is allocated once and its pages touched as searches use them:
     costly for a fresh core (a whole doubles table's five rows on two new threads
-    took twice as long), so cores outlive the searches and the threads that ran
+    took about three times as long), so cores outlive the searches and the threads that ran
     them. A lease takes the core that last loaded the same deal and contract (its
     table keeps that hand's entries, ext/README.md), else the least recently used
     of its size; idle cores beyond ``KEPT_MB`` of tables go, least recently used
@@ -96,10 +96,12 @@ class _IdleCores:
             return self._idle.pop(same[-1] if same else sized[0])[2]
 
     def give(self, mb: int, key: Any, core: "_core.Core") -> None:
+        dropped = []
         with self._lock:
             self._idle.append((mb, key, core))
             while sum(m for m, _, _ in self._idle) > max(self.KEPT_MB, mb):
-                self._idle.pop(0)
+                dropped.append(self._idle.pop(0))
+        del dropped     # freed outside the lock: a core waits for its stopped helpers
 
     def sizes(self) -> list[int]:
         """The table sizes of the idle cores, oldest first."""
