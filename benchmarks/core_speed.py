@@ -75,7 +75,7 @@ def seat_value(pos: Position, seat: Seat, budget: Budget,
     summed). A search the budget stops adds to ``ranges`` the width of the range it
     proved and of the quick bounds' range."""
     t = time.perf_counter()
-    with _leased_core(pos, budget, threads) as core:   # the thread's core, as solve uses
+    with _leased_core(pos, budget, threads) as core:   # an idle core, as solve takes
         core.set_budget(budget.nodes, budget.ms)
         lo, hi = core.bounds()
         try:

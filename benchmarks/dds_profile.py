@@ -52,7 +52,8 @@ KS_PARTS = {
     "quick tricks within a trick": "follow_bounds follow_quick",
     "tables": "wide_match wide_probe wide_store wide_hash wide_bucket wide_bucket_of wide_fp "
               "len_key pos_seqs top_of top_mask reach_pack kpack_cards tt_key tt_bucket "
-              "tt_probe tt_store tt_read tt_write scramble encode_move decode_move entry_cards",
+              "tt_probe tt_store tt_read tt_write scramble encode_move decode_move entry_cards "
+              "pid_of suit_lane pattern_fill patterns_complete",
     "move generation and ordering": "gen_moves legal_moves lead_suit order_moves lead_scores "
               "follow_scores sort_moves next_live dds_follows dds_lead_weight "
               "dds_follow_weight third_hand_weight second_hand_weight lead_length_weight "
@@ -86,6 +87,9 @@ def child(which: str, seeds: list[int], trump: str | None, deals: int) -> dict:
     """Solves the problems of `seeds` with one solver; their trick-start nodes."""
     from core_speed import dds_board, forget, seat_value
     from kingsolve.result import Budget
+    if which != "kingsolve":
+        from endplay.dds import solve_board
+        from endplay.dds.solve import SolveMode
     budget = Budget(ms=600_000)
     nodes = {}
     for seed, pos in problems(deals, trump):
@@ -95,8 +99,6 @@ def child(which: str, seeds: list[int], trump: str | None, deals: int) -> dict:
             forget(pos, budget)
             nodes[seed] = seat_value(pos, pos.leader, budget)[3]
         else:
-            from endplay.dds import solve_board
-            from endplay.dds.solve import SolveMode
             # each deal differs from the last: DDS starts from an empty table
             nodes[seed] = solve_board(dds_board(pos.deal, pos.leader, trump),
                                       SolveMode.OptimalOne)._data.nodes

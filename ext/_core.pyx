@@ -1826,7 +1826,6 @@ cdef class Core:
     cdef bint deal_known     # the last load named its deal: deal_rules and deal_hands hold
     cdef Rules deal_rules    # the last load's contract
     cdef uint64_t deal_hands[4]   # and deal, each seat's cards at the start of the hand
-    cdef PatternScratch* patterns   # build_patterns()'s working memory
 
     def __cinit__(self, int tt_mb=64):
         cdef uint64_t want = (<uint64_t>max(tt_mb, 1)) << 20
@@ -1838,10 +1837,9 @@ cdef class Core:
         self.c.seqtab = <uint64_t*>malloc(4 * 8192 * sizeof(uint64_t))
         self.c.safe_memo = <uint8_t*>calloc(4 * 16 * 4 * 8192, 1)
         self.c.lead_memo = <uint64_t*>calloc(65536, sizeof(uint64_t))
-        self.patterns = <PatternScratch*>calloc(1, sizeof(PatternScratch))
-        self.c.patterns = self.patterns
+        self.c.patterns = <PatternScratch*>calloc(1, sizeof(PatternScratch))
         if self.c.tt == NULL or self.c.pid == NULL or self.c.seqtab == NULL \
-                or self.c.safe_memo == NULL or self.c.lead_memo == NULL or self.patterns == NULL:
+                or self.c.safe_memo == NULL or self.c.lead_memo == NULL or self.c.patterns == NULL:
             raise MemoryError("cannot allocate the transposition table")
         self.c.tt_bytes = nbuckets * 4 * sizeof(TTEntry)
         self.c.bucket_mask = nbuckets - 1
@@ -1862,10 +1860,10 @@ cdef class Core:
         free(self.c.seqtab)
         free(self.c.safe_memo)
         free(self.c.lead_memo)
-        if self.patterns != NULL:
-            free(self.patterns.intern)
-            free(self.patterns.stamp)
-            free(self.patterns)
+        if self.c.patterns != NULL:
+            free(self.c.patterns.intern)
+            free(self.c.patterns.stamp)
+            free(self.c.patterns)
         free(self.c.log_buf)
 
     cdef void _join(self):

@@ -91,6 +91,19 @@ cdef uint16_t pattern_fill(Search* c, int s, uint32_t lane) noexcept nogil:
     return <uint16_t>id
 
 
+cdef inline uint32_t suit_lane(uint64_t held, int s) noexcept nogil:
+    # the rank bits of suit s in `held`: the index of its holding in pid
+    return <uint32_t>((held >> (16 * s)) & 0x7FFF)
+
+
+cdef inline uint16_t pid_of(Search* c, int s, uint32_t lane) noexcept nogil:
+    # the pattern id of suit s's holding `lane`, made with its sequence if not yet made
+    cdef uint16_t p = c.pid[s * 32768 + lane]
+    if p == 0xFFFF:
+        p = pattern_fill(c, s, lane)
+    return p
+
+
 cdef void patterns_complete(Search* c) noexcept nogil:
     # Every holding of the deal's suits its id, before threads share the tables (a
     # fill is not safe for two threads at once).
@@ -100,29 +113,20 @@ cdef void patterns_complete(Search* c) noexcept nogil:
     if w.complete:
         return
     for s in range(4):
-        full = <uint32_t>((w.cards >> (16 * s)) & 0x7FFF)
+        full = suit_lane(w.cards, s)
         sub = full
         while sub:                        # every nonempty subset of the suit's cards
-            if c.pid[s * 32768 + sub] == 0xFFFF:
-                pattern_fill(c, s, sub)
+            pid_of(c, s, sub)
             sub = (sub - 1) & full
     w.complete = 1
 
 
-cdef inline uint16_t pid_of(Search* c, int s, uint64_t held) noexcept nogil:
-    cdef uint32_t lane = <uint32_t>((held >> (16 * s)) & 0x7FFF)
-    cdef uint16_t p = c.pid[s * 32768 + lane]
-    if p == 0xFFFF:
-        p = pattern_fill(c, s, lane)
-    return p
-
-
 cdef inline uint64_t tt_key(Search* c) noexcept nogil:
     cdef uint64_t held = in_hands(&c.st)
-    return (<uint64_t>pid_of(c, 0, held)
-            | (<uint64_t>pid_of(c, 1, held)) << 13
-            | (<uint64_t>pid_of(c, 2, held)) << 26
-            | (<uint64_t>pid_of(c, 3, held)) << 39
+    return (<uint64_t>pid_of(c, 0, suit_lane(held, 0))
+            | (<uint64_t>pid_of(c, 1, suit_lane(held, 1))) << 13
+            | (<uint64_t>pid_of(c, 2, suit_lane(held, 2))) << 26
+            | (<uint64_t>pid_of(c, 3, suit_lane(held, 3))) << 39
             | (<uint64_t>c.st.to_move) << 52
             | (<uint64_t>c.keymask) << 54
             | c.epoch << 58)
@@ -318,9 +322,11 @@ for _k in range(16):
 cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
     cdef uint64_t held = in_hands(&c.st)
     cdef int s
+    cdef uint32_t lane
     for s in range(4):
-        pid_of(c, s, held)              # makes the holding's sequence if not yet made
-        ps[s] = c.seqtab[s * 8192 + ((held >> (16 * s + 2)) & 0x1FFF)]
+        lane = suit_lane(held, s)
+        pid_of(c, s, lane)              # makes the holding's sequence if not yet made
+        ps[s] = c.seqtab[s * 8192 + (lane >> 2)]
     ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.keymask << 2) | <uint64_t>c.st.to_move
 
 

@@ -111,8 +111,8 @@ cdef struct Node:
 cdef struct PatternScratch:
     # The pattern ids of a deal's suits, made as searches first meet each holding
     # (patterns_reset, pattern_fill in core_tt.pxi): a search of a few tricks meets a
-    # few hundred of the 4 x 8192 holdings, so a load no longer makes them all. Kept by
-    # the Core; the searches reach it through Search.patterns.
+    # few hundred of the 4 x 8192 holdings, so a load no longer makes them all. Owned by
+    # the Core, in its Search.patterns.
     int* intern              # per (suit, symbol, id of the rest): the pattern's id, where
     uint32_t* stamp          # ... stamp holds the suit's generation
     int nsym                 # symbols per suit that intern and stamp have room for

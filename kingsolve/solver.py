@@ -72,8 +72,8 @@ class _IdleCores:
 
     A core's table is allocated once and its pages touched as searches use them:
     costly for a fresh core (a whole doubles table's five rows on two new threads
-    took about three times as long), so cores outlive the searches and the threads that ran
-    them. A lease takes the core that last loaded the same deal and contract (its
+    took about three times as long), so cores outlive the searches and the threads
+    that ran them. A lease takes the core that last loaded the same deal and contract (its
     table keeps that hand's entries, ext/README.md), else the least recently used
     of its size; idle cores beyond ``KEPT_MB`` of tables go, least recently used
     first.
