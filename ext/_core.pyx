@@ -1731,6 +1731,9 @@ cdef int rollout(Search* c, int bit, int horizon, int guess) noexcept nogil:
     return v
 
 
+include "core_eval.pxi"
+
+
 # --- the Python face ---------------------------------------------------------------------
 
 cdef class ContractTable:
@@ -1808,6 +1811,47 @@ cdef class ContractTable:
             R.cls_mask[R.cls[i]] |= m
 
 
+cdef class ValueModel:
+    """The value model's weights (``kingsolve.value_model`` reads them from its file),
+    held for every core that evaluates with it: ``nf`` inputs (the core's NF), hidden
+    layers of ``h1`` and ``h2`` units, and ``weights`` as little-endian float32: w1
+    (nf x h1, a feature's row together), b1, w2 (h1 x h2), b2, w3, b3."""
+
+    cdef Model m
+    cdef object _buf
+
+    def __init__(self, int nf, int h1, int h2, bytes weights):
+        cdef Py_ssize_t need = nf * h1 + h1 + h1 * h2 + h2 + h2 + 1
+        cdef const float* f
+        if nf != NF:
+            raise ValueError(f"the model takes {nf} features, the core makes {NF}")
+        if not (0 < h1 <= MODEL_HIDDEN and 0 < h2 <= MODEL_HIDDEN):
+            raise ValueError(f"hidden layers of {h1} and {h2} units: at most {MODEL_HIDDEN}")
+        if len(weights) != 4 * need:
+            raise ValueError(f"model weights: {len(weights)} bytes, expected {4 * need}")
+        self._buf = bytearray(weights)
+        f = <const float*><char*>self._buf
+        self.m.nf = nf
+        self.m.h1 = h1
+        self.m.h2 = h2
+        self.m.w1 = <float*>f
+        self.m.b1 = self.m.w1 + nf * h1
+        self.m.w2 = self.m.b1 + h1
+        self.m.b2 = self.m.w2 + h1 * h2
+        self.m.w3 = self.m.b2 + h2
+        self.m.b3 = self.m.w3[h2]
+
+    def evaluate(self, features):
+        """The network's output for a list of NF features (a test hook)."""
+        cdef float x[NF]
+        cdef int i
+        if len(features) != NF:
+            raise ValueError(f"{len(features)} features, expected {NF}")
+        for i in range(NF):
+            x[i] = features[i]
+        return model_eval(&self.m, x)
+
+
 cdef class Core:
     """One root position, its transposition table and its searches.
 
@@ -1826,6 +1870,7 @@ cdef class Core:
     cdef bint deal_known     # the last load named its deal: deal_rules and deal_hands hold
     cdef Rules deal_rules    # the last load's contract
     cdef uint64_t deal_hands[4]   # and deal, each seat's cards at the start of the hand
+    cdef ValueModel model    # the estimating search's model (set_model), kept alive here
 
     def __cinit__(self, int tt_mb=64):
         cdef uint64_t want = (<uint64_t>max(tt_mb, 1)) << 20
@@ -1865,6 +1910,7 @@ cdef class Core:
             free(self.c.patterns.stamp)
             free(self.c.patterns)
         free(self.c.log_buf)
+        free(self.c.ht)
 
     cdef void _join(self):
         # the helpers of the last shared search, ended (before their memory or what
@@ -2004,6 +2050,7 @@ cdef class Core:
         self._new_memo_epoch()
         self.loaded = False
         if not same:
+            self.c.h_epoch += 1
             self.deal_known = False
             if patterns_reset(&self.c, owners) < 0:
                 raise MemoryError("cannot allocate the pattern tables")
@@ -2244,6 +2291,61 @@ cdef class Core:
         with nogil:
             v = rollout(&self.c, bit, horizon, guess)
         self._check()
+        return v
+
+    def set_model(self, ValueModel model):
+        """Evaluate the estimating search's horizon with ``model`` (None: no model)."""
+        self._join()
+        self.model = model
+        self.c.model = NULL if model is None else &model.m
+        self.c.h_epoch += 1
+
+    def features(self, int maxmask):
+        """The value model's inputs at the root, a trick start, for the seats of
+        ``maxmask``: NF floats (eval_features), or None when no points are left."""
+        cdef float x[NF]
+        cdef int i, saved = self.c.maxmask
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        if self.c.st.count:
+            raise ValueError("features are made at trick starts only")
+        self.c.maxmask = maxmask
+        i = eval_features(&self.c, x)
+        self.c.maxmask = saved
+        if i < 0:
+            return None
+        return [x[i] for i in range(NF)]
+
+    def estimate(self, int maxmask, int depth, int bit=-1):
+        """The estimating search's value of ``maxmask``'s future points from the root
+        (with ``bit`` played first, if given): exact for the tricks until ``depth``
+        tricks after the root's trick are done, the value model's from there
+        (core_eval.pxi, hsearch)."""
+        cdef double v
+        cdef int saved_max = self.c.maxmask, saved_lone = self.c.lone
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        if self.c.model == NULL:
+            raise ValueError("no value model set")
+        if bit >= 0 and not (legal_moves(&self.c.R, &self.c.st) >> bit) & 1:
+            raise ValueError("card not legal at the root")
+        if depth < 0:
+            raise ValueError("depth below 0")
+        if self.c.ht == NULL:
+            self.c.ht = <HEntry*>calloc(1 << 17, sizeof(HEntry))
+            if self.c.ht == NULL:
+                raise MemoryError("cannot allocate the estimating search's table")
+            self.c.ht_mask = (1 << 17) - 1
+        self._join()
+        self.c.maxmask = maxmask
+        self.c.lone = popcount(<uint64_t>maxmask) == 1
+        self.c.abort = 0
+        with nogil:
+            v = h_root(&self.c, bit, depth)
+        self.c.maxmask = saved_max
+        self.c.lone = saved_lone
+        if self.c.abort:
+            raise BudgetExceeded("nodes" if self.c.abort == 1 else "ms")
         return v
 
     def policy(self):

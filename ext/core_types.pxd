@@ -124,6 +124,35 @@ cdef struct PatternScratch:
     int complete             # 1 when every holding of the deal has its id (threads share it)
 
 
+cdef enum:
+    NF = 466                 # the value model's features (core_eval.pxi, eval_features)
+    MODEL_HIDDEN = 256       # the widest hidden layer a model file may have
+
+
+cdef struct Model:
+    # the value model (core_eval.pxi): a small network over eval_features, from a
+    # model file (kingsolve/data/value_model.bin, set by Core.set_model)
+    int nf                   # its input features (NF)
+    int h1                   # first hidden layer's units
+    int h2                   # second hidden layer's units
+    float* w1                # nf x h1, a feature's weights together (sparse inputs add rows)
+    float* b1                # h1
+    float* w2                # h1 x h2
+    float* b2                # h2
+    float* w3                # h2
+    float b3
+
+
+cdef struct HEntry:
+    # an entry of the estimating search's own table (its values are estimates: they
+    # never meet the exact table's entries)
+    uint64_t key             # the position's hash and the search's epoch (0 = empty)
+    float lo                 # lower bound of the estimate of the future value
+    float hi                 # upper bound
+    int16_t depth            # tricks searched below it before the model's horizon
+    int16_t move             # best card (bit), -1 for none
+
+
 cdef struct Search
 
 
@@ -205,3 +234,8 @@ cdef struct Search:
     Team* team               # the core's helpers (NULL for none, and in a helper)
     int* busy                # the team's busy counters during a shared search, else NULL
     int busy_ply             # positions with fewer cards played in the hand are counted
+    Model* model             # the value model (NULL: none loaded), shared read-only
+    HEntry* ht               # the estimating search's table (NULL until first used)
+    uint64_t ht_mask         # its entries - 1
+    uint64_t h_epoch         # in its keys: a load or a new maximiser set starts afresh
+    int h_target             # the tricks done at which the estimating search evaluates

@@ -1,0 +1,309 @@
+# The value model and the estimating search (included by _core.pyx).
+#
+# The model (kingsolve/value_model.py reads its file, training/ makes it) maps a
+# trick start, seen from the maximiser set, to the share of the points left that the
+# set gets: a feature vector (eval_features) through a network of two hidden layers
+# (model_eval). The estimating search (hsearch) is alpha-beta on the same moves as
+# the exact search, down to a horizon of completed tricks where the model takes
+# over, with a table of its own: its values are estimates and never meet the exact
+# table's proved bounds.
+
+from libc.math cimport isnan
+
+
+cdef inline int rel_seats(Rules* R, int P, int* rel) noexcept nogil:
+    # rel[seat]: the seat's place after P in play order (P is 0), -1 out of play
+    cdef int i, s = P
+    for i in range(4):
+        rel[i] = -1
+    for i in range(R.nseats):
+        rel[s] = i
+        s = R.next_seat[s]
+    return 0
+
+
+cdef inline void suit_order(Rules* R, int* order) noexcept nogil:
+    # the suits as the model sees them: the trump first, the others in their order
+    cdef int s, j = 0
+    if R.trump >= 0:
+        order[0] = R.trump
+        j = 1
+    for s in range(4):
+        if s != R.trump:
+            order[j] = s
+            j += 1
+
+
+cdef int eval_features(Search* c, float* x) noexcept nogil:
+    # The model's inputs at a trick start, from the maximiser set's view (its lowest
+    # seat P is seat 0; the others follow in play order); returns 0, or -1 when no
+    # points are left (the value is then known). The layout (NF floats):
+    #   0..415    per suit (trump first) and each of its cards still in hands, high to
+    #             low (13 slots): the holder (4 one-hot) and the card's points over
+    #             the scale, at the holder's place (4)
+    #   416..431  per suit and seat, the cards held / 8
+    #   432..447  per suit: trump; not to be led until broken (still); led only when
+    #             nothing else; forced cards of the suit in hands
+    #   448..451  the leader (one-hot)
+    #   452       tricks left / 13
+    #   453, 454  the next trick's points, every trick left's points, over the scale
+    #   455..457  a side of two seats maximises; 3 seats; 2 seats
+    #   458..462  overtake; ruff-overruff; strict; overtrump on a trump lead; trumps
+    #             not to be led yet
+    #   463, 464  the quick bounds (bound_lo, bound_hi) over the scale
+    #   465       the first trick's protection applies
+    # The scale is bound_hi - bound_lo: every point still to fall.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int rel[4]
+    cdef int order[4]
+    cdef int owner[64]
+    cdef int j, k, s, b, r, seat, P = low_bit(<uint64_t>c.maxmask)
+    cdef uint64_t held = in_hands(st), lane, cards
+    cdef int lo = bound_lo(c), hi = bound_hi(c)
+    cdef float scale
+    memset(x, 0, NF * sizeof(float))
+    if hi <= lo:
+        return -1
+    scale = <float>(hi - lo)
+    rel_seats(R, P, rel)
+    suit_order(R, order)
+    for seat in range(4):
+        cards = st.hands[seat]
+        while cards:
+            owner[low_bit(cards)] = seat
+            cards &= cards - 1
+    for j in range(4):
+        s = order[j]
+        lane = held & lane_of(s)
+        k = 0
+        while lane:
+            b = high_bit(lane)
+            lane &= ~((<uint64_t>1) << b)
+            r = rel[owner[b]]
+            x[(j * 13 + k) * 8 + r] = 1.0
+            if R.card_points[b] != 0:
+                x[(j * 13 + k) * 8 + 4 + r] = R.card_points[b] / scale
+            k += 1
+        for seat in range(4):
+            if rel[seat] >= 0:
+                x[416 + j * 4 + rel[seat]] = popcount(st.hands[seat] & lane_of(s)) / 8.0
+        x[432 + j * 4] = 1.0 if s == R.trump else 0.0
+        if R.lead_suit == s:
+            if R.lead_mode == 1 and not (st.played & lane_of(s)):
+                x[432 + j * 4 + 1] = 1.0
+            elif R.lead_mode == 2:
+                x[432 + j * 4 + 2] = 1.0
+        if R.forced & held & lane_of(s):
+            x[432 + j * 4 + 3] = 1.0
+    x[448 + rel[st.to_move]] = 1.0
+    x[452] = (R.n_tricks - st.tricks_done) / 13.0
+    x[453] = R.trick_points[st.tricks_done] / scale
+    x[454] = (R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done]) / scale
+    x[455] = 1.0 if popcount(<uint64_t>c.maxmask) == 2 else 0.0
+    x[456] = 1.0 if R.nseats == 3 else 0.0
+    x[457] = 1.0 if R.nseats == 2 else 0.0
+    x[458] = 1.0 if R.overtake else 0.0
+    x[459] = 1.0 if R.trump_obligation == 1 else 0.0
+    x[460] = 1.0 if R.trump_obligation == 2 else 0.0
+    x[461] = 1.0 if R.overtrump_on_trump_lead else 0.0
+    if R.trump_lead_restricted and R.trump >= 0 and not (st.played & lane_of(R.trump)):
+        x[462] = 1.0
+    x[463] = lo / scale
+    x[464] = hi / scale
+    x[465] = 1.0 if st.tricks_done == 0 and R.protected else 0.0
+    return 0
+
+
+cdef float model_eval(Model* m, float* x) noexcept nogil:
+    # The network's output for inputs x: two ReLU layers, then one linear unit. The
+    # inputs are mostly zero, so the first layer adds the rows of the nonzero ones.
+    cdef float a[MODEL_HIDDEN]
+    cdef float h[MODEL_HIDDEN]
+    cdef int i, j
+    cdef float xi, y
+    cdef float* row
+    for j in range(m.h1):
+        a[j] = m.b1[j]
+    for i in range(m.nf):
+        xi = x[i]
+        if xi != 0.0:
+            row = m.w1 + i * m.h1
+            for j in range(m.h1):
+                a[j] += xi * row[j]
+    for j in range(m.h1):
+        if a[j] < 0.0:
+            a[j] = 0.0
+    for j in range(m.h2):
+        h[j] = m.b2[j]
+    for i in range(m.h1):
+        xi = a[i]
+        if xi != 0.0:
+            row = m.w2 + i * m.h2
+            for j in range(m.h2):
+                h[j] += xi * row[j]
+    y = m.b3
+    for j in range(m.h2):
+        if h[j] > 0.0:
+            y += h[j] * m.w3[j]
+    return y
+
+
+cdef double leaf_value(Search* c) noexcept nogil:
+    # The model's estimate of the maximiser set's future value at a trick start:
+    # its share of the points left, held in the quick bounds.
+    cdef float x[NF]
+    cdef int lo = bound_lo(c), hi = bound_hi(c)
+    cdef double y
+    if eval_features(c, x) < 0 or c.model == NULL:
+        return 0.5 * (lo + hi)
+    y = model_eval(c.model, x)
+    if isnan(y) or y < 0.0:
+        y = 0.0
+    elif y > 1.0:
+        y = 1.0
+    return lo + y * (hi - lo)
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t h_key(Search* c) noexcept nogil:
+    # A trick start's key in the estimating table: its hands, leader and maximiser
+    # set, and the table's epoch (never 0)
+    cdef State* st = &c.st
+    cdef uint64_t k = mix64(st.hands[0] ^ c.h_epoch)
+    k = mix64(k ^ st.hands[1])
+    k = mix64(k ^ st.hands[2])
+    k = mix64(k ^ st.hands[3] ^ (<uint64_t>(st.to_move * 16 + c.maxmask) << 60))
+    return k | 1
+
+
+cdef inline int h_count(Search* c) noexcept nogil:
+    # the node count and, every 1024 nodes, the budget (as count_node)
+    c.nodes += 1
+    if (c.nodes & 1023) == 0:
+        if c.nodes >= c.node_limit:
+            c.abort = 1
+        elif now_s() > c.deadline:
+            c.abort = 2
+    return c.abort
+
+
+cdef double hsearch(Search* c, double alpha, double beta) noexcept nogil:
+    # Fail-soft alpha-beta on the estimate of c.maxmask's future value: exact trick
+    # by trick (the points of each completed trick are added as they fall) until
+    # c.h_target tricks are done, then the model's value (leaf_value). On a stop
+    # (c.abort), 0.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int mv[32]
+    cdef int i, n, w, maximizing, depth = 0, ttmove = -1, bestmove = -1
+    cdef double v, best, gain, alpha0 = alpha, beta0 = beta
+    cdef int lo, hi
+    cdef uint64_t legal, key = 0
+    cdef HEntry* e = NULL
+    if h_count(c):
+        return 0.0
+    lo = bound_lo(c)
+    hi = bound_hi(c)
+    if lo == hi:
+        return lo
+    if st.count == 0:
+        if st.tricks_done >= c.h_target:
+            return leaf_value(c)
+        depth = c.h_target - st.tricks_done
+        key = h_key(c)
+        e = &c.ht[key & c.ht_mask]
+        if e.key == key:
+            if e.depth >= depth:
+                if e.lo == e.hi or e.lo >= beta:
+                    return e.lo
+                if e.hi <= alpha:
+                    return e.hi
+            ttmove = e.move
+    legal = legal_moves(R, st)
+    n = gen_moves(R, st, legal, mv, NULL, NULL)
+    order_moves(c, mv, n, ttmove, legal)
+    if ttmove >= 0 and (legal >> ttmove) & 1:
+        # the table's card first (order_moves weighs it among leads only)
+        for i in range(n):
+            if mv[i] == ttmove:
+                mv[i] = mv[0]
+                mv[0] = ttmove
+                break
+    maximizing = (c.maxmask >> st.to_move) & 1
+    best = -1e30 if maximizing else 1e30
+    for i in range(n):
+        play_card(R, st, mv[i])
+        if st.count == R.nseats:
+            gain = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+            w = close_trick(R, st)
+            if not (c.maxmask >> w) & 1:
+                gain = 0.0
+            v = gain + hsearch(c, alpha - gain, beta - gain)
+            reopen_trick(R, st)
+        else:
+            v = hsearch(c, alpha, beta)
+        unplay_card(st)
+        if c.abort:
+            return 0.0
+        if maximizing:
+            if v > best:
+                best = v
+                bestmove = mv[i]
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        else:
+            if v < best:
+                best = v
+                bestmove = mv[i]
+                if best < beta:
+                    beta = best
+                    if alpha >= beta:
+                        break
+    if e != NULL:
+        e.key = key
+        e.depth = depth
+        e.move = bestmove
+        if best >= beta0:
+            e.lo = best
+            e.hi = hi
+        elif best <= alpha0:
+            e.lo = lo
+            e.hi = best
+        else:
+            e.lo = best
+            e.hi = best
+    return best
+
+
+cdef double h_root(Search* c, int bit, int depth) noexcept nogil:
+    # The estimate of c.maxmask's future value from the root, with `bit` played
+    # first when it is a card (else the root itself), the model at the trick start
+    # `depth` tricks after the root's trick (the root's own when it starts one and
+    # depth is 0). The state is restored.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef double v, gain = 0.0
+    cdef int w, closed = 0
+    c.h_target = st.tricks_done + depth
+    if bit < 0:
+        return hsearch(c, -1e30, 1e30)
+    play_card(R, st, bit)
+    if st.count == R.nseats:
+        gain = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+        w = close_trick(R, st)
+        if not (c.maxmask >> w) & 1:
+            gain = 0.0
+        closed = 1
+    v = gain + hsearch(c, -1e30, 1e30)
+    if closed:
+        reopen_trick(R, st)
+    unplay_card(st)
+    return v

@@ -1,0 +1,106 @@
+"""Labelled positions as the model's inputs and targets.
+
+Each labelled seat (or doubles side) of a position is one example: the core's
+features (``Core.features``, the same the estimating search evaluates) and the
+target, the exact future value's share of the points still to fall, between the
+quick bounds: ``(value - lo) / (hi - lo)``. Examples with no points left are dropped
+(their value is known without a model).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from kingsolve import _core
+from kingsolve.cards import Seat
+from kingsolve.position import Position
+from kingsolve.solver import _load, _side_mask, _total
+
+
+@dataclass
+class Examples:
+    x: np.ndarray          # features, float32 (examples x NF)
+    y: np.ndarray          # targets in [0, 1]
+    lo: np.ndarray         # the quick bounds of the future value, in points
+    hi: np.ndarray
+    total: np.ndarray      # the contract's total points (every point of the hand)
+    index: np.ndarray      # the position's index in its set
+    left: np.ndarray       # tricks left
+    group: list[str]       # the position's rule set and contract
+
+
+def position_of(desc: dict) -> Position:
+    return Position(desc["variant"], desc["contract"], desc["deal"], leader=desc["leader"],
+                    trump=desc["trump"], doubles=desc["doubles"], play=desc["play"])
+
+
+def contract_total(pos: Position) -> int:
+    """Every point of a whole hand of the contract, in absolute value."""
+    t = pos.tables
+    return sum(abs(p) for p in t.trick_points) + sum(abs(p) for p in t.card_points)
+
+
+def read_rows(paths: list[Path], count: int | None = None) -> list[dict]:
+    """The labelled rows of the files, by index; with ``count``, the indices below it
+    only, every one of which must be present (a set is used whole or not at all)."""
+    rows: dict[int, dict] = {}
+    for path in paths:
+        with path.open() as f:
+            for line in f:
+                if line.endswith("\n"):
+                    row = json.loads(line)
+                    rows[row["i"]] = row
+    if count is not None:
+        missing = [i for i in range(count) if i not in rows]
+        if missing:
+            raise SystemExit(f"{len(missing)} of the first {count} positions are not labelled "
+                             f"yet (the first missing: {missing[0]})")
+        return [rows[i] for i in range(count)]
+    return [rows[i] for i in sorted(rows)]
+
+
+def digest(rows: list[dict]) -> str:
+    """A hash of the rows' positions and values (the data a model was fit on)."""
+    h = hashlib.sha256()
+    for row in rows:
+        h.update(json.dumps([row["i"], row["position"], row.get("values")],
+                            sort_keys=True).encode())
+    return h.hexdigest()[:16]
+
+
+def examples(rows: list[dict]) -> Examples:
+    """Every labelled seat of every proved row, as features and targets."""
+    core = _core.Core(1)
+    xs, ys, los, his, totals, idx, lefts, groups = [], [], [], [], [], [], [], []
+    for row in rows:
+        values = row.get("values")
+        if not values:
+            continue
+        pos = position_of(row["position"])
+        _load(core, pos)
+        lo, hi = core.bounds()
+        total = contract_total(pos)
+        for name, value in values.items():
+            seat = Seat.parse(name)
+            mask = _side_mask(pos, seat)
+            f = core.features(mask)
+            if f is None:
+                continue
+            future = value - _total(pos, seat, 0)
+            xs.append(f)
+            ys.append((future - lo) / (hi - lo))
+            los.append(lo)
+            his.append(hi)
+            totals.append(total)
+            idx.append(row["i"])
+            lefts.append(row["left"])
+            groups.append(f"{pos.variant.name}/{pos.contract.name}" + ("/doubles" if pos.doubles else ""))
+    return Examples(np.asarray(xs, np.float32), np.asarray(ys, np.float32),
+                    np.asarray(los, np.float32), np.asarray(his, np.float32),
+                    np.asarray(totals, np.float32), np.asarray(idx), np.asarray(lefts),
+                    groups)

@@ -1,0 +1,161 @@
+"""Fit the value model to labelled positions and write its file.
+
+    python -m training.fit --data training/data/set-1.jsonl --count 60000 --seed 1 \\
+        --out kingsolve/data/value_model.bin
+
+A network of two ReLU hidden layers over the core's features, fit by Adam on the
+mean squared error of the target share (``training.dataset``), with numpy alone and
+a seeded generator: the same data, seed and settings make the same weights. One
+position in ten (by index) is held out; the errors on it, in points and as a share
+of the contract's total points, go into the file's header with the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import struct
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from kingsolve.value_model import write_model
+
+from .dataset import Examples, digest, examples, read_rows
+
+
+class Network:
+    """The model's weights, as the core reads them (w1 is features x h1)."""
+
+    def __init__(self, nf: int, h1: int, h2: int, rng: np.random.Generator) -> None:
+        self.params = [
+            rng.normal(0, np.sqrt(2.0 / nf), (nf, h1)).astype(np.float32), np.zeros(h1, np.float32),
+            rng.normal(0, np.sqrt(2.0 / h1), (h1, h2)).astype(np.float32), np.zeros(h2, np.float32),
+            rng.normal(0, np.sqrt(1.0 / h2), (h2,)).astype(np.float32), np.full(1, 0.5, np.float32),
+        ]
+
+    def forward(self, x: np.ndarray):
+        w1, b1, w2, b2, w3, b3 = self.params
+        a1 = x @ w1 + b1
+        h1 = np.maximum(a1, 0)
+        a2 = h1 @ w2 + b2
+        h2 = np.maximum(a2, 0)
+        return h2 @ w3 + b3[0], (x, a1, h1, a2, h2)
+
+    def grads(self, cache, dy: np.ndarray) -> list[np.ndarray]:
+        x, a1, h1, a2, h2 = cache
+        w1, b1, w2, b2, w3, b3 = self.params
+        g_w3 = h2.T @ dy
+        g_b3 = np.array([dy.sum()], np.float32)
+        d2 = np.outer(dy, w3) * (a2 > 0)
+        g_w2 = h1.T @ d2
+        g_b2 = d2.sum(0)
+        d1 = (d2 @ w2.T) * (a1 > 0)
+        g_w1 = x.T @ d1
+        g_b1 = d1.sum(0)
+        return [g_w1, g_b1, g_w2, g_b2, g_w3, g_b3]
+
+    def predict(self, x: np.ndarray, batch: int = 8192) -> np.ndarray:
+        return np.concatenate([self.forward(x[i:i + batch])[0] for i in range(0, len(x), batch)])
+
+    def weights(self) -> bytes:
+        w1, b1, w2, b2, w3, b3 = self.params
+        flat = np.concatenate([w1.ravel(), b1, w2.ravel(), b2, w3, b3]).astype("<f4")
+        return flat.tobytes()
+
+
+def fit(train: Examples, seed: int, hidden: tuple[int, int] = (128, 32), epochs: int = 30,
+        batch: int = 256, lr: float = 1e-3, weight_decay: float = 1e-5,
+        log=None) -> Network:
+    """A network fit to the examples (Adam, the learning rate halved over the last
+    third of the epochs)."""
+    rng = np.random.default_rng(seed)
+    net = Network(train.x.shape[1], hidden[0], hidden[1], rng)
+    m = [np.zeros_like(p) for p in net.params]
+    v = [np.zeros_like(p) for p in net.params]
+    b1, b2, eps, step = 0.9, 0.999, 1e-8, 0
+    n = len(train.y)
+    for epoch in range(epochs):
+        rate = lr * (0.5 ** max(0, (3 * epoch - 2 * epochs) / max(1, epochs / 3)))
+        order = rng.permutation(n)
+        total = 0.0
+        for i in range(0, n, batch):
+            j = order[i:i + batch]
+            pred, cache = net.forward(train.x[j])
+            err = pred - train.y[j]
+            total += float((err ** 2).sum())
+            g = net.grads(cache, (2.0 / len(j)) * err.astype(np.float32))
+            step += 1
+            for k, p in enumerate(net.params):
+                gk = g[k] + weight_decay * p
+                m[k] = b1 * m[k] + (1 - b1) * gk
+                v[k] = b2 * v[k] + (1 - b2) * gk * gk
+                mh = m[k] / (1 - b1 ** step)
+                vh = v[k] / (1 - b2 ** step)
+                p -= (rate * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+        if log:
+            log(f"epoch {epoch + 1}: train mse {total / n:.5f}")
+    return net
+
+
+def errors(net: Network, ex: Examples) -> dict:
+    """The held-out errors: mean absolute and mean signed, in points and as a share of
+    the contract's total points, overall and by tricks left."""
+    pred = np.clip(net.predict(ex.x), 0, 1)
+    pts = (pred - ex.y) * (ex.hi - ex.lo)
+    share = pts / ex.total
+    out = {"examples": int(len(ex.y)), "mae_points": float(np.abs(pts).mean()),
+           "mae_share": float(np.abs(share).mean()), "bias_share": float(share.mean()),
+           "by_left": {}}
+    for left in sorted(set(ex.left.tolist())):
+        k = ex.left == left
+        out["by_left"][int(left)] = {"examples": int(k.sum()),
+                                     "mae_share": round(float(np.abs(share[k]).mean()), 5)}
+    return out
+
+
+def split(ex: Examples, held: np.ndarray) -> Examples:
+    return Examples(ex.x[held], ex.y[held], ex.lo[held], ex.hi[held], ex.total[held],
+                    ex.index[held], ex.left[held], [g for g, h in zip(ex.group, held) if h])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m training.fit", description=__doc__.split("\n")[0])
+    ap.add_argument("--data", type=Path, nargs="+", required=True)
+    ap.add_argument("--count", type=int, help="fit on the positions of index below this (all labelled)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hidden", type=int, nargs=2, default=(128, 32))
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+
+    def log(text: str) -> None:
+        print(f"[{time.perf_counter() - start:7.1f} s] {text}", file=sys.stderr, flush=True)
+
+    rows = read_rows(args.data, args.count)
+    ex = examples(rows)
+    log(f"{len(rows)} positions, {len(ex.y)} examples")
+    held = ex.index % 10 == 0
+    train, test = split(ex, ~held), split(ex, held)
+    net = fit(train, args.seed, tuple(args.hidden), args.epochs, args.batch, args.lr, log=log)
+    measured = errors(net, test)
+    log(f"held out: mae {measured['mae_share']:.4f} of the contract's points, "
+        f"bias {measured['bias_share']:+.4f}")
+    trained = {
+        "command": "python -m training.fit " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "data": [p.name for p in args.data], "positions": len(rows), "data_digest": digest(rows),
+        "examples": int(len(train.y)), "seed": args.seed, "epochs": args.epochs,
+        "batch": args.batch, "lr": args.lr, "held_out": measured,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_model(args.out, ex.x.shape[1], tuple(args.hidden), net.weights(), trained)
+    log(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
