@@ -126,12 +126,15 @@ def first_best(analysis) -> str:
     return str(analysis.best[0]) if analysis.best else str(next(iter(analysis.card_bounds)))
 
 
-def run(levels: list[int], count: int, budgets: list[float], cap_ms: float) -> None:
+def run(levels: list[int], count: int, budgets: list[float], cap_ms: float,
+        estimators: list[str], cached: bool = False) -> None:
     exact = Exact()
     for level in levels:
         scores: dict[str, Score] = defaultdict(Score)
         skipped = 0
         for i in range(count):
+            if cached and (level, i) not in exact.rows:
+                break
             row = exact.label(level, i, cap_ms)
             if "cards" not in row:
                 skipped += 1
@@ -142,12 +145,14 @@ def run(levels: list[int], count: int, budgets: list[float], cap_ms: float) -> N
             cards = row["cards"]
             scores["simple player"].add(cards, str(play_preference(pos)[0]), total, rules)
             for ms in budgets:
-                _idle_cores.clear()
-                a = analyse(pos, seats=[pos.to_move], budget=Budget(nodes=NODES, ms=ms))
-                est = {str(c): float(v) for c, v in a.card_estimates.items()}
-                scores[f"analyse {ms:g} ms"].add(cards, first_best(a), total, rules,
-                                                 est if len(est) == len(cards) else None)
-        print(f"{level} tricks left: {count - skipped} positions ({skipped} not proved "
+                for estimator in estimators:
+                    _idle_cores.clear()
+                    a = analyse(pos, seats=[pos.to_move], budget=Budget(nodes=NODES, ms=ms),
+                                estimator=estimator)
+                    est = {str(c): float(v) for c, v in a.card_estimates.items()}
+                    scores[f"analyse {estimator} {ms:g} ms"].add(
+                        cards, first_best(a), total, rules, est if len(est) == len(cards) else None)
+        print(f"{level} tricks left: {i + 1 - skipped} positions ({skipped} not proved "
               f"within {cap_ms / 1000:g} s)")
         for name, score in scores.items():
             print("  " + score.line(name))
@@ -160,6 +165,9 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--exact-ms", type=float, default=30000)
     ap.add_argument("--budgets", default="250,1000")
+    ap.add_argument("--estimators", default="playout,model")
+    ap.add_argument("--cached", action="store_true",
+                    help="measure the positions already labelled only (label none)")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     if args.command == "label":
@@ -170,7 +178,8 @@ def main() -> int:
                 print(level, i, row["position"]["variant"], row["position"]["contract"],
                       "proved" if "cards" in row else "not proved", row.get("ms", ""), flush=True)
         return 0
-    run(levels, args.count, [float(x) for x in args.budgets.split(",")], args.exact_ms)
+    run(levels, args.count, [float(x) for x in args.budgets.split(",")], args.exact_ms,
+        args.estimators.split(","), args.cached)
     return 0
 
 

@@ -1716,7 +1716,12 @@ cdef int rollout(Search* c, int bit, int horizon, int guess) noexcept nogil:
             break
         if st.count == 0 and R.n_tricks - st.tricks_done <= horizon:
             break
-        card = policy_card(R, st, positive)
+        if c.coalition == 2 and c.model != NULL:
+            card = guided_card(c)
+        elif c.coalition and c.lone and not (c.maxmask >> st.to_move) & 1:
+            card = coalition_card(c)
+        else:
+            card = policy_card(R, st, positive)
     v = gain
     c.proved_lo = gain
     c.proved_hi = gain
@@ -2276,10 +2281,12 @@ cdef class Core:
         self._check()
         return v
 
-    def rollout_value(self, int bit, int maxmask, int horizon, int guess):
+    def rollout_value(self, int bit, int maxmask, int horizon, int guess, int coalition=0):
         """The future value (from the root) of ``maxmask`` when ``bit`` is played, every
         seat then plays the simple player (``kingsolve.hint.play_preference``) until a
-        trick starts with at most ``horizon`` tricks left, and the rest is searched."""
+        trick starts with at most ``horizon`` tricks left, and the rest is searched.
+        With ``coalition`` 1, the others of a lone seat play coalition_card instead;
+        with 2, every seat plays guided_card (the value model's choice)."""
         cdef int v
         if not self.loaded:
             raise ValueError("no position loaded")
@@ -2288,8 +2295,10 @@ cdef class Core:
         if horizon < 0:
             raise ValueError("horizon below 0")
         self._set_max(maxmask)
+        self.c.coalition = coalition
         with nogil:
             v = rollout(&self.c, bit, horizon, guess)
+        self.c.coalition = 0
         self._check()
         return v
 
@@ -2304,17 +2313,26 @@ cdef class Core:
         """The value model's inputs at the root, a trick start, for the seats of
         ``maxmask``: NF floats (eval_features), or None when no points are left."""
         cdef float x[NF]
-        cdef int i, saved = self.c.maxmask
+        cdef int i
         if not self.loaded:
             raise ValueError("no position loaded")
         if self.c.st.count:
             raise ValueError("features are made at trick starts only")
-        self.c.maxmask = maxmask
+        self._set_max(maxmask)
         i = eval_features(&self.c, x)
-        self.c.maxmask = saved
         if i < 0:
             return None
         return [x[i] for i in range(NF)]
+
+    def suit_games(self, int maxmask):
+        """Per suit, whether the lone seat ``maxmask`` survives the suit's safety game
+        (suit_game, every other seat leading): the value model's input (a test hook)."""
+        cdef int P = low_bit(<uint64_t>maxmask), s
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        self._set_max(maxmask)
+        return [bool(suit_game(&self.c, P, s, in_hands(&self.c.st), others_in_play(&self.c, P)))
+                for s in range(4)]
 
     def estimate(self, int maxmask, int depth, int bit=-1):
         """The estimating search's value of ``maxmask``'s future points from the root
@@ -2322,7 +2340,6 @@ cdef class Core:
         tricks after the root's trick are done, the value model's from there
         (core_eval.pxi, hsearch)."""
         cdef double v
-        cdef int saved_max = self.c.maxmask, saved_lone = self.c.lone
         if not self.loaded:
             raise ValueError("no position loaded")
         if self.c.model == NULL:
@@ -2337,13 +2354,12 @@ cdef class Core:
                 raise MemoryError("cannot allocate the estimating search's table")
             self.c.ht_mask = (1 << 17) - 1
         self._join()
-        self.c.maxmask = maxmask
-        self.c.lone = popcount(<uint64_t>maxmask) == 1
+        self._set_max(maxmask)
         self.c.abort = 0
         with nogil:
             v = h_root(&self.c, bit, depth)
-        self.c.maxmask = saved_max
-        self.c.lone = saved_lone
+        self.dirty = True
+        self.used = True
         if self.c.abort:
             raise BudgetExceeded("nodes" if self.c.abort == 1 else "ms")
         return v

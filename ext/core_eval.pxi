@@ -52,6 +52,12 @@ cdef int eval_features(Search* c, float* x) noexcept nogil:
     #             not to be led yet
     #   463, 464  the quick bounds (bound_lo, bound_hi) over the scale
     #   465       the first trick's protection applies
+    #   466..509  per suit: each seat's run of the suit's top cards / 4; P's cards
+    #             under every other hand's lowest / 4; the others' cards under P's
+    #             lowest / 4; P survives the suit's safety game (suit_game); each
+    #             seat's points in the suit over the scale
+    #   510, 511  the safety games apply (a lone seat, no trump, no overtaking, past
+    #             the first trick's protection); P can lose every trick (lone_safe)
     # The scale is bound_hi - bound_lo: every point still to fall.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
@@ -61,6 +67,10 @@ cdef int eval_features(Search* c, float* x) noexcept nogil:
     cdef int j, k, s, b, r, seat, P = low_bit(<uint64_t>c.maxmask)
     cdef uint64_t held = in_hands(st), lane, cards
     cdef int lo = bound_lo(c), hi = bound_hi(c)
+    cdef int games = c.lone and R.trump < 0 and not R.overtake and \
+        (R.protected == 0 or st.tricks_done > 0)
+    cdef int every = others_in_play(c, P), run, low_p, below, top_owner
+    cdef uint64_t mine, theirs, t
     cdef float scale
     memset(x, 0, NF * sizeof(float))
     if hi <= lo:
@@ -96,6 +106,31 @@ cdef int eval_features(Search* c, float* x) noexcept nogil:
                 x[432 + j * 4 + 2] = 1.0
         if R.forced & held & lane_of(s):
             x[432 + j * 4 + 3] = 1.0
+        # the suit's shape as a player counts it
+        lane = held & lane_of(s)
+        if lane:
+            top_owner = owner[high_bit(lane)]
+            run = 0
+            t = lane
+            while t and owner[high_bit(t)] == top_owner:
+                run += 1
+                t &= ~((<uint64_t>1) << high_bit(t))
+            x[466 + j * 11 + rel[top_owner]] = run / 4.0
+        mine = st.hands[P] & lane_of(s)
+        theirs = lane & ~mine
+        if mine and theirs:
+            x[466 + j * 11 + 4] = popcount(mine & (((<uint64_t>1) << low_bit(theirs)) - 1)) / 4.0
+            x[466 + j * 11 + 5] = popcount(theirs & (((<uint64_t>1) << low_bit(mine)) - 1)) / 4.0
+        if games and suit_game(c, P, s, held, every):
+            x[466 + j * 11 + 6] = 1.0
+        for seat in range(4):
+            if rel[seat] >= 0:
+                k = 0
+                t = st.hands[seat] & lane_of(s)
+                while t:
+                    k += R.card_points[low_bit(t)]
+                    t &= t - 1
+                x[466 + j * 11 + 7 + rel[seat]] = k / scale
     x[448 + rel[st.to_move]] = 1.0
     x[452] = (R.n_tricks - st.tricks_done) / 13.0
     x[453] = R.trick_points[st.tricks_done] / scale
@@ -112,6 +147,10 @@ cdef int eval_features(Search* c, float* x) noexcept nogil:
     x[463] = lo / scale
     x[464] = hi / scale
     x[465] = 1.0 if st.tricks_done == 0 and R.protected else 0.0
+    if games:
+        x[510] = 1.0
+        if lo < 0 and lone_safe(c):
+            x[511] = 1.0
     return 0
 
 
@@ -149,20 +188,67 @@ cdef float model_eval(Model* m, float* x) noexcept nogil:
     return y
 
 
+cdef int leaf_bounds(Search* c, int* lo, int* hi) noexcept nogil:
+    # What the exact search knows of a trick start without searching it: the last
+    # trick played out, the lone seat's exact endings and whether it can lose every
+    # trick left, the exact table's entry (the exact searches of the same root
+    # store there). Narrows [lo, hi]; returns 1 when they meet.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef uint64_t rel = 0
+    cdef TTEntry found
+    cdef TTEntry* e
+    cdef int v, elo, ehi, total
+    if st.tricks_done == R.n_tricks - 1:
+        v = last_trick(c, &rel)
+        lo[0] = v
+        hi[0] = v
+        return 1
+    if c.lone and lone_endgame(c, &v):
+        lo[0] = v
+        hi[0] = v
+        return 1
+    e = tt_probe(c, tt_key(c), &found)
+    if e != NULL:
+        elo = e.lo
+        ehi = e.hi
+        if c.flip:
+            total = bound_lo(c) + bound_hi(c)
+            elo = total - e.hi
+            ehi = total - e.lo
+        if elo > lo[0]:
+            lo[0] = elo
+        if ehi < hi[0]:
+            hi[0] = ehi
+    if c.lone and lo[0] < 0 and R.trump < 0 and not R.overtake and \
+            (R.protected == 0 or st.tricks_done > 0) and lone_safe(c):
+        lo[0] = 0
+    return lo[0] >= hi[0]
+
+
 cdef double leaf_value(Search* c) noexcept nogil:
-    # The model's estimate of the maximiser set's future value at a trick start:
-    # its share of the points left, held in the quick bounds.
+    # The estimate of the maximiser set's future value at a trick start: the model's
+    # share of the points left, held in what the exact search knows (leaf_bounds).
     cdef float x[NF]
-    cdef int lo = bound_lo(c), hi = bound_hi(c)
-    cdef double y
+    cdef int lo = bound_lo(c), hi = bound_hi(c), qlo, qhi
+    cdef double y, v
+    qlo = lo
+    qhi = hi
+    if leaf_bounds(c, &qlo, &qhi):
+        return qlo
     if eval_features(c, x) < 0 or c.model == NULL:
-        return 0.5 * (lo + hi)
+        return 0.5 * (qlo + qhi)
     y = model_eval(c.model, x)
     if isnan(y) or y < 0.0:
         y = 0.0
     elif y > 1.0:
         y = 1.0
-    return lo + y * (hi - lo)
+    v = lo + y * (hi - lo)
+    if v < qlo:
+        return qlo
+    if v > qhi:
+        return qhi
+    return v
 
 
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
@@ -178,7 +264,8 @@ cdef inline uint64_t h_key(Search* c) noexcept nogil:
     cdef uint64_t k = mix64(st.hands[0] ^ c.h_epoch)
     k = mix64(k ^ st.hands[1])
     k = mix64(k ^ st.hands[2])
-    k = mix64(k ^ st.hands[3] ^ (<uint64_t>(st.to_move * 16 + c.maxmask) << 60))
+    k = mix64(k ^ st.hands[3])
+    k = mix64(k ^ <uint64_t>(st.to_move + 4 * c.maxmask + 1))
     return k | 1
 
 
@@ -307,3 +394,121 @@ cdef double h_root(Search* c, int bit, int depth) noexcept nogil:
         reopen_trick(R, st)
     unplay_card(st)
     return v
+
+
+cdef int coalition_card(Search* c) noexcept nogil:
+    # The card of a seat playing with the others against the lone seat P, in a
+    # play-out of P's paranoid value (the simple player plays for itself, so its
+    # play-outs let P escape tricks the three others could force on it). Under a
+    # penalty (the trick's tendency below 0): lead the lowest card of the suit where
+    # P's lowest card stands highest above the leader's lowest (P cannot duck the
+    # lead); when P's card heads the trick, stay under it with the card of most
+    # points (void: shed the card of most points); when P has still to play, follow
+    # low (void: shed a point card, else the highest); once P's card is beaten, shed
+    # the highest card. In a positive contract: win the trick over P's card with the
+    # lowest card that does, else play the lowest; lead the highest card.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int P = low_bit(<uint64_t>c.maxmask)
+    cdef uint64_t legal = legal_moves(R, st), m, lane, pl
+    cdef int i, b, s, key, best = -1, best_key = 0, p_in = -1, p_wins = 0, led, gap, best_gap
+    cdef int tendency = trick_tendency(c)
+    if st.count > 0:
+        for i in range(st.count):
+            if st.cur.seat[i] == P:
+                p_in = i
+        p_wins = p_in >= 0 and st.cur.win[st.count - 1] == p_in
+    if st.count == 0:
+        if tendency < 0:
+            best_gap = -100
+            for s in range(4):
+                lane = legal & lane_of(s)
+                pl = st.hands[P] & lane_of(s)
+                if lane and pl:
+                    gap = low_bit(pl) - low_bit(lane)
+                    if gap > best_gap:
+                        best_gap = gap
+                        best = low_bit(lane)
+            if best >= 0:
+                return best
+        # the lowest card (penalty), the highest (positive)
+        m = legal
+        while m:
+            b = low_bit(m)
+            m &= m - 1
+            key = (b & 15) * 4 + (b >> 4)
+            if tendency >= 0:
+                key = -key
+            if best < 0 or key < best_key:
+                best = b
+                best_key = key
+        return best
+    led = st.cur.card[0] >> 4
+    m = legal
+    while m:
+        b = low_bit(m)
+        m &= m - 1
+        if tendency >= 0:
+            # positive: beat P's winning card cheaply, else the lowest
+            if p_wins and beats(R, st, b):
+                key = (b & 15)
+            else:
+                key = 64 + (b & 15)
+        elif p_wins:
+            # under P's card, most points first, then the highest
+            if beats(R, st, b):
+                key = 4096 - R.card_points[b] * 64 + (b & 15)
+            else:
+                key = R.card_points[b] * 64 - (b & 15)
+        elif p_in < 0:
+            # P to play later: follow low; void, shed points, then the highest card
+            if (b >> 4) == led:
+                key = (b & 15)
+            else:
+                key = 64 + R.card_points[b] * 64 - (b & 15)
+        else:
+            # P's card is beaten: shed the highest card
+            key = -(b & 15)
+        if best < 0 or key < best_key:
+            best = b
+            best_key = key
+    return best
+
+
+cdef int guided_card(Search* c) noexcept nogil:
+    # The card of a play-out guided by the value model: the seat's best card by a
+    # search of the rest of the trick (hsearch to the next trick start, where the
+    # model evaluates), the maximiser set maximising, the others minimising.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int mv[32]
+    cdef int i, n, w, best = -1, saved = c.h_target
+    cdef int maximizing = (c.maxmask >> st.to_move) & 1
+    cdef uint64_t legal = legal_moves(R, st)
+    cdef double v, gain, bestv = -1e30 if maximizing else 1e30
+    n = gen_moves(R, st, legal, mv, NULL, NULL)
+    if n == 1:
+        return mv[0]
+    order_moves(c, mv, n, -1, legal)
+    c.h_target = st.tricks_done + 1
+    for i in range(n):
+        play_card(R, st, mv[i])
+        if st.count == R.nseats:
+            gain = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+            w = close_trick(R, st)
+            if not (c.maxmask >> w) & 1:
+                gain = 0.0
+            v = gain + hsearch(c, -1e30, 1e30)
+            reopen_trick(R, st)
+        elif maximizing:
+            v = hsearch(c, bestv, 1e30)
+        else:
+            v = hsearch(c, -1e30, bestv)
+        unplay_card(st)
+        if c.abort:
+            break
+        if best < 0 or (v > bestv if maximizing else v < bestv):
+            best = mv[i]
+            bestv = v
+    c.h_target = saved
+    return best if best >= 0 else mv[0]

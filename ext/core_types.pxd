@@ -125,7 +125,7 @@ cdef struct PatternScratch:
 
 
 cdef enum:
-    NF = 466                 # the value model's features (core_eval.pxi, eval_features)
+    NF = 512                 # the value model's features (core_eval.pxi, eval_features)
     MODEL_HIDDEN = 256       # the widest hidden layer a model file may have
 
 
@@ -239,3 +239,4 @@ cdef struct Search:
     uint64_t ht_mask         # its entries - 1
     uint64_t h_epoch         # in its keys: a load or a new maximiser set starts afresh
     int h_target             # the tricks done at which the estimating search evaluates
+    int coalition            # 1: a lone seat's play-outs give the others coalition_card

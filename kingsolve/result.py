@@ -37,6 +37,8 @@ def json_number(x: Number) -> int | float:
     """A score as a JSON number: an integer when whole, else a float."""
     if isinstance(x, Fraction):
         return int(x) if x.denominator == 1 else float(x)
+    if isinstance(x, float) and x != int(x):
+        return x
     return int(x)
 
 

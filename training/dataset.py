@@ -29,7 +29,7 @@ class Examples:
     lo: np.ndarray         # the quick bounds of the future value, in points
     hi: np.ndarray
     total: np.ndarray      # the contract's total points (every point of the hand)
-    index: np.ndarray      # the position's index in its set
+    index: np.ndarray      # the position's index in its set (a chain's rows share it)
     left: np.ndarray       # tricks left
     group: list[str]       # the position's rule set and contract
 
@@ -45,30 +45,37 @@ def contract_total(pos: Position) -> int:
     return sum(abs(p) for p in t.trick_points) + sum(abs(p) for p in t.card_points)
 
 
-def read_rows(paths: list[Path], count: int | None = None) -> list[dict]:
-    """The labelled rows of the files, by index; with ``count``, the indices below it
-    only, every one of which must be present (a set is used whole or not at all)."""
-    rows: dict[int, dict] = {}
-    for path in paths:
+def read_rows(paths: list[Path], counts: "list[int] | None" = None) -> list[dict]:
+    """The labelled rows of the files, each position with the rows of its chain
+    (``training.generate --chain``); with ``counts`` (one per file), the positions
+    of index below the file's count only, every one of which must be present (a set
+    is used whole or not at all). A row's ``set`` is its file's place in the list."""
+    out: list[dict] = []
+    for n, path in enumerate(paths):
+        rows: dict[tuple[int, int], dict] = {}
         with path.open() as f:
             for line in f:
                 if line.endswith("\n"):
                     row = json.loads(line)
-                    rows[row["i"]] = row
-    if count is not None:
-        missing = [i for i in range(count) if i not in rows]
-        if missing:
-            raise SystemExit(f"{len(missing)} of the first {count} positions are not labelled "
-                             f"yet (the first missing: {missing[0]})")
-        return [rows[i] for i in range(count)]
-    return [rows[i] for i in sorted(rows)]
+                    row["set"] = n
+                    rows[row["i"], row.get("k", 0)] = row
+        if counts is not None:
+            count = counts[n]
+            have = {i for i, _ in rows}
+            missing = [i for i in range(count) if i not in have]
+            if missing:
+                raise SystemExit(f"{path}: {len(missing)} of the first {count} positions are not "
+                                 f"labelled yet (the first missing: {missing[0]})")
+            rows = {key: row for key, row in rows.items() if key[0] < count}
+        out.extend(rows[key] for key in sorted(rows))
+    return out
 
 
 def digest(rows: list[dict]) -> str:
     """A hash of the rows' positions and values (the data a model was fit on)."""
     h = hashlib.sha256()
     for row in rows:
-        h.update(json.dumps([row["i"], row["position"], row.get("values")],
+        h.update(json.dumps([row["set"], row["i"], row.get("k", 0), row["position"], row.get("values")],
                             sort_keys=True).encode())
     return h.hexdigest()[:16]
 

@@ -1,6 +1,6 @@
 """Fit the value model to labelled positions and write its file.
 
-    python -m training.fit --data training/data/set-1.jsonl --count 60000 --seed 1 \\
+    python -m training.fit --data set-1.jsonl set-2.jsonl --count 9800 20000 --seed 1 \\
         --out kingsolve/data/value_model.bin
 
 A network of two ReLU hidden layers over the core's features, fit by Adam on the
@@ -123,7 +123,8 @@ def split(ex: Examples, held: np.ndarray) -> Examples:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m training.fit", description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, nargs="+", required=True)
-    ap.add_argument("--count", type=int, help="fit on the positions of index below this (all labelled)")
+    ap.add_argument("--count", type=int, nargs="+",
+                    help="per file, fit on the positions of index below this (all labelled)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hidden", type=int, nargs=2, default=(128, 32))
     ap.add_argument("--epochs", type=int, default=30)

@@ -36,10 +36,10 @@ class Setting:
 LEVELS_4 = (4, 5, 6, 7, 8, 8, 9, 9, 9, 10, 10, 10, 11, 11)
 
 
-def _levels(players: int, tricks: int) -> tuple[int, ...]:
+def _levels(players: int, tricks: int, levels: tuple[int, ...] = LEVELS_4) -> tuple[int, ...]:
     """The tricks-left levels for a player count: the same numbers of cards left in
     play as ``LEVELS_4`` (16 to 44), below the hand's first trick."""
-    return tuple(min(tricks - 1, (4 * n + players - 1) // players) for n in LEVELS_4)
+    return tuple(min(tricks - 1, (4 * n + players - 1) // players) for n in levels)
 
 
 def settings() -> list[Setting]:
@@ -63,10 +63,17 @@ def settings() -> list[Setting]:
 SETTINGS = settings()
 
 
+#: The levels a chain of positions starts from (4 players; scaled as ``_levels``):
+#: the levels the estimating search's horizon meets first.
+CHAIN_LEVELS = (9, 10, 11)
+
+
 def position(seed: int, index: int, left: int | None = None,
-             kinds: "list[Setting] | None" = None) -> Position:
+             kinds: "list[Setting] | None" = None,
+             levels: "tuple[int, ...] | None" = None) -> Position:
     """Position ``index`` of the set with this seed: at ``left`` tricks left when
-    given (else a level of its setting's), of the settings ``kinds`` (else all)."""
+    given, else at one of ``levels`` (4-player counts, scaled to the player count)
+    or of its setting's levels; of the settings ``kinds`` (else all)."""
     rnd = random.Random(f"kingsolve-training:{seed}:{index}")
     kinds = SETTINGS if kinds is None else kinds
     weights = [s.weight for s in kinds]
@@ -78,8 +85,10 @@ def position(seed: int, index: int, left: int | None = None,
         deal = Deal.random(rnd.randrange(2 ** 32), deck=rs.deck, players=s.players)
         leader = rnd.choice(list(deal.seats))
         pos = Position(rs, s.contract, deal, leader=leader, trump=trump, doubles=s.doubles)
-        drawn = rnd.choice(s.levels)
-        left = drawn if left is None else left
+        drawn = rnd.choice(s.levels if levels is None
+                           else _levels(s.players, rs.deck // s.players, levels))
+        if left is None:
+            left = drawn
         randomness = rnd.random()
         while not pos.complete and (pos.n_tricks - len(pos.tricks) > left or pos.current_trick()):
             if rnd.random() < randomness:
