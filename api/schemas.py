@@ -477,7 +477,12 @@ def _solve_response() -> dict:
                                     "among those not proved worse"},
             "horizon": {"type": ["integer", "null"],
                         "description": "tricks left at which the estimates were searched "
-                                       "exactly (the simple player plays before)"},
+                                       "exactly (docs/rules.md 12)"},
+            "estimator": {"type": ["string", "null"], "enum": ["model", "playout", None],
+                          "description": "what the estimates are: 'model', the value "
+                                         "model's search beside the play-out it guides; "
+                                         "'playout', the simple player's play-outs; null "
+                                         "once every value is exact (docs/rules.md 12)"},
             "complete": {"type": "boolean", "description": "the hand is over"},
             "sides": SCORES,
             "nodes": {"type": "integer", "minimum": 0},

@@ -12,17 +12,19 @@ budget and says how sure each number is:
 * ``best``: the best cards when every card is exact, else the cards of the best
   estimate among those not proved worse than another card.
 
-**What an estimate is.** The estimate of a legal card ``c`` of the seat on move, at
-horizon ``h``, is the mover's value (its side's in doubles) when ``c`` is played, every
+**What an estimate is** (docs/rules.md 12). A legal card's estimate at horizon ``h``
+is either its play-out value (``estimator="playout"``): the card is played, every
 seat then plays the simple player (``kingsolve.hint.play_preference``, compiled in the
 core) until a trick starts with at most ``h`` tricks left, and the rest is searched
-exactly, double dummy (the hint engine's play-out, on the known deal). The estimate of
-the mover's value is the best of its cards' estimates; of any other seat (side), the
-least over the mover's cards of that seat's play-out value after the card (the mover is
-one of its opponents). Every estimate is then held inside the range proved for it. The
-horizon deepens while time remains (3, 5, 6, 7, ... up to one trick fewer than are
-left); past the last step only the exact search improves the answer, and a value it
-proves replaces its estimate.
+exactly; or (``"model"``) the mean of the value model's search a few tricks deep and
+of the play-out the model guides, searched exactly from ``h`` tricks left
+(``kingsolve.value_model``). ``"auto"`` takes the model where it measured better. The
+estimate of the mover's value is the best of its cards' estimates; of any other seat
+(side), the least over the mover's cards of that seat's estimate after the card (the
+mover is one of its opponents). Every estimate is then held inside the range proved
+for it. The horizon deepens while time remains (3, 5, 6, 7, ... up to one trick fewer
+than are left); past the last step only the exact search improves the answer, and a
+value it proves replaces its estimate.
 
 **How the time is spent.** The work goes in rounds of doubling length: each round
 first deepens the estimates by one horizon step, then gives every value not yet exact
@@ -85,6 +87,7 @@ class Analysis:
     nodes: int = 0
     ms: float = 0.0
     extra: dict = field(default_factory=dict)
+    estimator: str | None = None
 
     @property
     def values(self) -> dict[Seat, Number]:
@@ -127,6 +130,8 @@ class Analysis:
             if not self.solved:
                 head += " · estimates " + ("not made yet" if self.horizon is None else
                                            f"searched exactly from {self.horizon} tricks left")
+                if self.horizon is not None and self.estimator == "model":
+                    head += " (value model)"
         lines = [head + f" · {self.nodes} nodes, {self.ms:.0f} ms",
                  "values: " + "  ".join(f"{s.name} {value_text(b, self.estimates.get(s))}"
                                        for s, b in self.bounds.items())]
@@ -164,6 +169,7 @@ class Analysis:
             "card_estimates": {str(c): json_number(v) for c, v in self.card_estimates.items()},
             "best": [str(c) for c in self.best],
             "horizon": self.horizon,
+            "estimator": self.estimator,
             "complete": self.complete,
             "nodes": int(self.nodes),
             "ms": round(float(self.ms), 3),
@@ -356,13 +362,16 @@ class _Run:
             top = max((card_estimates[c] for c in rated), default=None)
             best = [c for c in rated if card_estimates[c] == top] if len(rated) == len(live) \
                 else []
+            # among equal estimates, the card with the most proved for it first
+            best.sort(key=lambda c: (-card_bounds[c][0], -card_bounds[c][1]))
         solved = exact and all(lo == hi for lo, hi in bounds.values())
         horizon = self.tricks_left if solved else self.horizon
         return Analysis(to_move=mover, taken=dict(p.taken), complete=False, bounds=bounds,
                         estimates=estimates, card_bounds=card_bounds,
                         card_estimates=card_estimates, best=best, horizon=horizon,
                         nodes=self.nodes, ms=(time.perf_counter() - self.start) * 1000.0,
-                        extra=_sides(p, bounds))
+                        extra=_sides(p, bounds),
+                        estimator=None if solved else "model" if self.model is not None else "playout")
 
 
 class _Part:
@@ -430,6 +439,9 @@ class _Part:
         left (one leans low, the other high: measured at 12 and 13 tricks left)."""
         core = self.core
         searched = core.estimate(mask, depth, rep)
+        if h == self.run.rungs[0] and len(self.run.rungs) > 1:
+            # the first estimates come at once: the search alone (a millisecond)
+            return round(searched, 1)
         played = core.rollout_value(rep, mask, h, int(round(guess)), 2)
         return round(0.5 * (searched + played), 1)
 
@@ -485,8 +497,19 @@ def estimator_model(estimator: str, position: Position):
                                   f"{', '.join(ESTIMATORS)}")
     if estimator == "playout":
         return None
+    if estimator == "auto" and not model_measured_better(position):
+        return None
     from .value_model import default_model
     return default_model()
+
+
+def model_measured_better(position: Position) -> bool:
+    """Whether the value model's estimates measured better than the play-outs for a
+    position like this one: 4 players, 52 cards, at least 12 tricks left
+    (benchmarks/estimates.py; with fewer tricks left the play-outs' exact part
+    reaches nearly the whole hand)."""
+    return position.deal.players == 4 and position.variant.deck == 52 and \
+        position.n_tricks - len(position.tricks) >= 12
 
 
 def _sides(position: Position, bounds: dict) -> dict:

@@ -67,15 +67,19 @@ class Network:
 
 def fit(train: Examples, seed: int, hidden: tuple[int, int] = (128, 32), epochs: int = 30,
         batch: int = 256, lr: float = 1e-3, weight_decay: float = 1e-5,
-        log=None) -> Network:
+        log=None, huber: float = 0.0) -> Network:
     """A network fit to the examples (Adam, the learning rate halved over the last
-    third of the epochs)."""
+    third of the epochs). Each example weighs its share of the contract's points
+    still to fall (the errors measured are shares of the contract's points); with
+    ``huber`` above 0 the loss is Huber's with that threshold, else the square."""
     rng = np.random.default_rng(seed)
     net = Network(train.x.shape[1], hidden[0], hidden[1], rng)
     m = [np.zeros_like(p) for p in net.params]
     v = [np.zeros_like(p) for p in net.params]
     b1, b2, eps, step = 0.9, 0.999, 1e-8, 0
     n = len(train.y)
+    weight = ((train.hi - train.lo) / train.total).astype(np.float32)
+    weight /= weight.mean()
     for epoch in range(epochs):
         rate = lr * (0.5 ** max(0, (3 * epoch - 2 * epochs) / max(1, epochs / 3)))
         order = rng.permutation(n)
@@ -83,9 +87,11 @@ def fit(train: Examples, seed: int, hidden: tuple[int, int] = (128, 32), epochs:
         for i in range(0, n, batch):
             j = order[i:i + batch]
             pred, cache = net.forward(train.x[j])
-            err = pred - train.y[j]
+            err = (pred - train.y[j]).astype(np.float32)
             total += float((err ** 2).sum())
-            g = net.grads(cache, (2.0 / len(j)) * err.astype(np.float32))
+            if huber > 0:
+                err = np.clip(err, -huber, huber)
+            g = net.grads(cache, (2.0 / len(j)) * err * weight[j])
             step += 1
             for k, p in enumerate(net.params):
                 gk = g[k] + weight_decay * p
@@ -127,9 +133,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="per file, fit on the positions of index below this (all labelled)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hidden", type=int, nargs=2, default=(128, 32))
-    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--weight-decay", type=float, default=1e-4)
+    ap.add_argument("--huber", type=float, default=0.1)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     start = time.perf_counter()
@@ -142,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     log(f"{len(rows)} positions, {len(ex.y)} examples")
     held = ex.index % 10 == 0
     train, test = split(ex, ~held), split(ex, held)
-    net = fit(train, args.seed, tuple(args.hidden), args.epochs, args.batch, args.lr, log=log)
+    net = fit(train, args.seed, tuple(args.hidden), args.epochs, args.batch, args.lr,
+              args.weight_decay, log=log, huber=args.huber)
     measured = errors(net, test)
     log(f"held out: mae {measured['mae_share']:.4f} of the contract's points, "
         f"bias {measured['bias_share']:+.4f}")
@@ -150,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         "command": "python -m training.fit " + " ".join(argv if argv is not None else sys.argv[1:]),
         "data": [p.name for p in args.data], "positions": len(rows), "data_digest": digest(rows),
         "examples": int(len(train.y)), "seed": args.seed, "epochs": args.epochs,
-        "batch": args.batch, "lr": args.lr, "held_out": measured,
+        "batch": args.batch, "lr": args.lr, "weight_decay": args.weight_decay,
+        "huber": args.huber, "held_out": measured,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_model(args.out, ex.x.shape[1], tuple(args.hidden), net.weights(), trained)
