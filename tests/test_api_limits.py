@@ -269,7 +269,7 @@ def held_solver(monkeypatch):
     module = types.ModuleType("kingsolve.solver")
     module.release, module.started, module.calls = threading.Event(), threading.Semaphore(0), []
 
-    def solve_request(req):
+    def solve_request(req, cancel=None):
         module.calls.append(req)
         module.started.release()
         module.release.wait(10)
