@@ -1,0 +1,104 @@
+"""The README's API examples: every endpoint has one, and each answers 200 as written."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from kingsolve_api import create_app
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+BASE = "http://127.0.0.1:8000"
+
+
+def example_block() -> str:
+    """The shell block of the README that shows every endpoint by example."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index("Every endpoint by example")
+    match = re.compile(r"```sh\n(.*?)```", re.S).search(text, start)
+    assert match, "the README's API examples have no ```sh block"
+    return match.group(1)
+
+
+def examples() -> list[tuple[str, str, str | None]]:
+    """Each example as (method, path with query, body), read as the shell reads it."""
+    out = []
+    for line in example_block().splitlines():
+        words = shlex.split(line, comments=True)
+        if not words or words[0] not in ("post", "curl"):
+            continue
+        if words[0] == "post":
+            assert len(words) == 3, line
+            out.append(("POST", "/api/v1/" + words[1], words[2]))
+        else:
+            url = next(w for w in words if w.startswith("http"))
+            assert url.startswith(BASE), line
+            parts = urlsplit(url)
+            out.append(("GET", parts.path + (f"?{parts.query}" if parts.query else ""), None))
+    return out
+
+
+EXAMPLES = examples()
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app({"TESTING": True}).test_client()
+
+
+def test_every_endpoint_and_choice_kind_has_an_example(client):
+    document = client.get("/api/v1/openapi.json").get_json()
+    documented = {(method.upper(), path) for path, ops in document["paths"].items() for method in ops}
+    shown = {(method, path.split("?")[0]) for method, path, _ in EXAMPLES}
+    assert documented - shown == set(), "endpoints without a README example"
+    kinds = document["components"]["schemas"]["ChoicesRequest"]["oneOf"]
+    shown_kinds = {json.loads(body)["kind"] for _, path, body in EXAMPLES if path.endswith("/choices")}
+    assert {k["properties"]["kind"]["const"] for k in kinds} == shown_kinds
+
+
+@pytest.mark.parametrize("method, path, body", EXAMPLES,
+                         ids=[f"{m} {p.split('?')[0]} {i}" for i, (m, p, _) in enumerate(EXAMPLES)])
+def test_a_readme_example_answers_200(client, method, path, body):
+    if method == "GET":
+        resp = client.get(path)
+    else:
+        resp = client.post(path, data=body, content_type="application/json")
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    if resp.mimetype == "text/event-stream":
+        text = resp.get_data(as_text=True)
+        assert "event: done" in text and "event: error" not in text
+    else:
+        answer = resp.get_json()
+        assert not (isinstance(answer, dict) and "error" in answer), answer
+
+
+@pytest.mark.skipif(shutil.which("curl") is None or shutil.which("bash") is None,
+                    reason="the README's examples use bash and curl")
+def test_the_readme_shell_lines_run_as_written():
+    # The quick ones, through the README's own post() and curl lines, against a server.
+    from werkzeug.serving import make_server
+    httpd = make_server("127.0.0.1", 0, create_app(), threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        lines = [line for line in example_block().splitlines()
+                 if line.startswith(("post()", "post legal", "curl"))]
+        script = "\n".join(lines).replace(BASE, f"http://127.0.0.1:{httpd.server_port}")
+        run = subprocess.run(["bash", "-euc", script], capture_output=True, text=True, timeout=60)
+    finally:
+        httpd.shutdown()
+        thread.join(10)
+    assert run.returncode == 0, run.stderr
+    # the openapi document is one long line among the others
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(answers) == len(lines) - 1
+    assert answers[0]["to_move"] == "E" and answers[-1]["status"] == "ok"
+    assert not any("error" in a for a in answers)
