@@ -1,4 +1,5 @@
-"""The README's API examples: every endpoint has one, and each answers 200 as written."""
+"""The README as a new user follows it: the quick start, and the API examples (every
+endpoint has one, and each answers 200 as written)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,39 @@ import pytest
 
 from kingsolve_api import create_app
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
 BASE = "http://127.0.0.1:8000"
 
+
+def section(title: str) -> str:
+    """The README's section ``## title``, up to the next one."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else None]
+
+
+# --- the quick start ----------------------------------------------------------------------
+
+def test_the_quick_start_runs_the_blocking_serve_last_and_says_so():
+    quick = section("Quick start")
+    commands = [line for line in re.search(r"```sh\n(.*?)```", quick, re.S).group(1).splitlines()
+                if line.startswith("make ")]
+    assert [c.split("#")[0].strip() for c in commands] == ["make test", "make serve"]
+    assert "until Ctrl-C" in commands[-1]
+
+
+def test_the_readme_and_the_makefile_give_one_profile_guided_build_cost():
+    def figures(text: str) -> set[str]:
+        return set(re.findall(r"profile-guided[^.]*?about (\d+) s", " ".join(text.split())))
+
+    readme = figures(section("Quick start"))
+    makefile = figures((ROOT / "Makefile").read_text(encoding="utf-8"))
+    assert len(readme) == 1 and readme == makefile, (readme, makefile)
+
+
+# --- the API examples ---------------------------------------------------------------------
 
 def example_block() -> str:
     """The shell block of the README that shows every endpoint by example."""
