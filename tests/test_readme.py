@@ -48,6 +48,38 @@ def test_the_readme_and_the_makefile_give_one_profile_guided_build_cost():
     assert len(readme) == 1 and readme == makefile, (readme, makefile)
 
 
+# --- the Speed section: the current figures, their history in benchmarks/RESULTS.md ------
+
+def tables(text: str) -> list[list[list[str]]]:
+    """The Markdown tables of ``text``: rows of cells, the header first, no rule line."""
+    out, rows = [], []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not all(set(c) <= set("-:") for c in cells):
+                rows.append(cells)
+        elif rows:
+            out.append(rows)
+            rows = []
+    return out
+
+
+def test_the_speed_section_is_one_current_table_each_figure_with_its_command():
+    speed = section("Speed")
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b", speed), "dates belong in benchmarks/RESULTS.md"
+    [table] = tables(speed)
+    assert table[0] == ["what", "figure", "command"]
+    for what, figure, command in table[1:]:
+        assert figure and (command.startswith("`") or command == "the same"), what
+    assert "benchmarks/RESULTS.md" in speed
+
+
+def test_the_benchmark_record_is_dated():
+    text = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    entries = re.findall(r"^## (.*)$", text, re.M)
+    assert entries and all(re.match(r"20\d\d-\d\d-\d\d: ", e) for e in entries), entries
+
+
 # --- the API examples ---------------------------------------------------------------------
 
 def example_block() -> str:
