@@ -8,7 +8,7 @@ closed its side (the socket reads end of file, or is reset). A thread of its own
 waits on the socket while the search runs and on end of file sets the search's
 cancel event; the analysis then stops within one search. The socket is the one
 gunicorn's and werkzeug's servers put in the request's environment; without one (a
-test client, another server) the search runs to its budget as before.
+test client, another server) the search runs to its budget.
 
 A client that shuts down only its sending side and still waits for the answer is
 taken for gone, as reverse proxies take it.
