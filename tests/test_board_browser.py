@@ -168,7 +168,7 @@ def test_board_deals_plays_and_undoes(server, browser):
     assert "card" in focused.get_attribute("class") and focused.get_attribute("data-card")[0]
     assert played not in [b.get_attribute("data-card") for b in browser.find_elements(By.CSS_SELECTOR, ".card")]
     history = d_text(browser, "history")
-    assert history.startswith("N ")
+    assert history.startswith("1. N ")
 
     # Play the first trick out: the history shows it with its winner.
     for _ in range(3):

@@ -492,12 +492,31 @@
     return state.holder[win];
   }
 
+  // The history numbers its own lines: a list marker sits outside the scrolling box,
+  // which cuts two-digit numbers to their last digit.
+  function historyLine(number, ...children) {
+    return el("li", {}, el("span", { class: "num", text: number === null ? "" : `${number}.` }), " ", ...children);
+  }
+
+  // A played card in the history, with its cost when a review found one.
+  function historyCard(index, card, winner) {
+    const seat = state.holder[card];
+    const span = el("span", { class: seat === winner ? "winner" : "", text: `${seat} ${pretty(card)}` });
+    const r = reviewed(index);
+    if (r && r.cost > 0) {
+      span.classList.add("costly");
+      span.title = `cost ${costText(r.cost)}; best ${r.best.map(pretty).join(", ")}`;
+      span.append(el("span", { class: "cost", text: `\u2212${costText(r.cost)}` }));
+    }
+    return span;
+  }
+
   function renderHistory() {
     const list = $("history");
     list.replaceChildren();
     if (!state.legal || !state.hands) return;
     if (state.legal.layout) {
-      state.play.forEach((c) => list.append(el("li", { text: `${state.holder[c]} ${pretty(c)}` })));
+      state.play.forEach((c, i) => list.append(historyLine(i + 1, historyCard(i, c, null))));
       return;
     }
     const size = SEATS.filter((s) => state.hands[s]).length;
@@ -506,18 +525,8 @@
       const done = cards.length === size;
       const next = state.play[start + size];
       const winner = !done ? null : next ? state.holder[next] : trickWinner(cards);
-      const li = el("li");
-      cards.forEach((c, i) => {
-        const seat = state.holder[c];
-        const span = el("span", { class: seat === winner ? "winner" : "", text: `${seat} ${pretty(c)}` });
-        const r = reviewed(start + i);
-        if (r && r.cost > 0) {
-          span.classList.add("costly");
-          span.title = `cost ${costText(r.cost)}; best ${r.best.map(pretty).join(", ")}`;
-          span.append(el("span", { class: "cost", text: `\u2212${costText(r.cost)}` }));
-        }
-        li.append(span, i < cards.length - 1 ? ", " : "");
-      });
+      const li = historyLine(start / size + 1);
+      cards.forEach((c, i) => li.append(historyCard(start + i, c, winner), i < cards.length - 1 ? ", " : ""));
       if (winner) li.append(` \u2192 ${winner}`);
       list.append(li);
     }
