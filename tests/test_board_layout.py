@@ -16,10 +16,17 @@ from selenium.webdriver.common.by import By
 from kingsolve.deal import Deal
 # The browser tests' fixtures and helpers; the import skips this module with that one
 # when Chromium is missing.
-from test_board_browser import SHOTS, app, browser, d_text, server, wait_for  # noqa: F401
+from test_board_browser import SHOTS, browser, d_text, server, wait_for  # noqa: F401
+from kingsolve_api import create_app
 pytestmark = pytest.mark.browser
 
 WIDTHS = (1280, 400)
+
+
+@pytest.fixture(scope="module")
+def app():
+    # Layout needs values on the cards, not proofs: a short analysis keeps each page quick.
+    return create_app({"KINGSOLVE_MAX_MS": 2000})
 
 
 def open_position(driver, server: str, width: int, *, deal: str, variant: str = "italian",
@@ -83,3 +90,20 @@ def test_trick_list_shows_two_digit_trick_numbers_whole(server, browser, width):
     lines = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#history li")]
     assert lines[9].startswith("10. ") and lines[12].startswith("13. ") and "\u2192" in lines[12]
     browser.save_screenshot(str(SHOTS / f"kingsolve-board-tricks-{width}.png"))
+
+
+THREE_PLAYERS = "N:742.AJ65.J842.AQJ843 AQ63.T743.AKQ93.KT95 KJT985.KQ982.T765.76 -"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_seat_not_in_play_keeps_its_note_inside_its_own_box(server, browser, width):
+    # Three players: West is not in play. Its note sits inside West's box, clear of
+    # every card, seat and the message line.
+    open_position(browser, server, width, deal=THREE_PLAYERS)
+    note = rects(browser, "#seat-W > :not(.seat-head)")
+    assert [n["text"] for n in note] == ["not in play"]
+    assert inside(note[0], rects(browser, "#seat-W")[0])
+    others = rects(browser, ".card") + rects(browser, "#message") + rects(browser, "#centre") + \
+        [r for seat in "NES" for r in rects(browser, f"#seat-{seat}")]
+    assert not [r for r in others if overlap(note[0], r)]
+    browser.save_screenshot(str(SHOTS / f"kingsolve-board-three-{width}.png"))

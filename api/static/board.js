@@ -384,7 +384,7 @@
       }
       box.replaceChildren(head);
       box.setAttribute("aria-label", `${SEAT_NAME[seat]}'s hand${onMove ? ", on move" : ""}`);
-      if (hand === null) { box.append(el("div", { class: "centre-note", text: "not in play" })); continue; }
+      if (hand === null) { box.append(el("p", { class: "seat-note", text: "not in play" })); continue; }
       if (!hand) continue;
       for (const suit of SUITS) {
         const row = el("div", { class: "suit-row" }, el("span", { class: `suit-sym s-${suit}`, text: SYMBOL[suit], "aria-hidden": "true" }));
