@@ -107,3 +107,59 @@ def test_the_seat_not_in_play_keeps_its_note_inside_its_own_box(server, browser,
         [r for seat in "NES" for r in rects(browser, f"#seat-{seat}")]
     assert not [r for r in others if overlap(note[0], r)]
     browser.save_screenshot(str(SHOTS / f"kingsolve-board-three-{width}.png"))
+
+
+SEVEN_CLUBS = "N:A9.Q4.J5.AJT8762 KQ5.KT82.K98.Q94 J87632.A973.76.5 T4.J65.AQT432.K3"
+ONE_SUIT_EACH = "N:.AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432 AKQJT98765432..."
+
+
+def suit_lines(driver) -> list[dict]:
+    """Per suit row of every hand: its box, its symbol's, its seat's and its cards'."""
+    return driver.execute_script(
+        "const box = e => { const r = e.getBoundingClientRect();"
+        " return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };"
+        "return [...document.querySelectorAll('.suit-row')].map(row => ({"
+        " seat: row.closest('.seat').dataset.seat, row: box(row), seatBox: box(row.closest('.seat')),"
+        " symbol: box(row.querySelector('.suit-sym')),"
+        " cards: [...row.querySelectorAll('.card')].map(c => ({...box(c), card: c.dataset.card}))}));")
+
+
+def assert_one_line_per_suit(lines: list[dict]) -> None:
+    for line in lines:
+        cards = line["cards"]
+        assert len({round(c["top"]) for c in cards}) <= 1, f"{line['seat']}'s suit takes two lines: {cards}"
+        for c in cards:
+            assert inside(c, line["row"]) and c["left"] >= line["symbol"]["right"], (c, line)
+            assert c["right"] <= line["seatBox"]["right"], (c, line)
+    for a in lines:
+        for b in lines:
+            if a is not b and a["seat"] == b["seat"]:
+                assert not overlap(a["row"], b["row"]), (a["row"], b["row"])
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_seven_card_suit_with_values_keeps_to_one_line(server, browser, width):
+    # North leads, so all 13 of its cards show a value and a proved range, clubs seven long.
+    open_position(browser, server, width, deal=SEVEN_CLUBS, contract="no-kings-jacks")
+    wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#seat-N .card.valued")) == 13, "13 values")
+    lines = suit_lines(browser)
+    assert_one_line_per_suit(lines)
+    clubs = [line for line in lines if line["seat"] == "N"][3]["cards"]
+    assert len(clubs) == 7
+    # seven cards fit side by side: none covers another
+    assert not [(a, b) for a, b in zip(clubs, clubs[1:]) if overlap(a, b)], clubs
+    browser.save_screenshot(str(SHOTS / f"kingsolve-board-long-suit-{width}.png"))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_thirteen_card_suits_keep_to_one_line(server, browser, width):
+    # Each seat holds one whole suit; North's thirteen hearts all show values. Wider
+    # than a phone's seat, they overlap on their line, each card's left part showing.
+    open_position(browser, server, width, deal=ONE_SUIT_EACH)
+    wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#seat-N .card.valued")) == 13, "13 values")
+    lines = suit_lines(browser)
+    assert_one_line_per_suit(lines)
+    hearts = [line for line in lines if line["seat"] == "N"][1]["cards"]
+    assert len(hearts) == 13
+    assert all(b["left"] - a["left"] >= 12 for a, b in zip(hearts, hearts[1:])), hearts
+    browser.save_screenshot(str(SHOTS / f"kingsolve-board-whole-suit-{width}.png"))

@@ -387,7 +387,9 @@
       if (hand === null) { box.append(el("p", { class: "seat-note", text: "not in play" })); continue; }
       if (!hand) continue;
       for (const suit of SUITS) {
-        const row = el("div", { class: "suit-row" }, el("span", { class: `suit-sym s-${suit}`, text: SYMBOL[suit], "aria-hidden": "true" }));
+        const strip = el("div", { class: "suit-cards" });
+        const row = el("div", { class: "suit-row" },
+          el("span", { class: `suit-sym s-${suit}`, text: SYMBOL[suit], "aria-hidden": "true" }), strip);
         const cards = hand.filter((c) => c[0] === suit && !played.has(c))
           .sort((a, b) => RANKS.indexOf(a[1]) - RANKS.indexOf(b[1]));
         for (const card of cards) {
@@ -413,11 +415,12 @@
               if (answer.best.includes(card)) b.classList.add("best");
             }
           }
-          row.append(b);
+          strip.append(b);
         }
         box.append(row);
       }
     }
+    fitSuits();
     renderCentre();
     renderScores();
     renderHistory();
@@ -430,6 +433,25 @@
     else if (keepFocus || focused) {
       const target = document.querySelector(".card.best:not(:disabled)") || document.querySelector(".card:not(:disabled)");
       if (target) target.focus();
+    }
+  }
+
+  // A suit keeps to one line beside its symbol. When its cards are wider than the seat,
+  // they first drop their spare width; if that is not enough they overlap, each showing
+  // its left part, rather than wrap under the next suit.
+  const CARD_GAP = 2;     // px between cards, as in board.css
+  function fitSuits() {
+    const excess = (strip) => strip.scrollWidth - strip.clientWidth;
+    for (const strip of document.querySelectorAll(".suit-cards")) {
+      strip.classList.remove("tight", "fanned");
+      strip.style.removeProperty("--overlap");
+      const n = strip.children.length;
+      if (n < 2 || excess(strip) <= 0) continue;
+      strip.classList.add("tight");
+      const over = excess(strip);
+      if (over <= 0) continue;
+      strip.classList.add("fanned");
+      strip.style.setProperty("--overlap", `${Math.ceil(over / (n - 1)) + CARD_GAP}px`);
     }
   }
 
@@ -769,6 +791,7 @@
       if (e.key === "u") { e.preventDefault(); undo(); }
       else if (e.key === "r") { e.preventDefault(); redo(); }
     });
+    new ResizeObserver(fitSuits).observe($("table"));
     window.addEventListener("hashchange", () => {
       state.redo = [];
       state.answers = new Map();
