@@ -29,6 +29,28 @@ def app():
     return create_app({"KINGSOLVE_MAX_MS": 2000})
 
 
+@pytest.fixture
+def widest_values(monkeypatch):
+    """The analysis stream answers at once with the widest figures of a no-kings-jacks
+    hand on every legal card: proved -16..-10, estimates from -16 to -10 in turn (every
+    colour of the scale). A real analysis stops at its deadline with ranges that
+    depend on the machine's speed; these do not."""
+    from kingsolve.request import legal_request
+    from kingsolve_api import views
+
+    def widest(req, cancel):
+        legal = legal_request({k: v for k, v in req.items() if k not in ("ms", "threads")})
+        seats = list(legal["taken"])
+        yield {"to_move": legal["to_move"], "taken": legal["taken"], "solved": False, "values": {},
+               "cards": {}, "bounds": {s: [-16, -10] for s in seats},
+               "card_bounds": {c: [-16, -10] for c in legal["legal"]},
+               "estimates": {s: -10 for s in seats},
+               "card_estimates": {c: -16 + i % 7 for i, c in enumerate(legal["legal"])},
+               "best": legal["legal"][:1], "horizon": 3, "complete": False, "nodes": 0, "ms": 1}
+
+    monkeypatch.setattr(views, "solve_stream", widest)
+
+
 def open_position(driver, server: str, width: int, *, deal: str, variant: str = "italian",
                   contract: str = "no-queens", leader: str = "N", play=(), doubles: bool = False,
                   settled: bool = True) -> None:
@@ -138,7 +160,7 @@ def assert_one_line_per_suit(lines: list[dict]) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_a_seven_card_suit_with_values_keeps_to_one_line(server, browser, width):
+def test_a_seven_card_suit_with_values_keeps_to_one_line(server, browser, widest_values, width):
     # North leads, so all 13 of its cards show a value and a proved range, clubs seven long.
     open_position(browser, server, width, deal=SEVEN_CLUBS, contract="no-kings-jacks")
     wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#seat-N .card.valued")) == 13, "13 values")
@@ -163,3 +185,95 @@ def test_thirteen_card_suits_keep_to_one_line(server, browser, width):
     assert len(hearts) == 13
     assert all(b["left"] - a["left"] >= 12 for a, b in zip(hearts, hearts[1:])), hearts
     browser.save_screenshot(str(SHOTS / f"kingsolve-board-whole-suit-{width}.png"))
+
+
+def contrast(rgb_a: str, rgb_b: str) -> float:
+    """The WCAG contrast ratio of two CSS ``rgb(...)`` colours."""
+    def luminance(css: str) -> float:
+        r, g, b = (int(float(x)) / 255 for x in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((luminance(rgb_a), luminance(rgb_b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("seat", ["N", "E"])
+def test_values_on_the_cards_are_legible(server, browser, widest_values, width, seat):
+    # Seven clubs with the widest values and ranges, in North's seat and in East's
+    # (narrower at 1280 px): every figure at a readable size, in full view, and with
+    # enough contrast on its colour.
+    deal = SEVEN_CLUBS if seat == "N" else "E:" + SEVEN_CLUBS[2:]
+    open_position(browser, server, width, deal=deal, contract="no-kings-jacks", leader=seat)
+    wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, f"#seat-{seat} .card.valued")) == 13,
+             "13 values")
+    cards = browser.execute_script(
+        "const box = e => { const r = e.getBoundingClientRect();"
+        " return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };"
+        "return [...document.querySelectorAll('.card.valued')].map(c => {"
+        " const val = c.querySelector('.val'), range = c.querySelector('.range'), cs = getComputedStyle(c);"
+        " return {card: c.dataset.card, box: box(c), val: box(val), range: box(range), text: val.textContent,"
+        "  rangeText: range.textContent, next: c.nextElementSibling ? box(c.nextElementSibling) : null,"
+        "  valSize: parseFloat(getComputedStyle(val).fontSize),"
+        "  rangeSize: parseFloat(getComputedStyle(range).fontSize),"
+        "  colour: cs.color, background: cs.backgroundColor}; });")
+    assert len(cards) == 13 and {c["rangeText"] for c in cards} == {"-16..-10"}
+    assert {c["text"] for c in cards} >= {"\u2248-16", "\u2248-10"}
+    for c in cards:
+        assert c["valSize"] >= 13 and c["rangeSize"] >= 11, c
+        for part in ("val", "range"):
+            assert inside(c[part], c["box"]), (part, c)
+            assert c["next"] is None or c[part]["right"] <= c["next"]["left"], (part, "covered", c)
+        assert contrast(c["colour"], c["background"]) >= 4.5, c
+    browser.save_screenshot(str(SHOTS / f"kingsolve-board-values-{seat}-{width}.png"))
+
+
+def tip(driver) -> dict | None:
+    return driver.execute_script(
+        "const t = document.getElementById('card-tip'); if (t.hidden) return null;"
+        "const r = t.getBoundingClientRect();"
+        "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, text: t.innerText};")
+
+
+def test_a_card_shows_its_value_and_range_on_hover(server, browser, widest_values):
+    from selenium.webdriver import ActionChains
+    open_position(browser, server, 1280, deal=SEVEN_CLUBS, contract="no-kings-jacks")
+    assert tip(browser) is None
+    card = browser.find_element(By.CSS_SELECTOR, "#seat-N .card.valued[data-card=CJ]")
+    ActionChains(browser).move_to_element(card).perform()
+    shown = wait_for(browser, tip, "the card's tip")
+    value = card.find_element(By.CSS_SELECTOR, ".val").text
+    assert "\u2663J" in shown["text"] and f"estimate {value}" in shown["text"]
+    assert "proved -16 to -10" in shown["text"]
+    box = rects(browser, "#seat-N .card[data-card=CJ]")[0]
+    assert shown["bottom"] <= box["top"] or shown["top"] >= box["bottom"]
+    assert shown["left"] < (box["left"] + box["right"]) / 2 < shown["right"]
+    browser.save_screenshot(str(SHOTS / "kingsolve-board-tip-1280.png"))
+    ActionChains(browser).move_to_element(browser.find_element(By.ID, "history")).perform()
+    wait_for(browser, lambda d: tip(d) is None, "the tip gone")
+
+
+def test_a_tap_shows_a_cards_value_and_a_second_tap_plays_it(server, browser, widest_values):
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    def tap(element):
+        actions = ActionBuilder(browser, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+        actions.pointer_action.move_to(element).pointer_down().pointer_up()
+        actions.perform()
+
+    open_position(browser, server, 400, deal=SEVEN_CLUBS, contract="no-kings-jacks")
+    tap(browser.find_element(By.CSS_SELECTOR, "#seat-N .card[data-card=C2]"))
+    shown = wait_for(browser, tip, "the card's tip")
+    assert "\u26632" in shown["text"] and "proved -16 to -10" in shown["text"] and "tap again" in shown["text"]
+    assert shown["left"] >= 0 and shown["right"] <= browser.execute_script(
+        "return document.documentElement.clientWidth")
+    assert browser.find_elements(By.CSS_SELECTOR, "#seat-N .card[data-card=C2]"), "the first tap played the card"
+    browser.save_screenshot(str(SHOTS / "kingsolve-board-tip-400.png"))
+    # another card's tap moves the tip there; a tap on the same card plays it
+    tap(browser.find_element(By.CSS_SELECTOR, "#seat-N .card[data-card=CA]"))
+    wait_for(browser, lambda d: (tip(d) or {}).get("text", "").startswith("\u2663A"), "the ace's tip")
+    tap(browser.find_element(By.CSS_SELECTOR, "#seat-N .card[data-card=CA]"))
+    wait_for(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#seat-N .card[data-card=CA]"), "the ace played")
+    assert tip(browser) is None

@@ -45,6 +45,8 @@
     stream: null,       // the AbortController of the running analysis stream
     token: 0,           // the latest refresh; older answers are dropped
     review: null,       // the /review answer being stepped through, with byIndex: index -> card review
+    tip: null,          // the card whose value the tip shows, null when hidden
+    tipBy: null,        // what showed it: hover, focus or tap
   };
 
   // --- the API ---------------------------------------------------------------------
@@ -336,10 +338,12 @@
     return lo === hi ? num(lo) : `${num(lo)}..${num(hi)}`;
   }
 
-  // Estimates paler than exact values, so the eye tells them apart before reading.
+  // Red for the worst card shown, green for the best; estimates greyer than exact values,
+  // so the eye tells them apart before reading. Dark enough for white text at 4.5:1 or
+  // more at every hue (the yellows are the lightest).
   function valueColour(v, lo, hi, exact) {
     const t = hi === lo ? 1 : (v - lo) / (hi - lo);
-    return exact ? `hsl(${Math.round(120 * t)}, 62%, 36%)` : `hsl(${Math.round(120 * t)}, 32%, 50%)`;
+    return exact ? `hsl(${Math.round(120 * t)}, 70%, 27%)` : `hsl(${Math.round(120 * t)}, 28%, 34%)`;
   }
 
   // What a legal card shows: its exact value, else its estimate inside its proved range.
@@ -404,14 +408,13 @@
           if (recorded) markReviewed(b, recorded);
           if (isLegal) {
             b.classList.add("legal");
-            b.addEventListener("click", () => playCard(card));
+            b.addEventListener("click", () => onCardClick(card));
             if (v && v.estimate !== undefined) {
               b.classList.add("valued", v.exact ? "exact" : "estimate");
               b.classList.toggle("worse", v.worse);
               b.style.background = valueColour(v.estimate, lo, hi, v.exact);
               b.append(el("span", { class: "val", text: v.exact ? num(v.estimate) : `\u2248${num(v.estimate)}` }));
               if (!v.exact) b.append(el("span", { class: "range", text: range(v.lo, v.hi) }));
-              b.title = spokenValue(v);
               if (answer.best.includes(card)) b.classList.add("best");
             }
           }
@@ -421,6 +424,7 @@
       }
     }
     fitSuits();
+    renderTip();
     renderCentre();
     renderScores();
     renderHistory();
@@ -453,6 +457,82 @@
       strip.classList.add("fanned");
       strip.style.setProperty("--overlap", `${Math.ceil(over / (n - 1)) + CARD_GAP}px`);
     }
+  }
+
+  // --- a card's value and range in a tip: on hover, keyboard focus or a tap ----------
+  // A mouse plays a card with one click and reads its tip on the way; a finger has no
+  // hover, so its first tap on a card shows the tip and a second tap plays the card.
+  let pointer = "mouse";      // the kind of the last pointer pressed: mouse, touch or pen
+
+  function onCardClick(card) {
+    const touched = pointer !== "mouse";
+    pointer = "mouse";      // a later Enter or Space plays at once
+    if (touched && state.tip !== card && cardValue(currentAnswer(), card)) { showTip(card, "tap"); return; }
+    hideTip();
+    playCard(card);
+  }
+
+  const currentAnswer = () => (state.legal ? state.answers.get(key(state.play)) : null);
+
+  function showTip(card, how) {
+    state.tip = card;
+    state.tipBy = how;
+    renderTip();
+  }
+
+  function hideTip() {
+    state.tip = null;
+    renderTip();
+  }
+
+  // The tip of the card it belongs to, redrawn as the analysis improves, set above the
+  // card (below it at the top of the window) and inside the page's width.
+  function renderTip() {
+    const tip = $("card-tip");
+    const button = state.tip && document.querySelector(`.card.valued[data-card="${state.tip}"]`);
+    const v = button && cardValue(currentAnswer(), state.tip);
+    if (!v) { tip.hidden = true; state.tip = null; return; }
+    const a = currentAnswer();
+    const lines = [el("strong", { class: `s-${state.tip[0]}`, text: pretty(state.tip) }),
+      el("span", { class: "tip-value", text: v.exact ? ` value ${num(v.estimate)}` : ` estimate \u2248${num(v.estimate)}` })];
+    const notes = [v.exact ? "exact" : `proved ${num(v.lo)} to ${num(v.hi)}`];
+    if (a.best.includes(state.tip)) notes.push(v.exact ? "a best card" : "best by estimate");
+    if (v.worse) notes.push("proved worse than another card");
+    const r = reviewed(state.play.length);
+    if (r && r.card === state.tip && r.cost > 0) notes.push(`played in the record, cost ${costText(r.cost)}`);
+    if (state.tipBy === "tap") notes.push("tap again to play");
+    tip.replaceChildren(el("div", {}, ...lines), ...notes.map((n) => el("div", { class: "tip-note", text: n })));
+    tip.hidden = false;
+    const card = button.getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    const left = Math.max(4, Math.min(card.left + card.width / 2 - tip.offsetWidth / 2, width - tip.offsetWidth - 4));
+    const above = card.top - tip.offsetHeight - 6;
+    tip.style.left = `${left + window.scrollX}px`;
+    tip.style.top = `${(above >= 0 ? above : card.bottom + 6) + window.scrollY}px`;
+  }
+
+  function watchTips() {
+    const table = $("table");
+    const valued = (e) => e.target.closest && e.target.closest(".card.valued");
+    document.addEventListener("pointerdown", (e) => {
+      pointer = e.pointerType || "mouse";
+      if (!valued(e) && state.tip) hideTip();
+    }, true);
+    table.addEventListener("pointerover", (e) => {
+      const b = valued(e);
+      if (b && e.pointerType === "mouse") showTip(b.dataset.card, "hover");
+    });
+    table.addEventListener("pointerout", (e) => {
+      const b = valued(e);
+      if (b && e.pointerType === "mouse" && state.tipBy === "hover" && !b.contains(e.relatedTarget)) hideTip();
+    });
+    table.addEventListener("focusin", (e) => {
+      const b = valued(e);
+      if (b && b.matches(":focus-visible")) showTip(b.dataset.card, "focus");
+    });
+    table.addEventListener("focusout", () => { if (state.tipBy === "focus") hideTip(); });
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape" && state.tip) hideTip(); });
+    window.addEventListener("resize", () => { if (state.tip) renderTip(); });
   }
 
   function spokenValue(v) {
@@ -792,6 +872,7 @@
       else if (e.key === "r") { e.preventDefault(); redo(); }
     });
     new ResizeObserver(fitSuits).observe($("table"));
+    watchTips();
     window.addEventListener("hashchange", () => {
       state.redo = [];
       state.answers = new Map();
