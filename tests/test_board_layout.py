@@ -277,3 +277,31 @@ def test_a_tap_shows_a_cards_value_and_a_second_tap_plays_it(server, browser, wi
     tap(browser.find_element(By.CSS_SELECTOR, "#seat-N .card[data-card=CA]"))
     wait_for(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#seat-N .card[data-card=CA]"), "the ace played")
     assert tip(browser) is None
+
+
+def test_doubles_speak_of_sides_and_show_each_sides_value_once(server, browser):
+    # Doubles: a seat's value is its side's. Each side's value appears once, on its first
+    # seat; the partner names the side; the footer, the message, the chart and the
+    # points taken speak of N+S and E+W.
+    import re
+    open_position(browser, server, 1280, deal=SEVEN_CLUBS, play=["SA", "SK"], doubles=True)
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#seat-N .seat-head .value"), "the sides' values")
+    heads = {s: browser.find_element(By.CSS_SELECTOR, f"#seat-{s} .seat-head .value").text for s in "NESW"}
+    number = r"(\u2248)?-?\d+(\.\d+)?( \(-?\d+\.\.-?\d+\))?"
+    assert re.fullmatch(rf"N\+S {number}", heads["N"]) and re.fullmatch(rf"E\+W {number}", heads["E"]), heads
+    assert heads["S"] == "N+S with North" and heads["W"] == "E+W with East", heads
+    assert "guarantee" not in browser.find_element(By.TAG_NAME, "body").text
+    assert "score of a side" in browser.find_element(By.TAG_NAME, "footer").text
+    assert "N+S" in d_text(browser, "message")
+    assert d_text(browser, "scores").startswith("Taken: N+S 0") and "E+W 0" in d_text(browser, "scores")
+    assert d_text(browser, "chart-title") == "Value by side"
+    lines = [p.get_attribute("data-seat") for p in browser.find_elements(By.CSS_SELECTOR, "#chart polyline")]
+    assert lines == ["N", "E"]
+    browser.save_screenshot(str(SHOTS / "kingsolve-board-doubles-1280.png"))
+
+    # The same position in singles: each seat's own value, the footer back to seats.
+    open_position(browser, server, 1280, deal=SEVEN_CLUBS, play=["SA", "SK"])
+    wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".seat-head .value")) == 4, "four values")
+    assert "seat can guarantee" in browser.find_element(By.TAG_NAME, "footer").text
+    assert d_text(browser, "chart-title") == "Value by seat"
+    assert not [h for h in browser.find_elements(By.CSS_SELECTOR, ".seat-head .value") if "+" in h.text]

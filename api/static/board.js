@@ -14,6 +14,14 @@
   const RANK_NAME = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" };
   const SEAT_NAME = { N: "North", E: "East", S: "South", W: "West" };
   const SEAT_COLOUR = { N: "#1565c0", E: "#c62828", S: "#2e7d32", W: "#8e24aa" };
+  // In doubles a seat's value is its side's (docs/rules.md 11): each side's is shown
+  // once, on the side's first seat.
+  const SIDE = { N: "N+S", S: "N+S", E: "E+W", W: "E+W" };
+  const SIDE_SEAT = { N: "N", S: "N", E: "E", W: "E" };
+  const VALUES_MEANING = {
+    singles: "the score a seat can guarantee when the other three play against it",
+    doubles: "the score of a side, N+S or E+W, when both sides play their best",
+  };
   const SOLVE_MS = 10000;   // an analysis improves this long at most (the server may cap it lower)
   const REVIEW_LAST = 3;    // tricks a review covers by default: full-hand searches are still slow
 
@@ -45,6 +53,7 @@
     stream: null,       // the AbortController of the running analysis stream
     token: 0,           // the latest refresh; older answers are dropped
     review: null,       // the /review answer being stepped through, with byIndex: index -> card review
+    doubles: false,     // the position on the board is played in doubles: values are the sides'
     tip: null,          // the card whose value the tip shows, null when hidden
     tipBy: null,        // what showed it: hover, focus or tap
   };
@@ -240,6 +249,7 @@
     stopAnalysis();
     const token = ++state.token;
     const req = { ...setup(), play: state.play };
+    state.doubles = req.doubles;
     saveHash(req);
     if (!req.deal) { say("Paste a deal or make a random one."); return; }
     say("Reading the position\u2026", "busy");
@@ -309,11 +319,12 @@
     const seat = a.to_move;
     const best = a.best.map(pretty).join(", ");
     const [lo, hi] = a.bounds[seat] || [];
+    const side = state.doubles ? `${SIDE[seat]} ` : "";
     if (a.solved) {
-      say(`${SEAT_NAME[seat]} to play: best ${best} (guaranteed ${num(lo)}).`);
+      say(`${SEAT_NAME[seat]} to play: best ${best} (${state.doubles ? `${side}value` : "guaranteed"} ${num(lo)}).`);
       return;
     }
-    const value = a.estimates[seat] !== undefined ? `\u2248${num(a.estimates[seat])}, ` : "";
+    const value = (a.estimates[seat] !== undefined ? `${side}\u2248${num(a.estimates[seat])}, ` : side);
     const text = `${SEAT_NAME[seat]} to play: ${best ? `best ${best} by estimate` : "no estimate yet"} ` +
       `(${value}proved ${range(lo, hi)})`;
     if (a.final) say(`${text}. Not all values were proved exact in time.`);
@@ -377,14 +388,19 @@
       box.classList.toggle("out", hand === null);
       const head = el("div", { class: "seat-head" }, el("span", { text: SEAT_NAME[seat] + (onMove ? " \u25cf" : "") }));
       const bounds = answer && answer.bounds[seat];
-      if (bounds && bounds[0] === bounds[1]) {
-        head.append(el("span", { class: "value", title: "value this seat can guarantee",
-          text: `guarantees ${num(bounds[0])}` }));
+      const side = state.doubles ? SIDE[seat] : null;
+      if (side && SIDE_SEAT[seat] !== seat) {
+        head.append(el("span", { class: "value", text: `${side} with ${SEAT_NAME[SIDE_SEAT[seat]]}` }));
+      } else if (bounds && bounds[0] === bounds[1]) {
+        head.append(el("span", side
+          ? { class: "value", title: `the value of ${side} when both sides play their best`, text: `${side} ${num(bounds[0])}` }
+          : { class: "value", title: "value this seat can guarantee", text: `guarantees ${num(bounds[0])}` }));
       } else if (bounds) {
         const est = answer.estimates[seat];
         head.append(el("span", { class: "value estimate",
-          title: `estimate${est !== undefined ? ` ${num(est)}` : ""}; proved between ${num(bounds[0])} and ${num(bounds[1])}`,
-          text: `${est !== undefined ? `\u2248${num(est)} ` : ""}(${range(...bounds)})` }));
+          title: `${side ? `${side}'s ` : ""}estimate${est !== undefined ? ` ${num(est)}` : ""}; ` +
+            `proved between ${num(bounds[0])} and ${num(bounds[1])}`,
+          text: `${side ? `${side} ` : ""}${est !== undefined ? `\u2248${num(est)} ` : ""}(${range(...bounds)})` }));
       }
       box.replaceChildren(head);
       box.setAttribute("aria-label", `${SEAT_NAME[seat]}'s hand${onMove ? ", on move" : ""}`);
@@ -577,10 +593,11 @@
   function renderScores() {
     const legal = state.legal;
     if (!legal) { $("scores").textContent = ""; return; }
-    const parts = Object.entries(legal.taken).map(([s, v]) => `${s} ${v}`);
-    let text = `Taken: ${parts.join(" \u00b7 ")}`;
-    if (legal.sides) text += ` (sides: ${Object.entries(legal.sides).map(([s, v]) => `${s} ${v}`).join(", ")})`;
-    $("scores").textContent = text;
+    const taken = legal.taken;
+    $("scores").textContent = legal.sides
+      ? `Taken: N+S ${num(legal.sides.NS)} (N ${num(taken.N)}, S ${num(taken.S)}) \u00b7 ` +
+        `E+W ${num(legal.sides.EW)} (E ${num(taken.E)}, W ${num(taken.W)})`
+      : `Taken: ${Object.entries(taken).map(([s, v]) => `${s} ${num(v)}`).join(" \u00b7 ")}`;
   }
 
   function trickWinner(cards) {
@@ -635,7 +652,17 @@
     list.scrollTop = list.scrollHeight;
   }
 
+  // The texts that say whose values are shown: a seat's, or in doubles a side's.
+  function renderMeaning() {
+    const kind = state.doubles ? "doubles" : "singles";
+    $("values-meaning").textContent = VALUES_MEANING[kind];
+    $("chart-title").textContent = state.doubles ? "Value by side" : "Value by seat";
+    $("chart").setAttribute("aria-label", `each ${state.doubles ? "side" : "seat"}'s value over the play; ` +
+      "hollow points are estimates");
+  }
+
   function renderChart() {
+    renderMeaning();
     const chart = $("chart");
     chart.replaceChildren();
     if (!state.hands) return;
@@ -674,10 +701,11 @@
     chart.append(svg("line", { class: "now", x1: x(state.play.length), x2: x(state.play.length), y1: T, y2: H - B }));
     let lx = L + 6;
     // Equal values would draw the seats' lines on top of each other, hiding the first
-    // (N): each seat's line sits a little apart, side by side.
+    // (N): each seat's line sits a little apart, side by side. In doubles partners
+    // share a value: a line a side.
     SEATS.forEach((seat, k) => {
       const pts = points[seat];
-      if (!pts) return;
+      if (!pts || (state.doubles && SIDE_SEAT[seat] !== seat)) return;
       const dy = (k - 1.5) * 2.2;
       const colour = SEAT_COLOUR[seat];
       chart.append(svg("polyline", { points: pts.map(([i, v]) => `${x(i)},${y(v) + dy}`).join(" "), fill: "none",
@@ -687,9 +715,9 @@
           stroke: colour, "stroke-width": 1.5, class: exact ? "exact" : "estimate" }));
       }
       const legend = svg("text", { x: lx, y: H - 6, fill: colour, style: `fill:${colour};font-weight:bold` });
-      legend.textContent = seat;
+      legend.textContent = state.doubles ? SIDE[seat] : seat;
       chart.append(legend);
-      lx += 16;
+      lx += state.doubles ? 34 : 16;
     });
   }
 
