@@ -305,3 +305,64 @@ def test_doubles_speak_of_sides_and_show_each_sides_value_once(server, browser):
     assert "seat can guarantee" in browser.find_element(By.TAG_NAME, "footer").text
     assert d_text(browser, "chart-title") == "Value by seat"
     assert not [h for h in browser.find_elements(By.CSS_SELECTOR, ".seat-head .value") if "+" in h.text]
+
+
+def domino_played(variant: str, cards: int | None = None):
+    """A domino hand of seed 5 from North, each seat playing its last legal card, for
+    ``cards`` cards or to the end."""
+    from kingsolve.domino import DominoPosition
+    position = DominoPosition(variant, Deal.random(5), leader="N")
+    while not position.complete and (cards is None or len(position.record) < cards):
+        position.play(position.legal_cards()[-1])
+    return position
+
+
+def pretty(card) -> str:
+    text = str(card)
+    return {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[text[0]] + text[1:].replace("T", "10")
+
+
+@pytest.mark.parametrize("variant, cards", [("italian", 30), ("italian", None), ("italian-wikipedia", None)])
+def test_the_domino_shows_its_own_play_and_scores(server, browser, variant, cards):
+    # The domino is no trick game: its history lists every turn in order, the cards and
+    # the passes, a line a round from the opener, says who went out, and the scores line
+    # gives the cards each seat holds, then the domino's scores.
+    position = domino_played(variant, cards)
+    open_position(browser, server, 1280, deal=position.deal.pbn(), variant=variant, contract="domino",
+                  play=position.record)
+    wait_for(browser, lambda d: d_text(d, "history-title") == "Play", "the domino's history")
+    turns = []
+    passes = list(position.passes)
+    for i in range(len(position.record) + 1):
+        turns += [f"{seat.name} pass" for before, seat in passes if before == i]
+        if i < len(position.record):
+            turns.append(f"{position.movers[i].name} {pretty(position.record[i])}")
+    shown = browser.execute_script(
+        "return [...document.querySelectorAll('#history li > span:not(.num)')].map(s =>"
+        " s.firstChild.textContent.replace(' (no seven)', ''));")
+    assert shown == turns
+    lines = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#history li")]
+    opener = position.movers[0].name
+    numbered = [line for line in lines if line[:1].isdigit()]
+    assert numbered and all(line.split(". ", 1)[1].startswith(opener + " ") for line in numbered), lines
+    assert [int(line.split(".")[0]) for line in numbered] == list(range(1, len(numbered) + 1))
+    assert not [line for line in lines if "\u2192" in line]
+    scores = d_text(browser, "scores")
+    if position.complete:
+        out = [SEAT_NAMES[s.name] for s in position.out]
+        assert lines[-1] == f"Hand over: {' and '.join(out)} went out."
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#history .went-out")) == len(out)
+        assert scores == "Score: " + " \u00b7 ".join(
+            f"{s.name} {float(v):g}" for s, v in position.scores().items())
+    else:
+        assert scores == "Cards left: " + " \u00b7 ".join(
+            f"{s.name} {position.hands[s].bit_count()}" for s in position.seats)
+        assert not browser.find_elements(By.CSS_SELECTOR, "#history .went-out")
+    assert "Taken" not in scores
+    layout = browser.find_element(By.CSS_SELECTOR, "#centre .layout").text
+    assert "T" not in layout and ("10" in layout) == any(
+        v and "T" in (v[0].letter, v[1].letter) for v in position.layout.values())
+    browser.save_screenshot(str(SHOTS / f"kingsolve-board-domino-{variant}-{cards or 'end'}.png"))
+
+
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}

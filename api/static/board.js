@@ -332,8 +332,10 @@
   }
 
   // --- drawing ------------------------------------------------------------------------
+  const rankText = (rank) => (rank === "T" ? "10" : rank);
+
   function pretty(card) {
-    return SYMBOL[card[0]] + (card[1] === "T" ? "10" : card[1]);
+    return SYMBOL[card[0]] + rankText(card[1]);
   }
 
   function spoken(card) {
@@ -420,7 +422,7 @@
             type: "button", class: `card s-${suit}`, "data-card": card, disabled: !isLegal,
             "aria-label": spoken(card) + (v ? `, ${spokenValue(v)}` : "") +
               (recorded ? `, played in the record${recorded.cost > 0 ? `, cost ${costText(recorded.cost)}` : ""}` : ""),
-          }, el("span", { text: card[1] === "T" ? "10" : card[1] }));
+          }, el("span", { text: rankText(card[1]) }));
           if (recorded) markReviewed(b, recorded);
           if (isLegal) {
             b.classList.add("legal");
@@ -567,7 +569,7 @@
       for (const suit of SUITS) {
         const run = legal.layout[suit];
         grid.append(el("span", { class: `s-${suit}`, text: SYMBOL[suit] }),
-          el("span", { text: run ? `${run[0]} \u2026 ${run[1]}` : "\u2014" }));
+          el("span", { text: run ? `${rankText(run[0])} \u2026 ${rankText(run[1])}` : "\u2014" }));
       }
       centre.append(grid);
       return;
@@ -594,6 +596,13 @@
     const legal = state.legal;
     if (!legal) { $("scores").textContent = ""; return; }
     const taken = legal.taken;
+    const each = (f) => SEATS.filter((s) => state.hands && state.hands[s]).map((s) => `${s} ${f(s)}`).join(" \u00b7 ");
+    if (legal.layout) {     // the domino scores only at the end; until then, the cards each seat holds
+      const played = new Set(state.play);
+      $("scores").textContent = legal.complete ? `Score: ${each((s) => num(taken[s]))}`
+        : `Cards left: ${each((s) => state.hands[s].filter((c) => !played.has(c)).length)}`;
+      return;
+    }
     $("scores").textContent = legal.sides
       ? `Taken: N+S ${num(legal.sides.NS)} (N ${num(taken.N)}, S ${num(taken.S)}) \u00b7 ` +
         `E+W ${num(legal.sides.EW)} (E ${num(taken.E)}, W ${num(taken.W)})`
@@ -633,11 +642,11 @@
   function renderHistory() {
     const list = $("history");
     list.replaceChildren();
+    const domino = Boolean(state.legal && state.legal.layout);
+    $("history-title").textContent = domino ? "Play" : "Tricks";
+    list.setAttribute("aria-label", domino ? "the play, a line a round from the opener" : "the tricks played");
     if (!state.legal || !state.hands) return;
-    if (state.legal.layout) {
-      state.play.forEach((c, i) => list.append(historyLine(i + 1, historyCard(i, c, null))));
-      return;
-    }
+    if (domino) { renderDominoHistory(list); list.scrollTop = list.scrollHeight; return; }
     const size = SEATS.filter((s) => state.hands[s]).length;
     for (let start = 0; start < state.play.length; start += size) {
       const cards = state.play.slice(start, start + size);
@@ -659,6 +668,48 @@
     $("chart-title").textContent = state.doubles ? "Value by side" : "Value by seat";
     $("chart").setAttribute("aria-label", `each ${state.doubles ? "side" : "seat"}'s value over the play; ` +
       "hollow points are estimates");
+  }
+
+  // The domino's turns in order (docs/rules.md 9): each card, or the pass of a seat
+  // that could not play, marked when a card is its seat's last.
+  function dominoTurns() {
+    const passes = state.legal.passes || [];
+    const left = Object.fromEntries(SEATS.map((s) => [s, (state.hands[s] || []).length]));
+    const turns = [];
+    let p = 0;
+    for (let i = 0; i <= state.play.length; i++) {
+      for (; p < passes.length && passes[p].before === i; p++) turns.push({ seat: passes[p].seat, index: i });
+      if (i === state.play.length) break;
+      const seat = state.holder[state.play[i]];
+      turns.push({ seat, card: state.play[i], index: i, out: --left[seat] === 0 });
+    }
+    return turns;
+  }
+
+  // A line a round, from the opener's turn to the turn of the seat before it; the
+  // passes of seats with no seven, before the opening, on a line of their own.
+  function renderDominoHistory(list) {
+    const turns = dominoTurns();
+    const opener = state.play.length ? state.holder[state.play[0]] : null;
+    let line = null, round = 0;
+    const open = (number) => { line = historyLine(number); list.append(line); };
+    turns.forEach((t) => {
+      if (!line) open(t.card ? ++round : null);
+      else if (t.card && !round) open(++round);
+      else if (round && t.seat === opener) open(++round);
+      else line.append(", ");
+      if (!t.card) {
+        line.append(el("span", { class: "pass", text: `${t.seat} pass${round ? "" : " (no seven)"}` }));
+        return;
+      }
+      const span = historyCard(t.index, t.card, null);
+      if (t.out) span.append(el("span", { class: "went-out", text: " out" }));
+      line.append(span);
+    });
+    const out = turns.filter((t) => t.out).map((t) => SEAT_NAME[t.seat]);
+    if (state.legal.complete && out.length) {
+      list.append(el("li", { class: "end", text: `Hand over: ${out.join(" and ")} went out.` }));
+    }
   }
 
   function renderChart() {
