@@ -422,7 +422,7 @@
             type: "button", class: `card s-${suit}`, "data-card": card, disabled: !isLegal,
             "aria-label": spoken(card) + (v ? `, ${spokenValue(v)}` : "") +
               (recorded ? `, played in the record${recorded.cost > 0 ? `, cost ${costText(recorded.cost)}` : ""}` : ""),
-          }, el("span", { text: rankText(card[1]) }));
+          }, el("span", { class: "rank", text: rankText(card[1]) }));
           if (recorded) markReviewed(b, recorded);
           if (isLegal) {
             b.classList.add("legal");
