@@ -14,13 +14,15 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from kingsolve.deal import Deal
+from kingsolve_api import create_app
 # The browser tests' fixtures and helpers; the import skips this module with that one
 # when Chromium is missing.
 from test_board_browser import SHOTS, browser, d_text, server, wait_for  # noqa: F401
-from kingsolve_api import create_app
+
 pytestmark = pytest.mark.browser
 
 WIDTHS = (1280, 400)
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
 @pytest.fixture(scope="module")
@@ -52,10 +54,9 @@ def widest_values(monkeypatch):
 
 
 def open_position(driver, server: str, width: int, *, deal: str, variant: str = "italian",
-                  contract: str = "no-queens", leader: str = "N", play=(), doubles: bool = False,
-                  settled: bool = True) -> None:
-    """Open a position from its address at ``width`` px and wait until it is drawn (and
-    by default until its analysis has ended, so the cards hold still)."""
+                  contract: str = "no-queens", leader: str = "N", play=(), doubles: bool = False) -> None:
+    """Open a position from its address at ``width`` px and wait until it is drawn and
+    its analysis has ended, so that the cards hold still."""
     driver.set_window_size(width, 1400)
     driver.get("about:blank")
     hash_ = f"variant={variant}&contract={contract}&leader={leader}&deal={quote(deal)}"
@@ -65,12 +66,11 @@ def open_position(driver, server: str, width: int, *, deal: str, variant: str = 
         hash_ += "&doubles=1"
     driver.get(f"{server}/#{hash_}")
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".seat-head"), "the hands")
-    if settled:
-        wait_for(driver, lambda d: d.execute_script(
-            "const m = document.getElementById('message');"
-            "const a = document.getElementById('table').dataset.analysis;"
-            "return (a && a !== 'running') || m.textContent.includes('complete')"
-            " || m.classList.contains('error');"), "the analysis to end")
+    wait_for(driver, lambda d: d.execute_script(
+        "const m = document.getElementById('message');"
+        "const a = document.getElementById('table').dataset.analysis;"
+        "return (a && a !== 'running') || m.textContent.includes('complete')"
+        " || m.classList.contains('error');"), "the analysis to end")
 
 
 def rects(driver, selector: str) -> list[dict]:
@@ -364,5 +364,3 @@ def test_the_domino_shows_its_own_play_and_scores(server, browser, variant, card
         v and "T" in (v[0].letter, v[1].letter) for v in position.layout.values())
     browser.save_screenshot(str(SHOTS / f"kingsolve-board-domino-{variant}-{cards or 'end'}.png"))
 
-
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
