@@ -1,8 +1,8 @@
 """Choices before the play, double dummy: trump, sale, festa auction, Turkish contract.
 
 Each function analyses the deal once per option it compares (``kingsolve.analyse``,
-every seat at once, each option with an equal share of what is left of the budget)
-and returns a ``Choices`` value: the options with each seat's value (docs/rules.md 11,
+every seat at once, the options sharing the budget as a table's rows do: the time an
+option leaves goes to the options still open) and returns a ``Choices`` value: the options with each seat's value (docs/rules.md 11,
 paranoid) and a ``summary`` of what they mean for the choice, with the budget, seed
 and node count that made it. Every option answers within the budget: exact where
 proved, otherwise an estimate inside a proved range; the summaries rank the options
@@ -27,11 +27,12 @@ from .cards import Seat, Suit
 from .checks import check_int
 from .deal import Deal
 from .match import TURKISH_PENALTIES
-from .analysis import LEGEND, exact_analysis, value_text
-from .errors import InvalidRequestError, SolveTimeout
+from .position import Position
+from .analysis import LEGEND, value_text
+from .errors import InvalidRequestError
 from .result import Budget, Number, Solver, json_number
-from .review import analyse_position, solve_position
 from .rules import TRUMP_NONE, RuleSet, get_variant
+from .table import analyse_each
 
 __all__ = ["Choices", "Option", "trump_choice", "sale_choice", "festa_choice",
            "contract_choice", "redeal_choice", "TURKISH_PENALTIES"]
@@ -69,7 +70,7 @@ class Option:
 
     def cell(self, seat: Seat) -> str:
         """The seat's value as text: exact, ``≈x (lo..hi)`` or ``lo..hi``."""
-        return value_text(self.bounds[seat], self.estimates.get(seat), signed=True)
+        return value_text(self.bounds.get(seat), self.estimates.get(seat), signed=True)
 
     def to_dict(self) -> dict:
         return {"label": self.label, "contract": self.contract,
@@ -167,28 +168,19 @@ class _Analyser:
         self.began = time.perf_counter()
 
     def options(self, specs: list[tuple[str, str, Seat, Suit | None]]) -> list[Option]:
-        """Each option ``(label, contract, leader, trump)`` analysed with an equal
-        share of what is left of the budget when its turn comes."""
-        from .position import Position
-        deadline = self.budget.start(pieces=len(specs))
-        out = []
-        for label, contract, leader, trump in specs:
-            pos = Position(self.variant, contract, self.deal, leader=leader, trump=trump)
-            share = deadline.take()
-            if self.exact:
-                try:
-                    a = exact_analysis(pos, solve_position(pos, list(pos.seats), share,
-                                                           self.solver))
-                except SolveTimeout as exc:
-                    raise SolveTimeout(f"option {label!r} stopped: {exc}",
-                                       bounds=exc.bounds) from None
-            else:
-                a = analyse_position(pos, list(pos.seats), share, self.solver, cards=False)
-            deadline.done(share, int(a.nodes))
-            self.nodes += int(a.nodes)
-            out.append(Option(label, contract, trump, leader, dict(a.values), dict(a.bounds),
-                              dict(a.estimates)))
-        return out
+        """Each option ``(label, contract, leader, trump)`` analysed within the one
+        budget, as a table's rows are (``kingsolve.table.analyse_each``): each starts
+        with an equal part of what is left, and the time an option leaves goes to the
+        options still open."""
+        items = [(label, Position(self.variant, contract, self.deal, leader=leader, trump=trump))
+                 for label, contract, leader, trump in specs]
+        seats = list(items[0][1].seats) if items else []
+        found = analyse_each(items, seats, self.budget.start(pieces=len(items)),
+                             exact=self.exact, solver=self.solver, what="option")
+        self.nodes += sum(int(a.nodes) for a in found)
+        return [Option(label, contract, trump, leader, dict(a.values), dict(a.bounds),
+                       dict(a.estimates))
+                for (label, contract, leader, trump), a in zip(specs, found)]
 
     def done(self, kind: str, options: list[Option], summary: dict, seed: Any,
              params: dict) -> Choices:

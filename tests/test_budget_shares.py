@@ -9,8 +9,9 @@ import pytest
 import kingsolve.table as table_module
 from kingsolve import Deal, Position, Seat
 from kingsolve.analysis import Analysis
+from kingsolve.choices import trump_choice
 from kingsolve.errors import SolveTimeout
-from kingsolve.result import Budget, Deadline
+from kingsolve.result import Budget, Deadline, SolveResult
 from kingsolve.table import analyse_each, dd_table
 
 DEAL = "N:A643.KJT8.92.AK3 2.653.QJT7.T9842 KQ97.Q9.AK54.J75 JT85.A742.863.Q6"
@@ -146,6 +147,59 @@ def test_a_table_of_quick_rows_ends_when_they_are_done(monkeypatch):
     table = dd_table("italian", DEAL, "N", threads=1, budget=Budget(ms=1000),
                      contracts=["no-queens", "no-last-two"])
     assert table.solved and clock.now == pytest.approx(3 * STEP)
+
+
+class StandInSolver:
+    """An exact search needing ``need[label]`` seconds: it takes the time of its
+    budget, up to that, and stops at its budget when that is less. Records the
+    budgets it is given."""
+
+    def __init__(self, clock: Clock, need: dict[str, float]) -> None:
+        self.clock, self.need = clock, need
+        self.budgets: list[tuple[str, float]] = []
+
+    def __call__(self, pos, seats=None, budget=None):
+        label = "no trump" if pos.trump is None else f"trump {pos.trump.letter}"
+        self.budgets.append((label, budget.ms))
+        if self.need[label] > budget.ms / 1000:
+            self.clock.now += budget.ms / 1000
+            raise SolveTimeout.proved(f"search stopped at its time budget of {budget.ms:g} ms",
+                                      {s: (0, 6) for s in seats})
+        self.clock.now += self.need[label]
+        return SolveResult(to_move=pos.to_move, taken=dict(pos.taken),
+                           values={s: 3 for s in seats}, cards={}, best=[], complete=False)
+
+
+def test_an_exact_choice_searches_a_stopped_option_again_with_the_time_left(monkeypatch):
+    # trump S stops at its quarter; the three quick options leave their time, and S is
+    # searched again with all of it (before, the choice failed at S's quarter)
+    clock = Clock()
+    _on_the_clock(monkeypatch, clock)
+    solver = StandInSolver(clock, {"trump S": 1.5, "trump H": 0.1, "trump D": 0.1,
+                                   "trump C": 0.1})
+    ch = trump_choice("italian", DEAL, leader="N", budget=Budget(ms=4000), exact=True,
+                      solver=solver)
+    assert ch.summary["exact"] and all(o.solved for o in ch.options)
+    assert [label for label, _ in solver.budgets] == ["trump S", "trump H", "trump D",
+                                                      "trump C", "trump S"]
+    assert solver.budgets[0][1] == pytest.approx(1000)
+    assert solver.budgets[-1][1] == pytest.approx(4000 - 1000 - 300)   # all that was left
+
+
+def test_an_exact_choice_uses_the_whole_budget_before_it_gives_up(monkeypatch):
+    clock = Clock()
+    _on_the_clock(monkeypatch, clock)
+    solver = StandInSolver(clock, {"trump S": 5.0, "trump H": 0.1, "trump D": 0.1,
+                                   "trump C": 1.5})
+    with pytest.raises(SolveTimeout) as stop:
+        trump_choice("italian", DEAL, leader="N", budget=Budget(ms=4000), exact=True,
+                     solver=solver)
+    assert clock.now == pytest.approx(4.0)
+    assert str(stop.value).startswith("option 'trump S' stopped: not proved within the "
+                                      "budget of 4000 ms; proved so far: N 0 to 6")
+    assert stop.value.bounds == {s: (0, 6) for s in Seat}
+    # each search had an equal part of what was left, S's second all that was left
+    assert [ms for _, ms in solver.budgets] == pytest.approx([1000, 1000, 1450, 2800, 1300])
 
 
 def test_an_exact_table_names_every_row_left_open(monkeypatch):

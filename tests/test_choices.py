@@ -235,7 +235,7 @@ def test_a_full_deal_choice_answers_within_its_budget_and_exact_names_the_option
     for line, o in zip(rows, ch.options):
         assert [p.strip() for p in line[len(o.label) + 2:].split("  ") if p.strip()] == \
             [o.cell(s) for s in deal.seats]
-    with pytest.raises(SolveTimeout, match=r"option 'trump S' stopped: search stopped"):
+    with pytest.raises(SolveTimeout, match=r"option 'trump S' stopped: not proved within the budget of 2000 nodes"):
         trump_choice("italian", deal, leader="N", budget=Budget(nodes=2000), exact=True)
 
 
