@@ -189,8 +189,9 @@ def analyse_each(items: "list[tuple[str, Position]]", seats: list[Seat], deadlin
     that uses its part with positions still waiting is set aside, its search kept,
     and goes on after them; a search whose budget is fixed when it starts
     (``exact``, or a given ``solver``) that stops is searched again once the others
-    have had their turn, its ranges kept, unless what is left is no more than it
-    had. So the whole budget goes to the values still open. With ``exact`` a value
+    have had their turn, with an equal part of what is left then, its ranges kept,
+    while the budget has time and nodes left. So the whole budget goes to the values
+    still open. With ``exact`` a value
     left open raises ``SolveTimeout`` naming the position (``what`` and its label)
     with the ranges proved. ``on_update(index, analysis)`` is called with each
     improvement, from the thread that made it.
