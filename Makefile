@@ -1,4 +1,4 @@
-# The two commands of the README's quick start: `make serve` and `make test`.
+# The two commands of the README's quick start: `make test` and `make serve`.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -6,9 +6,9 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 
 .PHONY: serve test install-test install-serve install-browser bench load clean
 
-# An install builds the profile-guided core (about 35 s), so it runs again only when
-# what it builds from changed: each install leaves a stamp in the venv, newer than
-# these files. The test install holds everything serving needs, so it stamps both.
+# An install builds the profile-guided core (about 20 s more than a plain build), so
+# it runs again only when what it builds from changed: each install leaves a stamp in
+# the venv, newer than these files. The test install holds everything serving needs, so it stamps both.
 # `rm $(VENV)/.installed-*` forces the next install.
 BUILD_SOURCES := setup.py pyproject.toml $(wildcard ext/*.pyx ext/*.pxi ext/*.pxd)
 SERVE_STAMP := $(VENV)/.installed-serve

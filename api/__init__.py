@@ -77,11 +77,12 @@ def _allow_origins(app: Flask, origins) -> None:
 
 @dataclass(frozen=True)
 class ApiState:
-    """What the views share: the schemas built for this app's limits, and the count
-    of stream analyses running now."""
+    """What the views share: the schemas built for this app's limits, and the counts
+    of the stream analyses and the plain /solve searches running now."""
 
     schemas: Schemas
     streams: Running = field(default_factory=Running)
+    searches: Running = field(default_factory=Running)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -29,9 +29,9 @@ log = logging.getLogger(__name__)
 
 
 class Running:
-    """The stream analyses running now (``count``) and how many a client stopped by
-    going away (``cancelled``), safe across threads: tests read them to check that a
-    client going away stops its analysis."""
+    """The analyses of one kind running now (``count``) and how many a client stopped
+    by going away (``cancelled``), safe across threads: tests read them to check that
+    a client going away stops its analysis."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

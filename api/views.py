@@ -15,8 +15,9 @@ from kingsolve.request import hint_request, legal_request, solve_request, solve_
 from kingsolve.result import Budget
 from kingsolve.rules import VARIANTS
 
-from .stream import event_response
 from .limits import admit_search
+from .stream import event_response
+from .watch import client_watch
 from .wire import read_body, respond
 
 __all__ = ["bp"]
@@ -64,9 +65,15 @@ def _threads(req: dict) -> dict:
 def solve():
     body = read_body()
     if not isinstance(body, list):
-        req = _threads(_state().schemas.validate("SolveRequest", body))
-        return respond(solve_request(_budget(req, default_ms=_solve_ms())))
-    return respond(_solve_batch(_state().schemas.validate("SolveBatch", body)))
+        req = _budget(_threads(_state().schemas.validate("SolveRequest", body)),
+                      default_ms=_solve_ms())
+        with client_watch(_state().searches) as cancel:
+            answer = solve_request(req, cancel=cancel)
+        return respond(answer)
+    reqs = _state().schemas.validate("SolveBatch", body)
+    with client_watch(_state().searches) as cancel:
+        answers = _solve_batch(reqs, cancel)
+    return respond(answers)
 
 
 @bp.post("/solve/stream")
@@ -77,8 +84,9 @@ def solve_events():
     return event_response(solve_stream(req, cancel), cancel, _state().streams)
 
 
-def _solve_batch(reqs: list) -> list[dict]:
-    """One answer per request, an error object where it failed.
+def _solve_batch(reqs: list, cancel: threading.Event) -> list[dict]:
+    """One answer per request, an error object where it failed; none past the request
+    that ``cancel`` stopped (its client has gone).
 
     The batch shares one deadline: each request gets its own budget but at most an
     equal share of the time left, so every request is answered (with estimates at
@@ -87,12 +95,15 @@ def _solve_batch(reqs: list) -> list[dict]:
     deadline = Budget(ms=current_app.config["KINGSOLVE_BATCH_MS"]).start()
     out = []
     for i, item in enumerate(reqs):
+        if cancel.is_set():
+            break
         share = deadline.share(parts=len(reqs) - i)
         try:
             if deadline.expired():
                 raise SolveTimeout("batch time budget spent before this request")
             req = _state().schemas.validate("SolveRequest", item)
-            out.append(solve_request(_budget(_threads(req), share.ms, default_ms=_solve_ms())))
+            out.append(solve_request(_budget(_threads(req), share.ms, default_ms=_solve_ms()),
+                                     cancel=cancel))
         except KingsolveError as exc:
             out.append(exc.to_dict())
     return out

@@ -17,7 +17,7 @@ __all__ = ["read_body", "respond", "JSON", "MSGPACK"]
 JSON = "application/json"
 MSGPACK = "application/msgpack"
 BODY_KINDS = {JSON: "json", MSGPACK: "msgpack", "application/x-msgpack": "msgpack"}
-MAX_DEPTH = 32          # deeper bodies are never a valid request
+MAX_DEPTH = 32          # levels of arrays and maps: deeper bodies are never a valid request
 CHUNK = 64 * 1024       # bytes read from the body at a time
 MAX_DIGITS = 20         # digits of a JSON integer: every field's limit is far below
 
@@ -35,24 +35,32 @@ def _int(text: str) -> int:
     return int(text)
 
 
-def _plain(value: Any, depth: int = 0) -> Any:
-    """A decoded body as plain JSON data: str keys, finite numbers, no bytes or extensions."""
-    if depth > MAX_DEPTH:
-        raise ParseError(f"invalid body: nested deeper than {MAX_DEPTH} levels")
+def _too_deep(what: str) -> ParseError:
+    return ParseError(f"invalid {what} body: nested deeper than {MAX_DEPTH} levels")
+
+
+def _plain(value: Any, what: str, depth: int = 0) -> Any:
+    """A decoded body as plain JSON data: str keys, finite numbers, no bytes or extensions.
+
+    ``depth`` counts the arrays and maps around ``value``; ``what`` names the body's
+    format in errors.
+    """
+    if isinstance(value, (list, tuple, dict)) and depth >= MAX_DEPTH:
+        raise _too_deep(what)
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ParseError(f"invalid body: {value!r} is not a finite number")
+            raise ParseError(f"invalid {what} body: {value!r} is not a finite number")
         return value
     if isinstance(value, (list, tuple)):
-        return [_plain(v, depth + 1) for v in value]
+        return [_plain(v, what, depth + 1) for v in value]
     if isinstance(value, dict):
         for key in value:
             if not isinstance(key, str):
-                raise ParseError(f"invalid body: map key {key!r} is not a string")
-        return {k: _plain(v, depth + 1) for k, v in value.items()}
-    raise ParseError(f"invalid body: a value of type {type(value).__name__} has no JSON form")
+                raise ParseError(f"invalid {what} body: map key {key!r} is not a string")
+        return {k: _plain(v, what, depth + 1) for k, v in value.items()}
+    raise ParseError(f"invalid {what} body: a value of type {type(value).__name__} has no JSON form")
 
 
 def _read_limited() -> bytes:
@@ -104,6 +112,7 @@ def read_body() -> Any:
     data = _read_limited()
     if not data.strip():
         raise ParseError("empty body: expected a request object")
+    what = "JSON" if kind == "json" else "msgpack"
     try:
         if kind == "json":
             value = json.loads(data, parse_constant=_no_constant, parse_int=_int)
@@ -111,10 +120,13 @@ def read_body() -> Any:
             value = msgpack.unpackb(data, raw=False, strict_map_key=False)
     except ParseError:
         raise
-    except (ValueError, TypeError, RecursionError, msgpack.UnpackException) as exc:
-        what = "JSON" if kind == "json" else "msgpack"
+    # The decoders give up on deep nesting in their own terms (Python's recursion
+    # limit, msgpack's stack), far past the limit that the decoded body is held to.
+    except (RecursionError, msgpack.StackError):
+        raise _too_deep(what) from None
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
         raise ParseError(f"invalid {what} body: {str(exc) or type(exc).__name__}") from None
-    return _plain(value)
+    return _plain(value, what)
 
 
 def _wants_msgpack() -> bool:

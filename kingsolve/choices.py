@@ -1,8 +1,8 @@
 """Choices before the play, double dummy: trump, sale, festa auction, Turkish contract.
 
 Each function analyses the deal once per option it compares (``kingsolve.analyse``,
-every seat at once, each option with an equal share of what is left of the budget)
-and returns a ``Choices`` value: the options with each seat's value (docs/rules.md 11,
+every seat at once, the options sharing the budget as a table's rows do: the time an
+option leaves goes to the options still open) and returns a ``Choices`` value: the options with each seat's value (docs/rules.md 11,
 paranoid) and a ``summary`` of what they mean for the choice, with the budget, seed
 and node count that made it. Every option answers within the budget: exact where
 proved, otherwise an estimate inside a proved range; the summaries rank the options
@@ -27,11 +27,12 @@ from .cards import Seat, Suit
 from .checks import check_int
 from .deal import Deal
 from .match import TURKISH_PENALTIES
-from .analysis import LEGEND, exact_analysis, value_text
-from .errors import InvalidRequestError, SolveTimeout
+from .position import Position
+from .analysis import LEGEND, format_number, value_text
+from .errors import InvalidRequestError
 from .result import Budget, Number, Solver, json_number
-from .review import analyse_position, solve_position
 from .rules import TRUMP_NONE, RuleSet, get_variant
+from .table import analyse_each
 
 __all__ = ["Choices", "Option", "trump_choice", "sale_choice", "festa_choice",
            "contract_choice", "redeal_choice", "TURKISH_PENALTIES"]
@@ -69,7 +70,7 @@ class Option:
 
     def cell(self, seat: Seat) -> str:
         """The seat's value as text: exact, ``≈x (lo..hi)`` or ``lo..hi``."""
-        return value_text(self.bounds[seat], self.estimates.get(seat), signed=True)
+        return value_text(self.bounds.get(seat), self.estimates.get(seat))
 
     def to_dict(self) -> dict:
         return {"label": self.label, "contract": self.contract,
@@ -119,7 +120,10 @@ class Choices:
                 "nodes": int(self.nodes), "ms": round(float(self.ms), 3)}
 
     def text(self) -> str:
-        """A readable table: one option a line, every seat's value, then the summary."""
+        """The choice as a player reads it: the options, a line each with every seat's
+        value marked as a table marks it (exact, ``≈`` estimate, ``lo..hi`` proved
+        range, and the legend while any is not exact), then what they mean for the
+        choice, in words and columns."""
         params = ", ".join(f"{k} {v}" for k, v in self.params.items())
         lines = [f"{self.kind} choice · {self.variant}" + (f" · {params}" if params else ""),
                  f"Deal: {self.deal.pbn()}"]
@@ -127,32 +131,132 @@ class Choices:
             lines.append(f"Seed: {self.seed}")
         if self.options:
             seats = list(self.options[0].bounds)
-            width = max(len(o.label) for o in self.options)
-            cells = [[o.cell(s) for s in seats] for o in self.options]
-            # as wide as the widest cell, two spaces apart: ranges never run together
-            col = max(len(c) for row in cells for c in row)
-            lines.append(" " * (width + 2) + "".join(f"  {s.name:>{col}}" for s in seats))
-            for o, row in zip(self.options, cells):
-                lines.append(f"  {o.label:<{width}}" + "".join(f"  {c:>{col}}" for c in row))
+            lines.extend(_columns([["", *(s.name for s in seats)]]
+                                  + [[o.label, *(o.cell(s) for s in seats)]
+                                     for o in self.options], indent="  "))
             if not all(o.solved for o in self.options):
                 lines.append(f"  {LEGEND}")
-        lines.extend(_summary_lines(self.summary))
+        lines.append("")
+        lines.extend(_SUMMARIES[self.kind](self))
+        if self.options:
+            lines.append(_exactness(self.options))
         return "\n".join(lines) + "\n"
 
 
-def _summary_lines(summary: dict, indent: str = "") -> list[str]:
+def _columns(rows: list[list[str]], indent: str = "") -> list[str]:
+    """Rows of cells as aligned lines: the first column to the left, the others to
+    the right, two spaces apart (ranges never run together)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     out = []
-    for key, value in summary.items():
-        if isinstance(value, dict):
-            out.append(f"{indent}{key}:")
-            out.extend(_summary_lines(value, indent + "  "))
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
-            out.append(f"{indent}{key}:")
-            for item in value:
-                out.append(f"{indent}  " + ", ".join(f"{k} {v}" for k, v in item.items()))
-        else:
-            out.append(f"{indent}{key}: {value}")
+    for r in rows:
+        cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
+        out.append((indent + "  ".join(cells)).rstrip())
     return out
+
+
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    """A small table of text: every column to the left."""
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows]]
+
+
+def _num(option: "Option", seat: Seat, plus: Number = 0) -> str:
+    """The option's rating for the seat (plus ``plus``), ``≈`` before it unless exact."""
+    return ("" if seat in option.values else "≈") + format_number(option.rating(seat) + plus,
+                                                                  signed=False)
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _exactness(options: "Iterable[Option]") -> str:
+    options = list(options)
+    total = sum(len(o.bounds) for o in options)
+    exact = sum(len(o.values) for o in options)
+    if exact == total:
+        return "every value exact: the choice is proved"
+    return f"{exact} of {total} values exact; the others are estimates inside proved ranges"
+
+
+def _trump_text(ch: "Choices") -> list[str]:
+    sm = ch.summary
+    rows = []
+    for seat in ch.deal.seats:
+        best = sm["best"][seat.name]
+        rows.append([seat.name, ", ".join(best), ch.option(best[0]).cell(seat),
+                     _yes(sm["proved_best"][seat.name]), ", ".join(sm["ranking"][seat.name])])
+    return _table(["seat", "best", "value", "proved best", "from best to worst"], rows)
+
+
+def _sale_text(ch: "Choices") -> list[str]:
+    sm = ch.summary
+    dealer = Seat.parse(ch.params["dealer"])
+    declared = ch.option(sm["dealer_declares"])
+    lines = [f"without a sale {dealer.name} declares {declared.label} and scores "
+             f"{declared.cell(dealer)}",
+             "a buyer at price k names its trump and scores its tricks less k, the dealer "
+             "its own plus k"]
+    rows = []
+    for name, b in sm["buyers"].items():
+        buyer = Seat.parse(name)
+        named = ch.option(b["trump"])
+        paying = b["highest_paying_price"]
+        if paying:
+            per = named.rating(buyer) - b["prices"][0]["buyer"]
+            pays = (f"{paying}: {name} {_num(named, buyer, -paying * per)}, "
+                    f"{dealer.name} {_num(named, dealer, paying * per)}")
+        else:
+            pays = "none"
+        rows.append([name, b["trump"], named.cell(buyer),
+                     f"{name} {_num(declared, buyer)}, {dealer.name} {_num(declared, dealer)}",
+                     pays])
+    return lines + _table(["buyer", "names", "its value", "without a sale",
+                           "highest price that pays"], rows)
+
+
+def _festa_text(ch: "Choices") -> list[str]:
+    sm = ch.summary
+    host = Seat.parse(ch.params["host"])
+    best = ch.option(sm["host_best"])
+    lines = [f"host {host.name}: best {best.label}, value {best.cell(host)}; proved best: "
+             f"{_yes(sm['host_proved_best'])}; its own choices:"]
+    lines.extend(_columns([[label, ch.option(label).cell(host)] for label in sm["host_values"]],
+                          indent="  "))
+    rows = []
+    for name, b in sm["bidders"].items():
+        bidder = Seat.parse(name)
+        plus, null = ch.option(b["plus_game"]), ch.option(b["null_game"])
+        rows.append([name, b["plus_game"], plus.cell(bidder), b["null_game"], null.cell(bidder),
+                     _num(best, bidder), str(b["highest_plus_bid"] or "none"),
+                     str(b["highest_null_bid"] or "none")])
+    return lines + _table(["bidder", "plus game", "value", "null game", "value", "without a bid",
+                           "highest plus bid", "highest null bid"], rows)
+
+
+def _contract_text(ch: "Choices") -> list[str]:
+    sm = ch.summary
+    chooser = Seat.parse(ch.params["chooser"])
+    best = ch.option(sm["best"][0])
+    left = sm["left"]
+    return [f"best for {chooser.name}: {', '.join(sm['best'])}, value {best.cell(chooser)}; "
+            f"proved best: {_yes(sm['proved_best'])}",
+            f"from best to worst: {', '.join(sm['ranking'])}",
+            f"left to choose: {left['penalties']} penalty contracts, {left['trumps']} trumps"]
+
+
+def _redeal_text(ch: "Choices") -> list[str]:
+    seats = ch.summary["seats"]
+    rows = [[name, str(v["aces"]), str(v["kings"]), str(v["total"]), _yes(v["may_redeal"])]
+            for name, v in seats.items()]
+    may = ch.summary["may_redeal"]
+    return _table(["seat", "aces", "kings", "total", "may ask for a redeal"], rows) + [
+        f"a redeal needs {ch.params['threshold']} aces and kings or more: "
+        + (", ".join(may) + " may ask for one" if may else "no seat may ask for one")]
+
+
+_SUMMARIES = {"trump": _trump_text, "sale": _sale_text, "festa": _festa_text,
+              "contract": _contract_text, "redeal": _redeal_text}
 
 
 class _Analyser:
@@ -167,28 +271,19 @@ class _Analyser:
         self.began = time.perf_counter()
 
     def options(self, specs: list[tuple[str, str, Seat, Suit | None]]) -> list[Option]:
-        """Each option ``(label, contract, leader, trump)`` analysed with an equal
-        share of what is left of the budget when its turn comes."""
-        from .position import Position
-        deadline = self.budget.start(pieces=len(specs))
-        out = []
-        for label, contract, leader, trump in specs:
-            pos = Position(self.variant, contract, self.deal, leader=leader, trump=trump)
-            share = deadline.take()
-            if self.exact:
-                try:
-                    a = exact_analysis(pos, solve_position(pos, list(pos.seats), share,
-                                                           self.solver))
-                except SolveTimeout as exc:
-                    raise SolveTimeout(f"option {label!r} stopped: {exc}",
-                                       bounds=exc.bounds) from None
-            else:
-                a = analyse_position(pos, list(pos.seats), share, self.solver, cards=False)
-            deadline.done(share, int(a.nodes))
-            self.nodes += int(a.nodes)
-            out.append(Option(label, contract, trump, leader, dict(a.values), dict(a.bounds),
-                              dict(a.estimates)))
-        return out
+        """Each option ``(label, contract, leader, trump)`` analysed within the one
+        budget, as a table's rows are (``kingsolve.table.analyse_each``): each starts
+        with an equal part of what is left, and the time an option leaves goes to the
+        options still open."""
+        items = [(label, Position(self.variant, contract, self.deal, leader=leader, trump=trump))
+                 for label, contract, leader, trump in specs]
+        seats = list(items[0][1].seats) if items else []
+        found = analyse_each(items, seats, self.budget.start(pieces=len(items)),
+                             exact=self.exact, solver=self.solver, what="option")
+        self.nodes += sum(int(a.nodes) for a in found)
+        return [Option(label, contract, trump, leader, dict(a.values), dict(a.bounds),
+                       dict(a.estimates))
+                for (label, contract, leader, trump), a in zip(specs, found)]
 
     def done(self, kind: str, options: list[Option], summary: dict, seed: Any,
              params: dict) -> Choices:

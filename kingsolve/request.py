@@ -190,16 +190,18 @@ def _request_seats(req: Mapping[str, Any]) -> list[Seat] | None:
     return None if seats is None else [Seat.parse(s) for s in seats]
 
 
-def solve_request(request: Any, on_update: "Callable[[Any], Any] | None" = None) -> dict:
+def solve_request(request: Any, on_update: "Callable[[Any], Any] | None" = None,
+                  cancel: "threading.Event | None" = None) -> dict:
     """Answer a solve request (the shared request shape plus ``seats``, ``nodes``,
     ``ms`` and ``exact``): the analysis of ``kingsolve.analysis`` within the budget,
     exact values where proved, estimates and proved ranges elsewhere. With
     ``"exact": true`` the values must all be exact within the budget, or the answer
     is a ``SolveTimeout`` carrying the ranges proved. ``on_update`` is called with
     each improving ``Analysis``, the answer's last (once only for exact requests and
-    the domino, which answer once).
+    the domino, which answer once). Setting ``cancel`` stops the analysis early, as
+    for ``solve_stream``; the answer is then the best so far.
     """
-    req, budget, results = _analyses_of(request)
+    req, budget, results = _analyses_of(request, cancel)
     result = None
     for result in results:
         if on_update is not None:

@@ -73,29 +73,35 @@ class Deadline:
     shares of ``pieces`` planned pieces, equal parts of what is left, so what one
     piece leaves goes to the pieces after it; with ``threads`` pieces running at
     once, the time the running pieces still hold is set aside first (nodes are
-    work, summed over threads, so they are never multiplied). Thread-safe.
+    work, summed over threads, so they are never multiplied). Work that can run
+    on past its share asks ``overrun`` instead of stopping at it, and so also gets
+    what the pieces after it leave. ``clock`` gives the time (monotonic seconds).
+    Thread-safe.
 
     >>> clock = Budget(nodes=1000, ms=60_000).start(pieces=4)
     >>> clock.take().nodes, clock.expired()
     (250, False)
     """
 
-    def __init__(self, total: Budget, pieces: int = 1, threads: int = 1) -> None:
+    def __init__(self, total: Budget, pieces: int = 1, threads: int = 1,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.total = total
-        self.at = time.monotonic() + total.ms / 1000.0      # monotonic seconds
+        self.clock = clock                                  # seconds, never going back
+        self.at = clock() + total.ms / 1000.0
         self.unstarted = pieces
         self.threads = max(1, threads)
         self.nodes_left = total.nodes
-        self._running: dict[int, tuple[float, int]] = {}    # id(share) -> (end, nodes)
+        # id(share) -> (start, end, nodes) of each running piece
+        self._running: dict[int, tuple[float, float, int]] = {}
         self._lock = threading.Lock()
 
     def left_ms(self) -> float:
         """Milliseconds left before the deadline."""
-        return max(0.0, self.at - time.monotonic()) * 1000.0
+        return max(0.0, self.at - self.clock()) * 1000.0
 
     def expired(self) -> bool:
         """Whether the deadline has passed."""
-        return time.monotonic() >= self.at
+        return self.clock() >= self.at
 
     def share(self, parts: int = 1, most: Budget | None = None) -> Budget:
         """A budget for the next piece of work: an equal part (one of ``parts``) of the
@@ -109,16 +115,53 @@ class Deadline:
     def take(self) -> Budget:
         """The next planned piece's budget; pass it back to ``done`` when the piece ends."""
         with self._lock:
-            now = time.monotonic()
-            left = max(0.0, self.at - now)
-            held = sum(max(0.0, end - now) for end, _ in self._running.values())
-            pieces = max(1, self.unstarted)
-            seconds = max(0.0, min(left, (left * self.threads - held) / pieces))
-            nodes = (self.nodes_left - sum(n for _, n in self._running.values())) // pieces
+            now = self.clock()
+            seconds, nodes = self._fair(now, self._running.values(), max(1, self.unstarted))
             share = Budget(nodes=max(1, nodes), ms=seconds * 1000.0, tt_mb=self.total.tt_mb)
             self.unstarted -= 1
-            self._running[id(share)] = (now + seconds, share.nodes)
+            self._running[id(share)] = (now, now + seconds, share.nodes)
             return share
+
+    def _fair(self, now: float, running, pieces: int, spent: float = 0.0) -> tuple[float, int]:
+        """The seconds from now and the nodes of one of ``pieces`` equal parts of what
+        the ``running`` pieces do not hold, for a piece that has run ``spent`` seconds
+        of its part already."""
+        running = list(running)
+        left = max(0.0, self.at - now)
+        held = sum(max(0.0, end - now) for _, end, _ in running)
+        part = (left * self.threads - held + spent) / pieces
+        seconds = max(0.0, min(left, part - spent))
+        return seconds, (self.nodes_left - sum(n for _, _, n in running)) // pieces
+
+    def plan(self, pieces: int) -> None:
+        """``pieces`` more pieces to come (work that is searched again)."""
+        with self._lock:
+            self.unstarted += pieces
+
+    def free(self) -> Budget:
+        """The most a piece could get from now on: the time left and the nodes that
+        neither the pieces done nor the running ones hold."""
+        with self._lock:
+            nodes = self.nodes_left - sum(n for _, _, n in self._running.values())
+            return Budget(nodes=max(0, nodes), ms=self.left_ms(), tt_mb=self.total.tt_mb)
+
+    def overrun(self, share: Budget, nodes: int = 0) -> bool:
+        """Whether the running piece of ``share`` has used its time, or with ``nodes``
+        searched its nodes, its share first grown (never shrunk) to an equal part of
+        what is left with the pieces to come, counting the time it has run: what the
+        pieces done early leave goes to the running pieces as well as to those to
+        come. For work that can run past the budget it started with (an anytime
+        analysis stopped by ``cancel``)."""
+        with self._lock:
+            now = self.clock()
+            if id(share) not in self._running:
+                return True             # done already
+            start, end, most = self._running[id(share)]
+            others = [v for k, v in self._running.items() if k != id(share)]
+            seconds, more = self._fair(now, others, self.unstarted + 1, now - start)
+            end, most = max(end, now + seconds), max(most, more)
+            self._running[id(share)] = (start, end, most)
+            return now >= end or nodes >= most
 
     def done(self, share: Budget, nodes: int) -> None:
         """A piece ended, having searched ``nodes``."""

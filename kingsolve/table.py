@@ -3,29 +3,31 @@
 Each row is an anytime analysis of the contract's opening position (``kingsolve.analyse``,
 seats' values only), so every cell answers within the table's budget: exact where
 proved, otherwise an estimate inside a proved range. The budget bounds the whole
-table: the rows take equal shares of what is left as they start (``Budget.start``),
-so the time a quick row leaves goes to the rows after it.
+table: the rows take equal shares of what is left as they start, and the time a
+quick row leaves goes to the rows still open, running or to come (``analyse_each``,
+which the choices share).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
-from .analysis import LEGEND, Analysis, analyse, exact_analysis, value_text
+from .analysis import LEGEND, Analysis, analyses, exact_analysis, value_text
 from .cards import Seat, Suit
 from .checks import check_threads
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout
 from .position import Position
-from .result import Budget, Number, json_number
+from .result import Budget, Deadline, Number, Solver, json_number
 from .rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .solver import solve
 
-__all__ = ["Table", "TableRow", "dd_table", "format_table"]
+__all__ = ["Table", "TableRow", "dd_table", "analyse_each", "format_table"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class TableRow:
 
     def cell(self, seat: Seat) -> str:
         """The seat's value as text: exact, ``≈x (lo..hi)``, or ``lo..hi``."""
-        return value_text(self.analysis.bounds[seat], self.analysis.estimates.get(seat))
+        return value_text(self.analysis.bounds.get(seat), self.analysis.estimates.get(seat))
 
     def to_dict(self) -> dict:
         a = self.analysis
@@ -133,12 +135,12 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     """Every trick contract (trump contracts once per trump suit) times every seat.
 
     ``budget`` bounds the whole table, never a row: the rows run on ``threads``
-    threads (the search releases the GIL; each row's search has a transposition
-    table of its own, kept for later calls) and share it as they start. Every cell gets a proved range and an
-    estimate inside it (exact where proved). With ``exact`` every value must be
-    proved within the budget, or ``SolveTimeout`` names the row that stopped.
-    ``on_update`` is called with the table so far (the rows begun, each in its
-    latest state) whenever a row improves, one call at a time.
+    threads (the search releases the GIL) and share it as ``analyse_each`` does, so
+    the time the quick rows leave goes to the rows still open. Every cell gets a
+    proved range and an estimate inside it (exact where proved). With ``exact``
+    every value must be proved within the budget, or ``SolveTimeout`` names the row
+    left open. ``on_update`` is called with the table so far (the rows begun, each
+    in its latest state) whenever a row improves, one call at a time.
     """
     rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
     deal = deal if isinstance(deal, Deal) else Deal(deal)
@@ -148,73 +150,228 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     positions = [Position(rs, name, deal, leader=leader, trump=t, doubles=doubles)
                  for name, t in rows]
     threads = min(threads, max(1, len(positions)))
-    deadline = budget.start(pieces=len(positions), threads=threads)
-    jobs = _RowJobs(Table(variant=rs.name, deal=deal, leader=Seat.parse(leader),
-                          doubles=bool(doubles),
-                          seats=tuple(positions[0].seats if positions else deal.seats),
-                          rows=(), budget=budget),
-                    rows, deadline, exact, on_update)
-    work = list(enumerate(zip(rows, positions)))
-    if threads == 1:
-        results = [jobs.run(*w) for w in work]
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            futures = [pool.submit(jobs.run, *w) for w in work]
-        results = [f.result() for f in futures]    # the first stopped row raises
-    return jobs.table_of(dict(enumerate(results)))
+    empty = Table(variant=rs.name, deal=deal, leader=Seat.parse(leader), doubles=bool(doubles),
+                  seats=tuple(positions[0].seats if positions else deal.seats), rows=(),
+                  budget=budget)
+    start = time.perf_counter()
+    shown = threading.Lock()
+    latest: dict[int, Analysis] = {}
 
-
-class _RowJobs:
-    """The rows' searches, sharing one deadline, and the table made of their results."""
-
-    def __init__(self, empty: Table, rows: list[tuple[str, Suit | None]], deadline,
-                 exact: bool, on_update: Callable[[Table], Any] | None) -> None:
-        self.empty, self.rows, self.deadline = empty, rows, deadline
-        self.exact, self.on_update = exact, on_update
-        self.start = time.perf_counter()
-        self.stop = threading.Event()       # an exact table ends at its first stopped row
-        self.latest: dict[int, Analysis] = {}
-        self.shown = threading.Lock()
-
-    def table_of(self, analyses: dict[int, Analysis]) -> Table:
-        """The table of the rows in ``analyses``, in row order."""
+    def table_of(analyses: dict[int, Analysis]) -> Table:
         done = sorted(analyses)
-        return replace(self.empty,
-                       rows=tuple(TableRow(*self.rows[i], analyses[i]) for i in done),
+        return replace(empty, rows=tuple(TableRow(*rows[i], analyses[i]) for i in done),
                        nodes=sum(int(analyses[i].nodes) for i in done),
-                       ms=(time.perf_counter() - self.start) * 1000.0)
+                       ms=(time.perf_counter() - start) * 1000.0)
 
-    def improved(self, index: int, analysis: Analysis) -> None:
-        if self.on_update is None:
-            return
-        with self.shown:
-            self.latest[index] = analysis
-            self.on_update(self.table_of(self.latest))
+    def improved(index: int, analysis: Analysis) -> None:
+        with shown:
+            latest[index] = analysis
+            on_update(table_of(latest))
 
-    def run(self, index: int, item: tuple[tuple[str, Suit | None], Position]) -> Analysis | None:
-        """One row's analysis within its share of the deadline."""
-        (name, t), pos = item
-        if self.exact and self.stop.is_set():
-            return None             # another row stopped first: the table raises its error
-        seats = list(self.empty.seats)
-        share = self.deadline.take()
-        result = None
+    labels = [name if t is None else f"{name} {t.name}" for name, t in rows]
+    results = analyse_each(list(zip(labels, positions)), list(empty.seats),
+                           budget.start(pieces=len(positions), threads=threads),
+                           threads=threads, exact=exact, what="table row",
+                           on_update=improved if on_update is not None else None)
+    return table_of(dict(enumerate(results)))
+
+
+def analyse_each(items: "list[tuple[str, Position]]", seats: list[Seat], deadline: Deadline,
+                 threads: int = 1, exact: bool = False, solver: Solver | None = None,
+                 on_update: Callable[[int, Analysis], Any] | None = None,
+                 what: str = "position") -> list[Analysis]:
+    """The analysis of each labelled position (the seats' values only), all within
+    one deadline, in the order given.
+
+    The positions run ``threads`` at once, each turn with an equal part of what is
+    left (``Deadline.take``), grown while the others leave time
+    (``Deadline.overrun``). An anytime analysis (the library's search, not ``exact``)
+    that uses its part with positions still waiting is set aside, its search kept,
+    and goes on after them; a search whose budget is fixed when it starts
+    (``exact``, or a given ``solver``) that stops is searched again once the others
+    have had their turn, with an equal part of what is left then, its ranges kept,
+    while the budget has time and nodes left. So the whole budget goes to the values
+    still open. With ``exact`` a value
+    left open raises ``SolveTimeout`` naming the position (``what`` and its label)
+    with the ranges proved. ``on_update(index, analysis)`` is called with each
+    improvement, from the thread that made it.
+    """
+    work = _Shares(items, seats, deadline, exact, solver, on_update)
+    try:
+        if threads <= 1:
+            work.run()
+        else:
+            with ThreadPoolExecutor(max_workers=threads) as pool:
+                for f in [pool.submit(work.run) for _ in range(threads)]:
+                    f.result()
+    finally:
+        work.close()
+    if work.open is not None:
+        # the first position in order left open, and every other one after it
+        left = [j for j in range(len(items)) if j in work.best and not work.settled(j)]
+        i, why = left[0] if left else work.open[0], work.open[1]
+        bounds = dict(work.best[i].bounds) if i in work.best else {}
+        head = f"{what} {items[i][0]!r} stopped: {why}"
+        stop = SolveTimeout.proved(head, bounds) if bounds else SolveTimeout(head)
+        if len(left) > 1:
+            stop = SolveTimeout(f"{stop} (also left open: "
+                                f"{', '.join(repr(items[j][0]) for j in left[1:])})",
+                                bounds=stop.bounds)
+        raise stop
+    return [work.best[i] for i in range(len(items))]
+
+
+class _Shares:
+    """The positions of ``analyse_each`` against their deadline: the ones still to
+    search, each one's best analysis so far and the anytime analyses set aside."""
+
+    def __init__(self, items: "list[tuple[str, Position]]", seats: list[Seat],
+                 deadline: Deadline, exact: bool, solver: Solver | None,
+                 on_update: Callable[[int, Analysis], Any] | None) -> None:
+        self.items, self.seats, self.deadline = items, seats, deadline
+        self.fixed = exact or solver is not None
+        self.exact, self.solver, self.on_update = exact, solver, on_update
+        self.best: dict[int, Analysis] = {}
+        self.aside: dict[int, Iterator[Analysis]] = {}  # anytime analyses to go on with
+        self.queue = deque(range(len(items)))
+        self.again: list[int] = []          # to search again once the queue is done
+        self.lock = threading.Lock()
+        self.open: tuple[int, str] | None = None    # exact: the first left open, and why
+        self.halt = threading.Event()       # start nothing more: that one, or a failure
+
+    def _next(self) -> int | None:
+        with self.lock:
+            if self.halt.is_set():
+                return None
+            if not self.queue and self.again:
+                if self.fixed:
+                    self.deadline.plan(len(self.again))
+                self.queue.extend(self.again)
+                self.again = []
+            return self.queue.popleft() if self.queue else None
+
+    def run(self) -> None:
+        """Search the positions in turn until none is left."""
         try:
-            if not self.exact:
-                result = analyse(pos, seats, share, cards=False,
-                                 on_update=lambda a: self.improved(index, a))
-                return result
-            try:
-                result = exact_analysis(pos, solve(pos, seats, share, cards=False))
-                self.improved(index, result)
-            except SolveTimeout as exc:
-                self.stop.set()
-                label = name if t is None else f"{name} {t.name}"
-                raise SolveTimeout(f"table row {label!r} stopped: {exc}",
-                                   bounds=exc.bounds) from None
-            return result
+            while (i := self._next()) is not None:
+                if self.fixed:
+                    self._fixed(i)
+                else:
+                    self._anytime(i)
+        except BaseException:
+            self.halt.set()
+            raise
+
+    def close(self) -> None:
+        """End the analyses still set aside (a failure stopped the others)."""
+        for gen in self.aside.values():
+            gen.close()             # type: ignore[attr-defined]
+        self.aside.clear()
+
+    def _improved(self, i: int, a: Analysis) -> None:
+        self.best[i] = a
+        if self.on_update is not None:
+            self.on_update(i, a)
+
+    def _anytime(self, i: int) -> None:
+        """One turn of the position's analysis: until it ends, or uses its part with
+        other positions waiting (then it is set aside to go on after them)."""
+        share = self.deadline.take()
+        spent = 0
+        try:
+            gen = self.aside.pop(i, None)
+            if gen is None:
+                room = self.deadline.free()
+                most = replace(room, nodes=room.nodes + share.nodes)
+                gen = analyses(self.items[i][1], self.seats, most, cancel=self.halt,
+                               cards=False)
+            before = int(self.best[i].nodes) if i in self.best else 0
+            for a in gen:
+                spent = int(a.nodes) - before
+                self._improved(i, a)
+                if self.deadline.overrun(share, spent) and not self.deadline.expired():
+                    with self.lock:
+                        self.aside[i] = gen
+                    self._again(i)
+                    return
         finally:
-            self.deadline.done(share, 0 if result is None else result.nodes)
+            self.deadline.done(share, spent)
+
+    def _fixed(self, i: int) -> None:
+        """One search of the position with its share, searched again after the
+        others if it stops while the budget has time and nodes left."""
+        share = self.deadline.take()
+        began = self.deadline.clock()
+        a = None
+        try:
+            a = self._solve(self.items[i][1], share)
+        finally:
+            nodes = 0 if a is None else int(a.nodes)
+            if a is not None and not a.solved and \
+                    (self.deadline.clock() - began) * 1000.0 < 0.9 * share.ms:
+                nodes = share.nodes     # stopped before its time: at its nodes
+            self.deadline.done(share, nodes)
+        self._improved(i, a if i not in self.best else _joined(self.best[i], a))
+        if self.settled(i):
+            return
+        total = self.deadline.total
+        if self.deadline.expired():
+            self._left_open(i, f"not proved within the budget of {total.ms:g} ms")
+        elif self.deadline.nodes_left <= 0:
+            self._left_open(i, f"not proved within the budget of {total.nodes} nodes")
+        else:
+            self._again(i)
+
+    def settled(self, i: int) -> bool:
+        """Whether every seat's value of the position is proved (a search may stop
+        before any range is)."""
+        a = self.best[i]
+        return a.solved and all(s in a.bounds for s in self.seats)
+
+    def _again(self, i: int) -> None:
+        """Search the position again once the queue is done. An analysis set aside
+        counts as a piece to come at once, so that the running ones share with it; a
+        search from scratch only then, so that the others have their whole part."""
+        with self.lock:
+            self.again.append(i)
+        if not self.fixed:
+            self.deadline.plan(1)
+
+    def _left_open(self, i: int, why: str) -> None:
+        if self.exact:
+            with self.lock:
+                if self.open is None:
+                    self.open = (i, why)
+            self.halt.set()
+
+    def _solve(self, pos: Position, share: Budget) -> Analysis:
+        try:
+            if self.solver is None:
+                return exact_analysis(pos, solve(pos, self.seats, share, cards=False))
+            return exact_analysis(pos, self.solver(pos, seats=list(self.seats), budget=share))
+        except SolveTimeout as exc:
+            # the ranges proved only (a stop may come before any)
+            return Analysis(to_move=pos.to_move, taken=dict(pos.taken), complete=False,
+                            bounds=dict(exc.bounds or {}), estimates={}, card_bounds={},
+                            card_estimates={}, best=[], horizon=None)
+
+
+def _joined(old: Analysis, new: Analysis) -> Analysis:
+    """Two analyses of one position as one: the ranges both proved, the estimates of
+    the deeper horizon held in them, the nodes and time of both."""
+    bounds = {}
+    for s in dict.fromkeys([*old.bounds, *new.bounds]):
+        a, b = old.bounds.get(s), new.bounds.get(s)
+        bounds[s] = a if b is None else b if a is None else (max(a[0], b[0]), min(a[1], b[1]))
+    deeper = new if (new.horizon or -1) >= (old.horizon or -1) else old
+    estimates = {}
+    for s, (lo, hi) in bounds.items():
+        e = deeper.estimates.get(s, old.estimates.get(s, new.estimates.get(s)))
+        if lo == hi or e is not None:
+            estimates[s] = lo if lo == hi else min(max(e, lo), hi)
+    extra = new.extra if new.bounds == bounds else old.extra if old.bounds == bounds else {}
+    return replace(new, bounds=bounds, estimates=estimates, horizon=deeper.horizon,
+                   nodes=old.nodes + new.nodes, ms=old.ms + new.ms, extra=extra)
 
 
 def format_table(table: Table) -> str:

@@ -192,7 +192,7 @@ def fake_solver(monkeypatch):
     calls: list = []
     module = types.ModuleType("kingsolve.solver")
 
-    def solve_request(req):
+    def solve_request(req, cancel=None):
         calls.append(req)
         if req.get("id") == "slow":
             raise SolveTimeout(f"search went over its budget of {req['nodes']} nodes")
@@ -293,13 +293,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def kingsolve_serve(workers: int):
+def kingsolve_serve(workers: int, flags: list[str] = ()):
     """``kingsolve serve`` (gunicorn) on a free loopback port, once it answers: its base URL."""
     port = free_port()
     exe = Path(sys.executable).with_name("kingsolve")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "kingsolve"]
     proc = subprocess.Popen(cmd + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers",
-                                   str(workers)],
+                                   str(workers), *flags],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ})
     base = f"http://127.0.0.1:{port}"
     try:
@@ -578,3 +578,94 @@ def test_stream_frees_its_gunicorn_worker_when_the_client_goes_away():
         with urllib.request.urlopen(base + "/healthz", timeout=30) as resp:
             assert json.load(resp)["status"] == "ok"
         assert time.monotonic() - start < 3
+
+
+# --- a plain /solve whose client goes away --------------------------------------------------
+
+def send_solve(port: int, body) -> socket.socket:
+    """A raw connection that has sent ``body`` to /solve and reads nothing yet."""
+    data = json.dumps(body).encode()
+    conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+    conn.sendall(b"POST /api/v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: %d\r\n\r\n" % len(data) + data)
+    return conn
+
+
+@contextlib.contextmanager
+def werkzeug_server(app):
+    """``app`` on werkzeug's threaded server on a free loopback port: the port."""
+    from werkzeug.serving import make_server
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd.server_port
+    finally:
+        httpd.shutdown()
+        thread.join(10)
+
+
+def wait_until(done, seconds: float) -> None:
+    """Wait for ``done()``, no longer than ``seconds``: a bound on a hang, not a figure."""
+    end = time.monotonic() + seconds
+    while not done() and time.monotonic() < end:
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("body", [LONG, [LONG, LONG]], ids=["one", "batch"])
+def test_a_solve_stops_and_frees_its_slot_when_the_client_goes_away(body):
+    # The budget is 20 s a request: a search that ran on would still hold the one slot,
+    # and the count of searches its client's leaving cancelled would stay 0.
+    app = create_app({"KINGSOLVE_MAX_MS": 20_000, "KINGSOLVE_BATCH_MS": 40_000,
+                      "KINGSOLVE_SEARCH_SLOTS": 1})
+    searches = app.extensions["kingsolve"].searches
+    with werkzeug_server(app) as port:
+        with send_solve(port, body):
+            wait_until(lambda: searches.count == 1, 10)
+            assert searches.count == 1 and searches.cancelled == 0
+        wait_until(lambda: searches.count == 0, 60)
+        assert searches.cancelled == 1, "the search went on after its client left"
+        # the slot is free: a search that may not wait at all gets it
+        held = app.extensions["kingsolve_gate"].enter("another client", deadline=time.monotonic())
+        held.release()
+
+
+def test_a_solve_whose_client_waits_is_answered_whole():
+    app = create_app()
+    searches = app.extensions["kingsolve"].searches
+    with werkzeug_server(app) as port:
+        for _ in range(2):
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/solve",
+                                         data=json.dumps({**LONG, "ms": 600}).encode(),
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                assert json.load(resp)["ms"] >= 600
+    assert searches.count == 0 and searches.cancelled == 0
+
+
+def test_a_solve_frees_its_gunicorn_search_slot_when_the_client_goes_away():
+    # One search slot, a search of 60 s (and nodes for longer) whose client leaves,
+    # then a search that may wait 10 s for the slot: it gets the slot only if the
+    # first search stopped early.
+    small = {"variant": "italian", "contract": "no-queens", "deal": SMALL}
+
+    def solve(req: dict) -> tuple[int, dict]:
+        post = urllib.request.Request(base + "/api/v1/solve", data=json.dumps(req).encode(),
+                                      headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(post, timeout=60) as resp:
+                return resp.status, json.load(resp)
+        except urllib.error.HTTPError as err:
+            return err.code, json.load(err)
+
+    flags = ["--search-slots", "1", "--max-ms", "60000", "--max-nodes", "2000000000"]
+    with kingsolve_serve(workers=1, flags=flags) as base:
+        port = int(base.rsplit(":", 1)[1])
+        with send_solve(port, {**LONG, "ms": 60_000, "nodes": 2_000_000_000}):
+            for _ in range(50):         # until the long search holds the slot
+                status, answer = solve({**small, "ms": 100})
+                if status == 503:
+                    break
+            assert answer["error"] == "busy"
+        status, answer = solve({**small, "ms": 10_000})
+        assert status == 200 and answer["solved"], answer

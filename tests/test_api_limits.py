@@ -90,6 +90,27 @@ def test_library_errors_quote_an_excerpt():
     assert "…" in str(err.value) and len(str(err.value)) < 300
 
 
+# --- bodies nested too deep ------------------------------------------------------------------
+
+@pytest.mark.parametrize("levels", [33, 900, 5000, 40_000])
+@pytest.mark.parametrize("kind, body", [
+    ("JSON", lambda n: b"[" * n + b"]" * n),
+    ("JSON", lambda n: b'{"a":' * n + b"1" + b"}" * n),
+    ("msgpack", lambda n: b"\x91" * n + b"\xc0"),           # arrays of one
+    ("msgpack", lambda n: b"\x81\xa1a" * n + b"\x01"),      # maps of one
+])
+def test_a_body_nested_too_deep_is_refused_naming_the_limit(client, kind, body, levels):
+    # Python's decoder and msgpack's give up on deep nesting in their own words
+    # (a recursion limit, a stack): the client is told the nesting limit instead.
+    resp = client.post("/api/v1/legal", data=body(levels), content_type=f"application/{kind.lower()}")
+    assert error_of(resp, 400, "parse") == f"invalid {kind} body: nested deeper than 32 levels"
+
+
+def test_a_body_nested_32_levels_is_decoded(client):
+    resp = client.post("/api/v1/legal", data=b"[" * 32 + b"]" * 32, content_type="application/json")
+    assert "expected an object" in error_of(resp, 400, "invalid-request")
+
+
 # --- numbers a JavaScript client cannot hold ------------------------------------------------
 
 def test_a_5000_digit_number_is_refused_in_the_clients_terms(client):
@@ -248,7 +269,7 @@ def held_solver(monkeypatch):
     module = types.ModuleType("kingsolve.solver")
     module.release, module.started, module.calls = threading.Event(), threading.Semaphore(0), []
 
-    def solve_request(req):
+    def solve_request(req, cancel=None):
         module.calls.append(req)
         module.started.release()
         module.release.wait(10)

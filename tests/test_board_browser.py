@@ -168,7 +168,7 @@ def test_board_deals_plays_and_undoes(server, browser):
     assert "card" in focused.get_attribute("class") and focused.get_attribute("data-card")[0]
     assert played not in [b.get_attribute("data-card") for b in browser.find_elements(By.CSS_SELECTOR, ".card")]
     history = d_text(browser, "history")
-    assert history.startswith("N ")
+    assert history.startswith("1. N ")
 
     # Play the first trick out: the history shows it with its winner.
     for _ in range(3):
@@ -235,6 +235,13 @@ def click_card(driver, card: str) -> None:
         except StaleElementReferenceException:
             continue
     raise AssertionError(f"card {card} kept being redrawn")
+
+
+def card_of(driver, selector: str) -> str | None:
+    """The card of the first element ``selector`` finds, read in one script: while an
+    analysis runs the board redraws its cards between two separate reads."""
+    return driver.execute_script(
+        "const b = document.querySelector(arguments[0]); return b ? b.dataset.card : null;", selector)
 
 
 def legal_cards(driver) -> list[str]:
@@ -305,7 +312,7 @@ def test_board_reviews_a_pasted_record(server, browser):
     assert browser.find_element(By.ID, "deal").get_attribute("value") == "N:AQ.K9.. KJ.Q2.. T9.A8.. 87.J4.."
     assert browser.find_element(By.ID, "contract").get_attribute("value") == "no-queens"
     wait_for(browser, lambda d: on_move(d) == "N" and valued_cards(d), "North's values at the first card")
-    assert browser.find_element(By.CSS_SELECTOR, "#seat-N .card.recorded").get_attribute("data-card") == "SQ"
+    assert card_of(browser, "#seat-N .card.recorded") == "SQ"
     assert not browser.find_elements(By.CSS_SELECTOR, ".card.costly")
     assert "a best card" in d_text(browser, "review-now")
     rows = {r.get_attribute("data-seat"): r.text for r in
@@ -331,7 +338,7 @@ def test_board_reviews_a_pasted_record(server, browser):
     browser.find_element(By.CSS_SELECTOR, "#review-costly button[data-index='7']").click()
     wait_for(browser, lambda d: on_move(d) == "N" and d.find_elements(By.CSS_SELECTOR, "#seat-N .card.costly"),
              "North's costly H9 marked")
-    assert browser.find_element(By.CSS_SELECTOR, "#seat-N .card.costly").get_attribute("data-card") == "H9"
+    assert card_of(browser, "#seat-N .card.costly") == "H9"
     assert len(browser.find_elements(By.CSS_SELECTOR, "#history .costly")) == 2
 
     # Leaving the review keeps the position playable; the marks go.
@@ -367,7 +374,7 @@ def test_board_reviews_the_last_three_tricks_of_a_full_hand_by_default(server, b
     assert d_text(browser, "review-title").endswith("from trick 11")
     # The board opens at the first reviewed card: 40 cards played, 12 in the hands.
     wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card")) == 12, "the position at trick 11")
-    assert browser.find_element(By.CSS_SELECTOR, ".card.recorded").get_attribute("data-card") == str(play[40])
+    assert card_of(browser, ".card.recorded") == str(play[40])
     assert len(browser.find_elements(By.CSS_SELECTOR, "#history li")) == 10
     cards = [r.text.split() for r in browser.find_elements(By.CSS_SELECTOR, "#review-summary tbody tr")]
     assert [row[1] for row in cards] == ["3", "3", "3", "3"]

@@ -14,6 +14,7 @@ import pytest
 from kingsolve import Deal, Position, Seat, Suit
 from kingsolve.choices import (contract_choice, festa_choice, redeal_choice, sale_choice,
                                trump_choice)
+from kingsolve.analysis import LEGEND
 from kingsolve.errors import InvalidRequestError, KingsolveError
 from kingsolve.match import ScoreSheetError
 
@@ -235,7 +236,7 @@ def test_a_full_deal_choice_answers_within_its_budget_and_exact_names_the_option
     for line, o in zip(rows, ch.options):
         assert [p.strip() for p in line[len(o.label) + 2:].split("  ") if p.strip()] == \
             [o.cell(s) for s in deal.seats]
-    with pytest.raises(SolveTimeout, match=r"option 'trump S' stopped: search stopped"):
+    with pytest.raises(SolveTimeout, match=r"option 'trump S' stopped: not proved within the budget of 2000 nodes"):
         trump_choice("italian", deal, leader="N", budget=Budget(nodes=2000), exact=True)
 
 
@@ -244,9 +245,56 @@ def test_cli_choices_prints_every_option_on_a_small_budget(capsys):
     argv = ["choices", "trump", "--variant", "italian", "--seed", "5", "--leader", "N"]
     assert main([*argv, "--ms", "600"]) == 0
     out = capsys.readouterr().out
-    assert all(f"trump {s}" in out for s in "SHDC") and "≈" in out and "exact: False" in out
+    assert all(f"trump {s}" in out for s in "SHDC") and "≈" in out
+    assert "values exact; the others are estimates inside proved ranges" in out
     assert main([*argv, "--ms", "600", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert all(set(o) >= {"values", "bounds", "estimates", "solved"} for o in data["options"])
     assert main([*argv, "--nodes", "1000", "--exact"]) != 0
     assert "option 'trump S' stopped" in capsys.readouterr().err
+
+
+def _no_python(text: str) -> None:
+    for literal in ("[", "]", "{", "}", "True", "False", "None", "'"):
+        assert literal not in text, (literal, text)
+
+
+def test_every_choice_reads_as_tables_and_words():
+    deal = deal_of(3)
+    trump = trump_choice("italian", deal, leader="N", solver=brute_solve).text()
+    _no_python(trump)
+    lines = trump.splitlines()
+    head = lines.index(next(x for x in lines if x.startswith("seat ")))
+    assert lines[head].split("  ")[0] == "seat" and "proved best" in lines[head]
+    best = trump_choice("italian", deal, leader="N", solver=brute_solve).summary["best"]
+    for seat, line in zip(deal.seats, lines[head + 1:head + 5]):
+        assert line.startswith(f"{seat.name} ") and ", ".join(best[seat.name]) in line
+        assert line.split()[-1] != "False"
+    assert lines[-1] == "every value exact: the choice is proved"
+    assert "proved range" not in trump         # no legend when every value is exact
+
+    sale = sale_choice("italian", deal, dealer="S", solver=brute_solve).text()
+    _no_python(sale)
+    assert "without a sale S declares trump " in sale and "highest price that pays" in sale
+    festa = festa_choice(deal_of(5, per_seat=2), host="E", solver=brute_solve).text()
+    _no_python(festa)
+    assert "host E: best " in festa and "highest plus bid" in festa
+    contract = contract_choice(deal_of(6), "W", chosen=[("W", "no-tricks")],
+                               solver=brute_solve).text()
+    _no_python(contract)
+    assert "best for W: " in contract and "left to choose: 2 penalty contracts, 2 trumps" \
+        in contract
+    redeal = redeal_choice(Deal("N:AK.AK.Q2.J2 QJ.QJ.AK.T9 T9.T9.JT.AK 87.87.98.Q8")).text()
+    _no_python(redeal)
+    assert "N     2     2      4      yes" in redeal and "N may ask for one" in redeal
+
+
+def test_a_choice_by_estimate_marks_its_values_as_a_table_does(capsys):
+    from kingsolve.cli import main
+    assert main(["choices", "trump", "--variant", "italian", "--seed", "5", "--leader", "N",
+                 "--ms", "600"]) == 0
+    out = capsys.readouterr().out
+    _no_python(out.replace("Seed: 5", ""))
+    assert [line.strip() for line in out.splitlines() if line.startswith("  -3 exact")] == [LEGEND]
+    # the cells are the table's: unsigned, ≈ for an estimate, lo..hi for a range
+    assert "+" not in out and "≈" in out and ".." in out

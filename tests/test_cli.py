@@ -11,21 +11,28 @@ from pathlib import Path
 import pytest
 
 from kingsolve.cli import COMMANDS, ExitCode, main
+from kingsolve.cli.exit_codes import epilog, markdown_table
 
 DEAL = "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"
 SMALL = "N:A2.K.. K3.Q.. Q4.J.. J5.T.."
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def test_every_code_is_documented_in_help_and_readme(capsys):
+def test_help_and_readme_give_every_code_the_one_meaning(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--help"])
     assert stop.value.code == 0
     help_text = capsys.readouterr().out
+    assert help_text.rstrip("\n").endswith(epilog())
+    # each code's meaning in --help, unwrapped, is the table's without its Markdown
+    paragraphs = re.findall(r"^ +(\d+)  (.*(?:\n {7}\S.*)*)", epilog(), re.M)
+    assert {int(c): " ".join(t.split()) for c, t in paragraphs} == \
+        {int(code): code.meaning.replace("`", "") for code in ExitCode}
+    # the README's table is the one made from ExitCode, row for row
     readme = README.read_text(encoding="utf-8")
-    for code in ExitCode:
-        assert re.search(rf"^\s+{int(code)}\s+{re.escape(code.meaning)}$", help_text, re.M)
-        assert re.search(rf"^\| {int(code)} \|", readme, re.M), f"exit code {int(code)} not in README"
+    start = readme.index("| code | meaning |")
+    assert readme[start:readme.index("\n\n", start)] == markdown_table()
+    assert f"| 4 | {ExitCode.BUDGET.meaning} |" in markdown_table()
 
 
 # One bad input for each subcommand: every one exits with the same code and one line.

@@ -238,7 +238,8 @@ def test_a_budgeted_table_answers_every_cell_inside_bounds_holding_the_exact_val
         row = part.to_dict()["rows"][0]
         assert set(row) >= {"values", "bounds", "estimates", "solved"}
         assert all(lo == hi for s, (lo, hi) in row["bounds"].items() if s in row["values"])
-    small = dd_table("italian", deal, "N", budget=Budget(nodes=4096), threads=2)
+    # a whole deal's rows cannot be proved in a few thousand nodes
+    small = dd_table("italian", Deal.random(seed), "N", budget=Budget(nodes=4096), threads=2)
     assert not small.solved and not small.to_dict()["solved"]
     text = format_table(small)
     assert "≈" in text and ".." in text and "estimate" in text and "proved range" in text

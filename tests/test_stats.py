@@ -84,3 +84,63 @@ def test_cli_errors_are_one_line_and_exit_3(tmp_path, capsys):
         captured = capsys.readouterr()
         assert captured.err.startswith("kingsolve stats: error: ") and words in captured.err
         assert captured.err.count("\n") == 1 and captured.out == ""
+
+
+DATA = __import__("pathlib").Path(__file__).parent / "data"
+
+
+def test_every_response_is_counted_or_skipped_with_its_reason():
+    # tests/data/stats_*.jsonl: a `kingsolve batch` of 20 solve requests: six doubles rows
+    # and two domino deals proved, seven analyses by estimate, an exact request stopped at
+    # its budget, one with cards played, three errors
+    from kingsolve.batch import read_requests
+    stats = collect(read_requests(str(DATA / "stats_requests.jsonl")),
+                    read_requests(str(DATA / "stats_responses.jsonl")))
+    assert dict(stats.counted) == {"exact": 8, "estimated": 7, "ranges": 1}
+    assert dict(stats.reasons) == {"failed (unknown-contract)": 2, "failed (parse)": 1,
+                                   "cards already played: not a whole deal": 1}
+    assert sum(stats.counted.values()) + stats.skipped == 20
+    rows = {(r["contract"], r["seat"]): r for r in stats.rows()}
+    # the leader's value of every whole-deal no-queens response is there: three
+    # estimates and the range of the exact request that stopped
+    nq = rows[("no-queens", "leader")]
+    assert nq["n"] == 4 and nq["exact"] == 0 and sum(nq["estimates"].values()) == 3
+    assert nq["ranges"] == {"-12..0": 1} and nq["mean"] is None
+    # doubles values are a side's: apart from the singles ones of the same contract
+    assert rows[("no-trumps (doubles)", "leader")]["distribution"] == {"22": 1}
+    text = format_stats(stats)
+    assert "counted 16 of 20 responses: 8 exact, 7 with estimates, 1 with proved ranges only" \
+        in text
+    assert text.splitlines()[-1] == ("skipped 4: 2 failed (unknown-contract), 1 cards already "
+                                     "played: not a whole deal, 1 failed (parse)")
+
+
+def test_estimates_and_ranges_are_summarised_as_such():
+    reqs = [_req(i, "N", contract="no-queens", trump=None) for i in range(3)]
+    resps = [{"id": 0, "values": {"N": -6}, "bounds": {"N": [-6, -6]}, "estimates": {"N": -6}},
+             {"id": 1, "values": {}, "bounds": {"N": [-12, -3]}, "estimates": {"N": -9}},
+             {"id": 2, "error": "budget", "message": "search stopped", "bounds": {"N": [-9, 0]}}]
+    row = {r["seat"]: r for r in collect(reqs[:2], resps[:2]).rows()}["N"]
+    assert row["n"] == 2 and row["exact"] == 1
+    assert row["mean"] == -7.5 and row["mean_bounds"] == [-9, -4.5]
+    assert row["distribution"] == {"-6": 1} and row["estimates"] == {"-9": 1}
+    stats = collect(reqs, resps)
+    row = {r["seat"]: r for r in stats.rows()}["N"]
+    # a range alone has no estimate: the mean is only known to lie in its range
+    assert row["mean"] is None and row["mean_bounds"] == [-9, -3] and row["ranges"] == {"-9..0": 1}
+    line = next(x for x in format_stats(stats, by="seat").splitlines() if " N " in x)
+    assert "-9.00..-3.00" in line and "-6:1 ≈-9:1 -9..0:1" in line
+    assert "≈-3 estimate" in format_stats(stats)
+    # a stop with nothing proved, a legal answer, a request that is not an object
+    reqs = [_req(0, "N"), _req(1, "N"), "x"]
+    resps = [{"id": 0, "error": "budget", "message": "no time"}, {"id": 1, "legal": ["SA"]}, "y"]
+    assert dict(collect(reqs, resps).reasons) == {
+        "failed (budget)": 1, "no values: not a solve response": 1, "not a JSON object": 1}
+
+
+def test_doubles_and_options_make_rows_of_their_own():
+    reqs = [{**_req(0, "N"), "doubles": True}, _req(1, "N"),
+            {**_req(2, "N", contract="no-queens", trump=None), "options": ["forced-queen"]}]
+    resps = [{"id": i, "values": {"N": 1, "E": 2, "S": 1, "W": 2}} for i in range(3)]
+    labels = {r["contract"] for r in collect(reqs, resps).rows()}
+    assert labels == {"trumps S (doubles)", "trumps S", "no-queens (forced-queen)"}

@@ -14,6 +14,14 @@
   const RANK_NAME = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" };
   const SEAT_NAME = { N: "North", E: "East", S: "South", W: "West" };
   const SEAT_COLOUR = { N: "#1565c0", E: "#c62828", S: "#2e7d32", W: "#8e24aa" };
+  // In doubles a seat's value is its side's (docs/rules.md 11): each side's is shown
+  // once, on the side's first seat.
+  const SIDE = { N: "N+S", S: "N+S", E: "E+W", W: "E+W" };
+  const SIDE_SEAT = { N: "N", S: "N", E: "E", W: "E" };
+  const VALUES_MEANING = {
+    singles: "the score a seat can guarantee when the other three play against it",
+    doubles: "the score of a side, N+S or E+W, when both sides play their best",
+  };
   const SOLVE_MS = 10000;   // an analysis improves this long at most (the server may cap it lower)
   const REVIEW_LAST = 3;    // tricks a review covers by default: full-hand searches are still slow
 
@@ -45,6 +53,9 @@
     stream: null,       // the AbortController of the running analysis stream
     token: 0,           // the latest refresh; older answers are dropped
     review: null,       // the /review answer being stepped through, with byIndex: index -> card review
+    doubles: false,     // the position on the board is played in doubles: values are the sides'
+    tip: null,          // the card whose value the tip shows, null when hidden
+    tipBy: null,        // what showed it: hover, focus or tap
   };
 
   // --- the API ---------------------------------------------------------------------
@@ -238,6 +249,7 @@
     stopAnalysis();
     const token = ++state.token;
     const req = { ...setup(), play: state.play };
+    state.doubles = req.doubles;
     saveHash(req);
     if (!req.deal) { say("Paste a deal or make a random one."); return; }
     say("Reading the position\u2026", "busy");
@@ -307,11 +319,12 @@
     const seat = a.to_move;
     const best = a.best.map(pretty).join(", ");
     const [lo, hi] = a.bounds[seat] || [];
+    const side = state.doubles ? `${SIDE[seat]} ` : "";
     if (a.solved) {
-      say(`${SEAT_NAME[seat]} to play: best ${best} (guaranteed ${num(lo)}).`);
+      say(`${SEAT_NAME[seat]} to play: best ${best} (${state.doubles ? `${side}value` : "guaranteed"} ${num(lo)}).`);
       return;
     }
-    const value = a.estimates[seat] !== undefined ? `\u2248${num(a.estimates[seat])}, ` : "";
+    const value = (a.estimates[seat] !== undefined ? `${side}\u2248${num(a.estimates[seat])}, ` : side);
     const text = `${SEAT_NAME[seat]} to play: ${best ? `best ${best} by estimate` : "no estimate yet"} ` +
       `(${value}proved ${range(lo, hi)})`;
     if (a.final) say(`${text}. Not all values were proved exact in time.`);
@@ -319,8 +332,10 @@
   }
 
   // --- drawing ------------------------------------------------------------------------
+  const rankText = (rank) => (rank === "T" ? "10" : rank);
+
   function pretty(card) {
-    return SYMBOL[card[0]] + (card[1] === "T" ? "10" : card[1]);
+    return SYMBOL[card[0]] + rankText(card[1]);
   }
 
   function spoken(card) {
@@ -336,10 +351,12 @@
     return lo === hi ? num(lo) : `${num(lo)}..${num(hi)}`;
   }
 
-  // Estimates paler than exact values, so the eye tells them apart before reading.
+  // Red for the worst card shown, green for the best; estimates greyer than exact values,
+  // so the eye tells them apart before reading. Dark enough for white text at 4.5:1 or
+  // more at every hue (the yellows are the lightest).
   function valueColour(v, lo, hi, exact) {
     const t = hi === lo ? 1 : (v - lo) / (hi - lo);
-    return exact ? `hsl(${Math.round(120 * t)}, 62%, 36%)` : `hsl(${Math.round(120 * t)}, 32%, 50%)`;
+    return exact ? `hsl(${Math.round(120 * t)}, 70%, 27%)` : `hsl(${Math.round(120 * t)}, 28%, 34%)`;
   }
 
   // What a legal card shows: its exact value, else its estimate inside its proved range.
@@ -373,21 +390,28 @@
       box.classList.toggle("out", hand === null);
       const head = el("div", { class: "seat-head" }, el("span", { text: SEAT_NAME[seat] + (onMove ? " \u25cf" : "") }));
       const bounds = answer && answer.bounds[seat];
-      if (bounds && bounds[0] === bounds[1]) {
-        head.append(el("span", { class: "value", title: "value this seat can guarantee",
-          text: `guarantees ${num(bounds[0])}` }));
+      const side = state.doubles ? SIDE[seat] : null;
+      if (side && SIDE_SEAT[seat] !== seat) {
+        head.append(el("span", { class: "value", text: `${side} with ${SEAT_NAME[SIDE_SEAT[seat]]}` }));
+      } else if (bounds && bounds[0] === bounds[1]) {
+        head.append(el("span", side
+          ? { class: "value", title: `the value of ${side} when both sides play their best`, text: `${side} ${num(bounds[0])}` }
+          : { class: "value", title: "value this seat can guarantee", text: `guarantees ${num(bounds[0])}` }));
       } else if (bounds) {
         const est = answer.estimates[seat];
         head.append(el("span", { class: "value estimate",
-          title: `estimate${est !== undefined ? ` ${num(est)}` : ""}; proved between ${num(bounds[0])} and ${num(bounds[1])}`,
-          text: `${est !== undefined ? `\u2248${num(est)} ` : ""}(${range(...bounds)})` }));
+          title: `${side ? `${side}'s ` : ""}estimate${est !== undefined ? ` ${num(est)}` : ""}; ` +
+            `proved between ${num(bounds[0])} and ${num(bounds[1])}`,
+          text: `${side ? `${side} ` : ""}${est !== undefined ? `\u2248${num(est)} ` : ""}(${range(...bounds)})` }));
       }
       box.replaceChildren(head);
       box.setAttribute("aria-label", `${SEAT_NAME[seat]}'s hand${onMove ? ", on move" : ""}`);
-      if (hand === null) { box.append(el("div", { class: "centre-note", text: "not in play" })); continue; }
+      if (hand === null) { box.append(el("p", { class: "seat-note", text: "not in play" })); continue; }
       if (!hand) continue;
       for (const suit of SUITS) {
-        const row = el("div", { class: "suit-row" }, el("span", { class: `suit-sym s-${suit}`, text: SYMBOL[suit], "aria-hidden": "true" }));
+        const strip = el("div", { class: "suit-cards" });
+        const row = el("div", { class: "suit-row" },
+          el("span", { class: `suit-sym s-${suit}`, text: SYMBOL[suit], "aria-hidden": "true" }), strip);
         const cards = hand.filter((c) => c[0] === suit && !played.has(c))
           .sort((a, b) => RANKS.indexOf(a[1]) - RANKS.indexOf(b[1]));
         for (const card of cards) {
@@ -398,26 +422,27 @@
             type: "button", class: `card s-${suit}`, "data-card": card, disabled: !isLegal,
             "aria-label": spoken(card) + (v ? `, ${spokenValue(v)}` : "") +
               (recorded ? `, played in the record${recorded.cost > 0 ? `, cost ${costText(recorded.cost)}` : ""}` : ""),
-          }, el("span", { text: card[1] === "T" ? "10" : card[1] }));
+          }, el("span", { class: "rank", text: rankText(card[1]) }));
           if (recorded) markReviewed(b, recorded);
           if (isLegal) {
             b.classList.add("legal");
-            b.addEventListener("click", () => playCard(card));
+            b.addEventListener("click", () => onCardClick(card));
             if (v && v.estimate !== undefined) {
               b.classList.add("valued", v.exact ? "exact" : "estimate");
               b.classList.toggle("worse", v.worse);
               b.style.background = valueColour(v.estimate, lo, hi, v.exact);
               b.append(el("span", { class: "val", text: v.exact ? num(v.estimate) : `\u2248${num(v.estimate)}` }));
               if (!v.exact) b.append(el("span", { class: "range", text: range(v.lo, v.hi) }));
-              b.title = spokenValue(v);
               if (answer.best.includes(card)) b.classList.add("best");
             }
           }
-          row.append(b);
+          strip.append(b);
         }
         box.append(row);
       }
     }
+    fitSuits();
+    renderTip();
     renderCentre();
     renderScores();
     renderHistory();
@@ -431,6 +456,101 @@
       const target = document.querySelector(".card.best:not(:disabled)") || document.querySelector(".card:not(:disabled)");
       if (target) target.focus();
     }
+  }
+
+  // A suit keeps to one line beside its symbol. When its cards are wider than the seat,
+  // they first drop their spare width; if that is not enough they overlap, each showing
+  // its left part, rather than wrap under the next suit.
+  const CARD_GAP = 2;     // px between cards, as in board.css
+  function fitSuits() {
+    const excess = (strip) => strip.scrollWidth - strip.clientWidth;
+    for (const strip of document.querySelectorAll(".suit-cards")) {
+      strip.classList.remove("tight", "fanned");
+      strip.style.removeProperty("--overlap");
+      const n = strip.children.length;
+      if (n < 2 || excess(strip) <= 0) continue;
+      strip.classList.add("tight");
+      const over = excess(strip);
+      if (over <= 0) continue;
+      strip.classList.add("fanned");
+      strip.style.setProperty("--overlap", `${Math.ceil(over / (n - 1)) + CARD_GAP}px`);
+    }
+  }
+
+  // --- a card's value and range in a tip: on hover, keyboard focus or a tap ----------
+  // A mouse plays a card with one click and reads its tip on the way; a finger has no
+  // hover, so its first tap on a card shows the tip and a second tap plays the card.
+  let pointer = "mouse";      // the kind of the last pointer pressed: mouse, touch or pen
+
+  function onCardClick(card) {
+    const touched = pointer !== "mouse";
+    pointer = "mouse";      // a later Enter or Space plays at once
+    if (touched && state.tip !== card && cardValue(currentAnswer(), card)) { showTip(card, "tap"); return; }
+    hideTip();
+    playCard(card);
+  }
+
+  const currentAnswer = () => (state.legal ? state.answers.get(key(state.play)) : null);
+
+  function showTip(card, how) {
+    state.tip = card;
+    state.tipBy = how;
+    renderTip();
+  }
+
+  function hideTip() {
+    state.tip = null;
+    renderTip();
+  }
+
+  // The tip of the card it belongs to, redrawn as the analysis improves, set above the
+  // card (below it at the top of the window) and inside the page's width.
+  function renderTip() {
+    const tip = $("card-tip");
+    const button = state.tip && document.querySelector(`.card.valued[data-card="${state.tip}"]`);
+    const v = button && cardValue(currentAnswer(), state.tip);
+    if (!v) { tip.hidden = true; state.tip = null; return; }
+    const a = currentAnswer();
+    const lines = [el("strong", { class: `s-${state.tip[0]}`, text: pretty(state.tip) }),
+      el("span", { class: "tip-value", text: v.exact ? ` value ${num(v.estimate)}` : ` estimate \u2248${num(v.estimate)}` })];
+    const notes = [v.exact ? "exact" : `proved ${num(v.lo)} to ${num(v.hi)}`];
+    if (a.best.includes(state.tip)) notes.push(v.exact ? "a best card" : "best by estimate");
+    if (v.worse) notes.push("proved worse than another card");
+    const r = reviewed(state.play.length);
+    if (r && r.card === state.tip && r.cost > 0) notes.push(`played in the record, cost ${costText(r.cost)}`);
+    if (state.tipBy === "tap") notes.push("tap again to play");
+    tip.replaceChildren(el("div", {}, ...lines), ...notes.map((n) => el("div", { class: "tip-note", text: n })));
+    tip.hidden = false;
+    const card = button.getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    const left = Math.max(4, Math.min(card.left + card.width / 2 - tip.offsetWidth / 2, width - tip.offsetWidth - 4));
+    const above = card.top - tip.offsetHeight - 6;
+    tip.style.left = `${left + window.scrollX}px`;
+    tip.style.top = `${(above >= 0 ? above : card.bottom + 6) + window.scrollY}px`;
+  }
+
+  function watchTips() {
+    const table = $("table");
+    const valued = (e) => e.target.closest && e.target.closest(".card.valued");
+    document.addEventListener("pointerdown", (e) => {
+      pointer = e.pointerType || "mouse";
+      if (!valued(e) && state.tip) hideTip();
+    }, true);
+    table.addEventListener("pointerover", (e) => {
+      const b = valued(e);
+      if (b && e.pointerType === "mouse") showTip(b.dataset.card, "hover");
+    });
+    table.addEventListener("pointerout", (e) => {
+      const b = valued(e);
+      if (b && e.pointerType === "mouse" && state.tipBy === "hover" && !b.contains(e.relatedTarget)) hideTip();
+    });
+    table.addEventListener("focusin", (e) => {
+      const b = valued(e);
+      if (b && b.matches(":focus-visible")) showTip(b.dataset.card, "focus");
+    });
+    table.addEventListener("focusout", () => { if (state.tipBy === "focus") hideTip(); });
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape" && state.tip) hideTip(); });
+    window.addEventListener("resize", () => { if (state.tip) renderTip(); });
   }
 
   function spokenValue(v) {
@@ -449,7 +569,7 @@
       for (const suit of SUITS) {
         const run = legal.layout[suit];
         grid.append(el("span", { class: `s-${suit}`, text: SYMBOL[suit] }),
-          el("span", { text: run ? `${run[0]} \u2026 ${run[1]}` : "\u2014" }));
+          el("span", { text: run ? `${rankText(run[0])} \u2026 ${rankText(run[1])}` : "\u2014" }));
       }
       centre.append(grid);
       return;
@@ -475,10 +595,18 @@
   function renderScores() {
     const legal = state.legal;
     if (!legal) { $("scores").textContent = ""; return; }
-    const parts = Object.entries(legal.taken).map(([s, v]) => `${s} ${v}`);
-    let text = `Taken: ${parts.join(" \u00b7 ")}`;
-    if (legal.sides) text += ` (sides: ${Object.entries(legal.sides).map(([s, v]) => `${s} ${v}`).join(", ")})`;
-    $("scores").textContent = text;
+    const taken = legal.taken;
+    const each = (f) => SEATS.filter((s) => state.hands && state.hands[s]).map((s) => `${s} ${f(s)}`).join(" \u00b7 ");
+    if (legal.layout) {     // the domino scores only at the end; until then, the cards each seat holds
+      const played = new Set(state.play);
+      $("scores").textContent = legal.complete ? `Score: ${each((s) => num(taken[s]))}`
+        : `Cards left: ${each((s) => state.hands[s].filter((c) => !played.has(c)).length)}`;
+      return;
+    }
+    $("scores").textContent = legal.sides
+      ? `Taken: N+S ${num(legal.sides.NS)} (N ${num(taken.N)}, S ${num(taken.S)}) \u00b7 ` +
+        `E+W ${num(legal.sides.EW)} (E ${num(taken.E)}, W ${num(taken.W)})`
+      : `Taken: ${Object.entries(taken).map(([s, v]) => `${s} ${num(v)}`).join(" \u00b7 ")}`;
   }
 
   function trickWinner(cards) {
@@ -492,39 +620,100 @@
     return state.holder[win];
   }
 
+  // The history numbers its own lines: a list marker sits outside the scrolling box,
+  // which cuts two-digit numbers to their last digit.
+  function historyLine(number, ...children) {
+    return el("li", {}, el("span", { class: "num", text: number === null ? "" : `${number}.` }), " ", ...children);
+  }
+
+  // A played card in the history, with its cost when a review found one.
+  function historyCard(index, card, winner) {
+    const seat = state.holder[card];
+    const span = el("span", { class: seat === winner ? "winner" : "", text: `${seat} ${pretty(card)}` });
+    const r = reviewed(index);
+    if (r && r.cost > 0) {
+      span.classList.add("costly");
+      span.title = `cost ${costText(r.cost)}; best ${r.best.map(pretty).join(", ")}`;
+      span.append(el("span", { class: "cost", text: `\u2212${costText(r.cost)}` }));
+    }
+    return span;
+  }
+
   function renderHistory() {
     const list = $("history");
     list.replaceChildren();
+    const domino = Boolean(state.legal && state.legal.layout);
+    $("history-title").textContent = domino ? "Play" : "Tricks";
+    list.setAttribute("aria-label", domino ? "the play, a line a round from the opener" : "the tricks played");
     if (!state.legal || !state.hands) return;
-    if (state.legal.layout) {
-      state.play.forEach((c) => list.append(el("li", { text: `${state.holder[c]} ${pretty(c)}` })));
-      return;
-    }
+    if (domino) { renderDominoHistory(list); list.scrollTop = list.scrollHeight; return; }
     const size = SEATS.filter((s) => state.hands[s]).length;
     for (let start = 0; start < state.play.length; start += size) {
       const cards = state.play.slice(start, start + size);
       const done = cards.length === size;
       const next = state.play[start + size];
       const winner = !done ? null : next ? state.holder[next] : trickWinner(cards);
-      const li = el("li");
-      cards.forEach((c, i) => {
-        const seat = state.holder[c];
-        const span = el("span", { class: seat === winner ? "winner" : "", text: `${seat} ${pretty(c)}` });
-        const r = reviewed(start + i);
-        if (r && r.cost > 0) {
-          span.classList.add("costly");
-          span.title = `cost ${costText(r.cost)}; best ${r.best.map(pretty).join(", ")}`;
-          span.append(el("span", { class: "cost", text: `\u2212${costText(r.cost)}` }));
-        }
-        li.append(span, i < cards.length - 1 ? ", " : "");
-      });
+      const li = historyLine(start / size + 1);
+      cards.forEach((c, i) => li.append(historyCard(start + i, c, winner), i < cards.length - 1 ? ", " : ""));
       if (winner) li.append(` \u2192 ${winner}`);
       list.append(li);
     }
     list.scrollTop = list.scrollHeight;
   }
 
+  // The texts that say whose values are shown: a seat's, or in doubles a side's.
+  function renderMeaning() {
+    const kind = state.doubles ? "doubles" : "singles";
+    $("values-meaning").textContent = VALUES_MEANING[kind];
+    $("chart-title").textContent = state.doubles ? "Value by side" : "Value by seat";
+    $("chart").setAttribute("aria-label", `each ${state.doubles ? "side" : "seat"}'s value over the play; ` +
+      "hollow points are estimates");
+  }
+
+  // The domino's turns in order (docs/rules.md 9): each card, or the pass of a seat
+  // that could not play, marked when a card is its seat's last.
+  function dominoTurns() {
+    const passes = state.legal.passes || [];
+    const left = Object.fromEntries(SEATS.map((s) => [s, (state.hands[s] || []).length]));
+    const turns = [];
+    let p = 0;
+    for (let i = 0; i <= state.play.length; i++) {
+      for (; p < passes.length && passes[p].before === i; p++) turns.push({ seat: passes[p].seat, index: i });
+      if (i === state.play.length) break;
+      const seat = state.holder[state.play[i]];
+      turns.push({ seat, card: state.play[i], index: i, out: --left[seat] === 0 });
+    }
+    return turns;
+  }
+
+  // A line a round, from the opener's turn to the turn of the seat before it; the
+  // passes of seats with no seven, before the opening, on a line of their own.
+  function renderDominoHistory(list) {
+    const turns = dominoTurns();
+    const opener = state.play.length ? state.holder[state.play[0]] : null;
+    let line = null, round = 0;
+    const open = (number) => { line = historyLine(number); list.append(line); };
+    turns.forEach((t) => {
+      if (!line) open(t.card ? ++round : null);
+      else if (t.card && !round) open(++round);
+      else if (round && t.seat === opener) open(++round);
+      else line.append(", ");
+      if (!t.card) {
+        line.append(el("span", { class: "pass", text: `${t.seat} pass${round ? "" : " (no seven)"}` }));
+        return;
+      }
+      const span = historyCard(t.index, t.card, null);
+      if (t.out) span.append(el("span", { class: "went-out", text: " out" }));
+      line.append(span);
+    });
+    const out = turns.filter((t) => t.out).map((t) => SEAT_NAME[t.seat]);
+    if (state.legal.complete && out.length) {
+      list.append(el("li", { class: "end", text: `Hand over: ${out.join(" and ")} went out.` }));
+    }
+  }
+
   function renderChart() {
+    renderMeaning();
     const chart = $("chart");
     chart.replaceChildren();
     if (!state.hands) return;
@@ -563,10 +752,11 @@
     chart.append(svg("line", { class: "now", x1: x(state.play.length), x2: x(state.play.length), y1: T, y2: H - B }));
     let lx = L + 6;
     // Equal values would draw the seats' lines on top of each other, hiding the first
-    // (N): each seat's line sits a little apart, side by side.
+    // (N): each seat's line sits a little apart, side by side. In doubles partners
+    // share a value: a line a side.
     SEATS.forEach((seat, k) => {
       const pts = points[seat];
-      if (!pts) return;
+      if (!pts || (state.doubles && SIDE_SEAT[seat] !== seat)) return;
       const dy = (k - 1.5) * 2.2;
       const colour = SEAT_COLOUR[seat];
       chart.append(svg("polyline", { points: pts.map(([i, v]) => `${x(i)},${y(v) + dy}`).join(" "), fill: "none",
@@ -576,9 +766,9 @@
           stroke: colour, "stroke-width": 1.5, class: exact ? "exact" : "estimate" }));
       }
       const legend = svg("text", { x: lx, y: H - 6, fill: colour, style: `fill:${colour};font-weight:bold` });
-      legend.textContent = seat;
+      legend.textContent = state.doubles ? SIDE[seat] : seat;
       chart.append(legend);
-      lx += 16;
+      lx += state.doubles ? 34 : 16;
     });
   }
 
@@ -760,6 +950,8 @@
       if (e.key === "u") { e.preventDefault(); undo(); }
       else if (e.key === "r") { e.preventDefault(); redo(); }
     });
+    new ResizeObserver(fitSuits).observe($("table"));
+    watchTips();
     window.addEventListener("hashchange", () => {
       state.redo = [];
       state.answers = new Map();

@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 from ..errors import KingsolveError, SolveTimeout
 from . import batch, choices, hint, legal, review, serve, solve, stats, table
 from .args import read_request
-from .exit_codes import ExitCode
+from .exit_codes import ExitCode, epilog
 
 __all__ = ["main", "build_parser", "read_request", "ExitCode", "COMMANDS"]
 
@@ -29,10 +29,6 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str,
     module.__name__.rpartition(".")[2]: (module.run, module.HELP, module.add_flags)
     for module in (legal, solve, table, batch, stats, serve, review, choices, hint)
 }
-
-
-def _epilog() -> str:
-    return "exit codes:\n" + "\n".join(f"  {int(code):>3}  {code.meaning}" for code in ExitCode)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,7 +45,7 @@ def build_parser(commands: Sequence[str] | None = None) -> argparse.ArgumentPars
     choices, the server's defaults), so ``main`` builds only those of the command given.
     """
     parser = _Parser(prog="kingsolve", description="Double-dummy analysis for King.",
-                     epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+                     epilog=epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (func, help_text, add_flags) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
