@@ -483,6 +483,10 @@ def _solve_response() -> dict:
                                          "model's search beside the play-out it guides; "
                                          "'playout', the simple player's play-outs; null "
                                          "once every value is exact (docs/rules.md 12)"},
+            "equal": {"type": "array", "items": {"type": "array", "items": CARD},
+                      "description": "groups of legal cards proved equal before any search "
+                                     "(one suit of the hand, one kind, no card still out "
+                                     "between them)"},
             "complete": {"type": "boolean", "description": "the hand is over"},
             "sides": SCORES,
             "nodes": {"type": "integer", "minimum": 0},

@@ -72,7 +72,10 @@ class Analysis:
     proved ranges; ``estimates`` and ``card_estimates`` lie inside them and equal the
     value once it is exact. ``horizon``: the tricks left at which the estimates were
     searched exactly (the tricks left in the hand once everything is exact; ``None``
-    before any estimate).
+    before any estimate); ``estimator``: what the estimates are, "model" or
+    "playout" (None once exact); ``equal``: the groups of legal cards proved equal
+    before any search (cards of one suit in the hand, of one kind, with no card still
+    out between them).
     """
 
     to_move: Seat | None
@@ -88,6 +91,7 @@ class Analysis:
     ms: float = 0.0
     extra: dict = field(default_factory=dict)
     estimator: str | None = None
+    equal: list[list[Card]] = field(default_factory=list)
 
     @property
     def values(self) -> dict[Seat, Number]:
@@ -170,6 +174,7 @@ class Analysis:
             "best": [str(c) for c in self.best],
             "horizon": self.horizon,
             "estimator": self.estimator,
+            "equal": [[str(c) for c in group] for group in self.equal],
             "complete": self.complete,
             "nodes": int(self.nodes),
             "ms": round(float(self.ms), 3),
@@ -248,6 +253,12 @@ class _Run:
         self.mover_mask = _side_mask(position, self.mover)
         self.moves = core.moves()                       # bit -> representative bit
         self.reps = sorted(set(self.moves.values()))
+        # cards alike for the search (of one hand, suit and kind, nothing still out
+        # between them): proved equal before any search
+        groups: dict[int, list[Card]] = {}
+        for bit, rep in sorted(self.moves.items()) if cards else ():
+            groups.setdefault(rep, []).append(Card.from_bit(bit))
+        self.equal = [g for g in groups.values() if len(g) > 1]
         masks = [_side_mask(position, s) for s in seats]
         if cards:
             # the mover's range and estimate come from its cards'
@@ -371,7 +382,8 @@ class _Run:
                         card_estimates=card_estimates, best=best, horizon=horizon,
                         nodes=self.nodes, ms=(time.perf_counter() - self.start) * 1000.0,
                         extra=_sides(p, bounds),
-                        estimator=None if solved else "model" if self.model is not None else "playout")
+                        estimator=None if solved else "model" if self.model is not None else "playout",
+                        equal=self.equal)
 
 
 class _Part:

@@ -364,3 +364,19 @@ def test_the_domino_shows_its_own_play_and_scores(server, browser, variant, card
         v and "T" in (v[0].letter, v[1].letter) for v in position.layout.values())
     browser.save_screenshot(str(SHOTS / f"kingsolve-board-domino-{variant}-{cards or 'end'}.png"))
 
+
+
+def test_cards_proved_equal_are_marked_and_their_tip_names_the_others(server, browser):
+    # North holds SA SK SQ together and H2 H3: each run is one card for the search, so
+    # its cards are proved equal before any value is known.
+    from selenium.webdriver import ActionChains
+    deal = "N:AKQ.32.5432.5432 JT98.AKQ.AK.AKQJ 7654.JT98.QJT9.T 32.7654.876.9876"
+    open_position(browser, server, 1280, deal=deal, contract="no-queens")
+    marked = sorted(b.get_attribute("data-card") for b in
+                    browser.find_elements(By.CSS_SELECTOR, "#seat-N .card.equal"))
+    assert {"SA", "SK", "H2", "H3"} <= set(marked), marked
+    assert "SQ" not in marked      # a queen is a card of its own kind here
+    card = browser.find_element(By.CSS_SELECTOR, "#seat-N .card.valued[data-card=SA]")
+    ActionChains(browser).move_to_element(card).perform()
+    shown = wait_for(browser, tip, "the card's tip")
+    assert "proved equal to \u2660K" in shown["text"], shown["text"]

@@ -430,6 +430,7 @@
             if (v && v.estimate !== undefined) {
               b.classList.add("valued", v.exact ? "exact" : "estimate");
               b.classList.toggle("worse", v.worse);
+              b.classList.toggle("equal", (answer.equal || []).some((g) => g.includes(card)));
               b.style.background = valueColour(v.estimate, lo, hi, v.exact);
               b.append(el("span", { class: "val", text: v.exact ? num(v.estimate) : `\u2248${num(v.estimate)}` }));
               if (!v.exact) b.append(el("span", { class: "range", text: range(v.lo, v.hi) }));
@@ -516,6 +517,8 @@
     const notes = [v.exact ? "exact" : `proved ${num(v.lo)} to ${num(v.hi)}`];
     if (a.best.includes(state.tip)) notes.push(v.exact ? "a best card" : "best by estimate");
     if (v.worse) notes.push("proved worse than another card");
+    const same = (a.equal || []).find((g) => g.includes(state.tip));
+    if (same) notes.push(`proved equal to ${same.filter((c) => c !== state.tip).map(pretty).join(" ")}`);
     const r = reviewed(state.play.length);
     if (r && r.card === state.tip && r.cost > 0) notes.push(`played in the record, cost ${costText(r.cost)}`);
     if (state.tipBy === "tap") notes.push("tap again to play");
