@@ -430,7 +430,7 @@ class _Part:
                 if key in done:
                     continue
                 guess = earlier.get(key, _first_guess(*run.quick))
-                if run.model is not None:
+                if run.model is not None and (h != run.rungs[0] or len(run.rungs) == 1):
                     depth = run.model_depth(h)
                     got = self._call(until - time.perf_counter(),
                                      lambda: self.model_estimate(rep, mask, h, depth, guess), True)
@@ -451,9 +451,6 @@ class _Part:
         left (one leans low, the other high: measured at 12 and 13 tricks left)."""
         core = self.core
         searched = core.estimate(mask, depth, rep)
-        if h == self.run.rungs[0] and len(self.run.rungs) > 1:
-            # the first estimates come at once: the search alone (a millisecond)
-            return round(searched, 1)
         played = core.rollout_value(rep, mask, h, int(round(guess)), 2)
         return round(0.5 * (searched + played), 1)
 
