@@ -1,4 +1,5 @@
-"""What an install copies: every package, the board's static files, no setuptools warning."""
+"""What an install copies: every package, the board's static files, the value model, no
+setuptools warning."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ def test_the_board_is_packaged_without_warnings(tmp_path):
     assert static and sorted(p.name for p in (tmp_path / "kingsolve_api" / "static").iterdir()) \
         == static
     assert (tmp_path / "kingsolve" / "py.typed").exists()
+    # the value model ships inside the package: its use needs nothing else
+    assert (tmp_path / "kingsolve" / "data" / "value_model.bin").stat().st_size > 1000
 
 
 def _make_dry_run(target: str, venv: Path) -> str:
