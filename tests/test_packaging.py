@@ -21,10 +21,21 @@ def test_the_board_is_packaged_without_warnings(tmp_path):
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr
     assert "absent from the `packages` configuration" not in build.stdout + build.stderr
-    static = sorted(p.name for p in (ROOT / "api" / "static").iterdir() if p.is_file())
+    static = sorted(p.name for p in (ROOT / "kingsolve_api" / "static").iterdir() if p.is_file())
     assert static and sorted(p.name for p in (tmp_path / "kingsolve_api" / "static").iterdir()) \
         == static
     assert (tmp_path / "kingsolve" / "py.typed").exists()
+
+
+def test_a_plain_checkout_holds_each_package_under_its_own_name():
+    # Without site-packages (so without the editable install's path hooks) a package is
+    # found only where a folder of the repository bears its name, as tools read the tree.
+    probe = ("import importlib.util\n"
+             "for name in ('kingsolve', 'kingsolve_api'):\n"
+             "    print(importlib.util.find_spec(name).origin)\n")
+    found = subprocess.run([sys.executable, "-S", "-c", probe], cwd=ROOT, capture_output=True,
+                           text=True, timeout=60, check=True).stdout.split()
+    assert found == [str(ROOT / name / "__init__.py") for name in ("kingsolve", "kingsolve_api")]
 
 
 def _make_dry_run(target: str, venv: Path) -> str:
