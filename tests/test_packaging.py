@@ -1,8 +1,10 @@
-"""What an install copies: every package, the board's static files, no setuptools warning."""
+"""What an install copies and needs: every package, the board's static files, no setuptools
+warning, no dependency that nothing imports."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,3 +69,14 @@ def test_make_installs_only_when_the_build_sources_changed(tmp_path):
     (venv / ".installed-serve").touch()
     os.utime(venv / ".installed-test", (0, 0))
     assert "install -e '.[test,dds]'" in _make_dry_run("test", venv)
+
+
+def test_every_dependency_is_imported_by_the_packages():
+    # A dependency nothing imports is installed on every machine for nothing.
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    sources = "\n".join(p.read_text() for folder in ("kingsolve", "kingsolve_api")
+                        for p in (ROOT / folder).rglob("*.py"))
+    for requirement in project["dependencies"]:
+        module = re.match(r"[A-Za-z0-9_.-]+", requirement).group().lower().replace("-", "_")
+        assert re.search(rf"^\s*(from|import) {module}\b", sources, re.M), requirement
