@@ -133,7 +133,7 @@ def _analysis_budget(req: dict) -> Budget:
 
 @bp.post("/review")
 def review():
-    from kingsolve.review import review as review_record
+    from kingsolve.reviews import review as review_record
     req = _body("ReviewRequest")
     text = req["record"]
     record = Record.parse(text) if isinstance(text, str) else Record.from_dict(text)

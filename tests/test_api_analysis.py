@@ -9,7 +9,7 @@ import pytest
 
 from kingsolve.cards import Seat
 from kingsolve.deal import Deal
-from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
+from kingsolve.hints import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve import solver
 from kingsolve.record import Record
 from kingsolve_api import create_app

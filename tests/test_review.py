@@ -18,7 +18,7 @@ from kingsolve.cards import cards_of_mask, deck_mask
 from kingsolve.errors import InvalidRequestError
 from kingsolve.record import Record
 from kingsolve.result import SolveResult
-from kingsolve.review import review
+from kingsolve.reviews import review
 
 
 # --- a brute-force paranoid solver over the play engine (independent of the core) ------
@@ -394,6 +394,25 @@ def test_package_exports_the_analysis_surface():
     assert kingsolve.Record is Record
 
 
+@pytest.mark.parametrize("first", ["import kingsolve.reviews, kingsolve.hints",
+                                   "from kingsolve import review, hint"])
+def test_no_exported_name_is_a_module_of_the_package(first):
+    # Loading a submodule binds it on the package under its own name, over an exported
+    # function of that name: whichever is loaded first, the names stay the functions.
+    import subprocess
+    import sys
+    check = (f"{first}\n"
+             "import pkgutil, types, kingsolve\n"
+             "from kingsolve import review, hint\n"
+             "import kingsolve.reviews, kingsolve.hints\n"
+             "modules = {m.name for m in pkgutil.iter_modules(kingsolve.__path__)}\n"
+             "assert not modules & set(kingsolve.__all__), modules & set(kingsolve.__all__)\n"
+             "assert isinstance(review, types.FunctionType) and kingsolve.review is review\n"
+             "assert isinstance(hint, types.FunctionType) and kingsolve.hint is hint\n")
+    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+
+
 def test_a_search_over_budget_keeps_its_card_and_the_progress_bar_draws_on_a_terminal():
     import io
 
@@ -522,7 +541,7 @@ def test_a_proved_mistake_is_a_real_mistake(seed):
 
 
 def test_the_text_and_json_tell_proved_from_estimated_mistakes():
-    from kingsolve.review import CardReview, SeatSummary, _seat_summary
+    from kingsolve.reviews import CardReview, SeatSummary, _seat_summary
     head = dict(trick=1, seat=Seat.E, forced=False)
     proved = CardReview(index=1, card=Card.parse("SK"), before=None, after=None,
                         best=(Card.parse("SJ"),), bounds=(-3, 0), after_bounds=(-6, -3),
@@ -540,6 +559,6 @@ def test_the_text_and_json_tell_proved_from_estimated_mistakes():
     d = summary.to_dict()
     assert d["costly"] == 1 and d["estimated"] == 1 and d["largest"]["mistake"] == "proved"
     assert d["largest_estimated"]["mistake"] == "estimated"
-    from kingsolve.review import _summary_text
+    from kingsolve.reviews import _summary_text
     text = _summary_text(summary)
     assert text.startswith("at least 3 in 1 of 2 cards; largest H2 (3)") and "by estimate ≈3 more in 1 card" in text

@@ -445,14 +445,14 @@ def test_the_typed_results_and_budgets_come_from_the_package_root():
         assert name in kingsolve.__all__ and getattr(kingsolve, name) is kind
 
 
-def test_the_old_partial_flag_is_read_and_ignored(capsys):
-    # tables always answer every cell now; old scripts and clients that still ask for
-    # `partial` get the table rather than an error
+def test_the_retired_partial_flag_and_field_are_refused(capsys):
+    # a table answers every cell; `partial`, read and ignored before 0.2.0 (README,
+    # "Removed"), is an unknown flag and an unknown field now
     from kingsolve_api import create_app
-    assert main(["table", "--deal", DEAL, "--contracts", "no-queens", "--ms", "200",
-                 "--partial", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["rows"]
+    with pytest.raises(SystemExit) as stop:
+        main(["table", "--deal", DEAL, "--contracts", "no-queens", "--partial"])
+    assert stop.value.code == 2 and "--partial" in capsys.readouterr().err
     resp = create_app({"TESTING": True}).test_client().post("/api/v1/table", json={
         "variant": "italian", "deal": DEAL, "contracts": ["no-queens"], "ms": 200,
         "partial": True})
-    assert resp.status_code == 200 and resp.get_json()["rows"]
+    assert resp.status_code == 400 and "'partial'" in resp.get_json()["message"]
