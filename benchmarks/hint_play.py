@@ -137,14 +137,14 @@ def simulate(args) -> list[dict]:
                 gains_h.append(games["B"] - games["A"])
                 if "C" in games:
                     gains_e.append(games["C"] - games["D"])
-            mh, ch = mean_ci(gains_h)
+            gain_h, ci_h = mean_ci(gains_h)
             row = {"variant": variant, "contract": contract, "deals": args.deals,
-                   "vs_heuristic": mh, "ci_h": ch}
+                   "vs_heuristic": gain_h, "ci_h": ci_h}
             if gains_e:
-                me, ce = mean_ci(gains_e)
-                row.update({"vs_hint": me, "ci_e": ce})
+                gain_e, ci_e = mean_ci(gains_e)
+                row.update({"vs_hint": gain_e, "ci_e": ci_e})
             rows.append(row)
-            print(f"{variant:18} {contract:22} {mh:+9.2f} ±{ch:7.2f}"
+            print(f"{variant:18} {contract:22} {gain_h:+9.2f} ±{ci_h:7.2f}"
                   + (f"   {row['vs_hint']:+9.2f} ±{row['ci_e']:7.2f}" if gains_e else ""),
                   flush=True)
     print(f"\n{total_hints} hints, {total_ms / max(total_hints, 1):.1f} ms per hint on average, "
