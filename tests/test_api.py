@@ -23,30 +23,10 @@ from kingsolve.errors import SolveTimeout
 from kingsolve.rules import VARIANTS
 from kingsolve_api import DEFAULTS, create_app, views
 
+from api_answers import error_of
+
 DEAL = "N:Q953.85.J532.T42 2.Q7642.A8.AK763 AKJ4.KT9.K76.J98 T876.AJ3.QT94.Q5"
 LEGAL = {"variant": "italian", "contract": "no-queens", "deal": DEAL, "leader": "N"}
-
-
-@pytest.fixture
-def app():
-    return create_app({"TESTING": True})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-def error_of(resp, status: int, code: str | None = None) -> str:
-    """The message of an error answer, after checking its status, shape and code."""
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    assert resp.mimetype == "application/json"
-    body = resp.get_json()
-    assert set(body) == ({"error", "message", "bounds"} if "bounds" in body else {"error", "message"})
-    assert "Traceback" not in body["message"]
-    if code is not None:
-        assert body["error"] == code
-    return body["message"]
 
 
 # --- GET endpoints ---------------------------------------------------------------------

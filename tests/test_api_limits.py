@@ -10,15 +10,10 @@ import pytest
 
 from kingsolve_api import create_app
 
-from test_api import error_of
+from api_answers import error_of
 
 DEAL = "N:Q953.85.J532.T42 2.Q7642.A8.AK763 AKJ4.KT9.K76.J98 T876.AJ3.QT94.Q5"
 LEGAL = {"variant": "italian", "contract": "no-queens", "deal": DEAL, "leader": "N"}
-
-
-@pytest.fixture
-def client():
-    return create_app({"TESTING": True}).test_client()
 
 
 # --- bodies over the limit ----------------------------------------------------------------

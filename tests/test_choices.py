@@ -18,7 +18,8 @@ from kingsolve.analysis import LEGEND
 from kingsolve.errors import InvalidRequestError, KingsolveError
 from kingsolve.match import ScoreSheetError
 
-from test_review import brute_solve, small_deal
+from bruteforce import solve as brute_solve
+from contracts import small_deal
 
 
 def deal_of(seed: int, per_seat: int = 3) -> Deal:

@@ -143,7 +143,7 @@ FORCED = {"variant": "italian", "contract": "no-queens", "doubles": False, "lead
           "seat": "S", "hand": ["C4", "CK", "DK"], "players": 2, "samples": 50, "seed": 7}
 
 
-def test_a_forced_card_gets_its_value_and_says_it_is_forced(tmp_path, capsys):
+def test_a_forced_card_gets_its_value_and_says_it_is_forced(tmp_path, capsys, client):
     """One legal card: its value over the samples (not a placeholder 0), and ``forced``."""
     out = hint_request(FORCED)
     assert out["forced"] is True and out["exact"] and out["samples"] == 1
@@ -154,8 +154,7 @@ def test_a_forced_card_gets_its_value_and_says_it_is_forced(tmp_path, capsys):
     from kingsolve.cli import main
     assert main(["hint", str(path)]) == 0
     assert json.loads(capsys.readouterr().out) | {"ms": 0} == out | {"ms": 0}
-    from kingsolve_api import create_app
-    resp = create_app({"TESTING": True}).test_client().post("/api/v1/hint", json=FORCED)
+    resp = client.post("/api/v1/hint", json=FORCED)
     assert resp.status_code == 200
     body = resp.get_json()
     assert body["forced"] is True and body["cards"] == out["cards"]

@@ -14,56 +14,13 @@ import random
 import pytest
 
 from kingsolve import Card, Deal, Position, Seat, Suit
-from kingsolve.cards import cards_of_mask, deck_mask
 from kingsolve.errors import InvalidRequestError
 from kingsolve.record import Record
 from kingsolve.result import SolveResult
 from kingsolve.reviews import review
 
-
-# --- a brute-force paranoid solver over the play engine (independent of the core) ------
-def _value(pos: Position, side: tuple[Seat, ...]) -> int:
-    if pos.complete:
-        scores = pos.scores()
-        return sum(scores[s] for s in side)
-    best = None
-    maximise = pos.to_move in side
-    for card in pos.legal_cards():
-        pos.play(card)
-        v = _value(pos, side)
-        pos.undo()
-        if best is None or (v > best if maximise else v < best):
-            best = v
-    return best
-
-
-def brute_solve(pos: Position, seats=None, budget=None) -> SolveResult:
-    """Paranoid values by full search: same result shape as ``kingsolve.solve``."""
-    seats = list(pos.seats) if seats is None else [Seat.parse(s) for s in seats]
-    values = {s: _value(pos, pos.side_of(s)) for s in seats}
-    cards = {}
-    mover = pos.to_move
-    if mover is not None:
-        for card in pos.legal_cards():
-            pos.play(card)
-            cards[card] = _value(pos, pos.side_of(mover))
-            pos.undo()
-    top = max(cards.values()) if cards else None
-    return SolveResult(mover, dict(pos.scores()), values, cards,
-                       [c for c, v in cards.items() if v == top], pos.complete, nodes=1)
-
-
-def small_deal(rng: random.Random, per_seat: int, players: int = 4) -> Deal:
-    cards = cards_of_mask(deck_mask(52))
-    rng.shuffle(cards)
-    seats = [Seat.N, Seat.E, Seat.S, Seat.W] if players == 4 else [Seat.N, Seat.S]
-    hands: list = [None] * 4
-    for i, seat in enumerate(seats):
-        m = 0
-        for c in cards[i * per_seat:(i + 1) * per_seat]:
-            m |= c.mask
-        hands[seat] = m
-    return Deal(hands)
+from bruteforce import solve as brute_solve
+from contracts import small_deal
 
 
 def record_with_mistake(seed: int, contract: str, trump=None, doubles=False, per_seat=3):
@@ -458,6 +415,7 @@ def _played_out(seed: int, contract: str = "no-queens", per_seat: int = 13) -> R
     return Record.from_position(pos)
 
 
+@pytest.mark.slow
 def test_a_whole_13_card_hand_reviews_within_its_total_budget():
     # every card gets an estimate inside its proved range within the review's one
     # budget; the late positions come out exact and agree with an exact review
@@ -491,19 +449,17 @@ def test_a_whole_13_card_hand_reviews_within_its_total_budget():
     assert report.hands[0].values is None and "?" in report.text()
 
 
-def test_cli_and_api_refuse_a_trick_the_record_does_not_have(tmp_path, capsys):
+def test_cli_and_api_refuse_a_trick_the_record_does_not_have(tmp_path, capsys, client):
     """Trick 9 of a 3-trick record: the same error from the CLI and the API, no clamping."""
     from pathlib import Path
 
-    from kingsolve_api import create_app
     match = (Path(__file__).parent / "data" / "italian-short.kpbn").read_text()
     short = match.split("\n\n")[0]
     path = tmp_path / "short.kpbn"
     path.write_text(short, encoding="utf-8")
     assert main(["review", str(path), "--from-trick", "9"]) == 3
     err = capsys.readouterr().err
-    resp = create_app({"TESTING": True}).test_client().post(
-        "/api/v1/review", json={"record": short, "from_trick": 9})
+    resp = client.post("/api/v1/review", json={"record": short, "from_trick": 9})
     assert resp.status_code == 400
     message = resp.get_json()["message"]
     assert "the record has 3 tricks played" in message

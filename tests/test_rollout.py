@@ -19,13 +19,13 @@ from kingsolve.result import Budget
 from kingsolve.hints import _rollout, play_preference
 from kingsolve.solver import _core, _load, playout_values, rollout_values, solve
 
-from test_solver_differential import CONFIGS, _id
+from contracts import CONFIGS, config_id, fast_sample
 
 
 def random_midgame(cfg, seed: int, most_left: int) -> Position:
     """A seeded position with at most ``most_left`` tricks to play (sometimes mid-trick)."""
     vname, cname, trump, options, players, doubles = cfg
-    rng = random.Random(f"{_id(cfg)}/{seed}")
+    rng = random.Random(f"{config_id(cfg)}/{seed}")
     deal = Deal.random(rng.randrange(10**9), deck=32 if vname == "russian" else 52, players=players)
     pos = Position(vname, cname, deal, leader=rng.choice(list(deal.seats)), trump=trump,
                    doubles=doubles, options=options)
@@ -35,7 +35,7 @@ def random_midgame(cfg, seed: int, most_left: int) -> Position:
     return pos
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
+@pytest.mark.parametrize("cfg", fast_sample(CONFIGS, config_id))
 def test_the_core_plays_the_simple_players_card(cfg):
     """docs/rules.md 2 legal cards, the choice of kingsolve.hints.play_preference: along whole
     hands played by that player, at every card."""
@@ -52,10 +52,10 @@ def test_the_core_plays_the_simple_players_card(cfg):
     assert checked > 0
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
+@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
 def test_compiled_rollouts_equal_the_python_rollouts(cfg):
     """Values after each card, the play-out and the search at the horizon (docs/rules.md 11)."""
-    rng = random.Random(_id(cfg))
+    rng = random.Random(config_id(cfg))
     for seed in range(4):
         pos = random_midgame(cfg, 100 + seed, 8)
         if pos.complete:
@@ -67,11 +67,11 @@ def test_compiled_rollouts_equal_the_python_rollouts(cfg):
         assert got == want, (pos, seat, horizon)
 
 
-@pytest.mark.parametrize("cfg", CONFIGS[::3], ids=_id)
+@pytest.mark.parametrize("cfg", CONFIGS[::3], ids=config_id)
 def test_compiled_playouts_of_a_whole_position(cfg):
     """Every seat plays the simple player from the position to the horizon, then the
     values of solve (docs/rules.md 11): the choice hints' evaluation."""
-    rng = random.Random("whole/" + _id(cfg))
+    rng = random.Random("whole/" + config_id(cfg))
     for seed in range(3):
         pos = random_midgame(cfg, 200 + seed, 9)
         if pos.complete:
