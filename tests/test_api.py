@@ -304,6 +304,7 @@ def kingsolve_serve(workers: int, flags: list[str] = ()):
     assert proc.returncode == 0, proc.stdout.read().decode()
 
 
+@pytest.mark.slow
 def test_kingsolve_serve_answers_on_loopback():
     with kingsolve_serve(workers=2) as base:
         req = urllib.request.Request(base + "/api/v1/legal", data=json.dumps(LEGAL).encode(),
@@ -418,6 +419,7 @@ def test_table_of_a_small_deal(client):
              400, "unknown-contract")
 
 
+@pytest.mark.slow
 def test_solve_answers_a_full_deal_within_the_default_time(client):
     full = {"variant": "italian", "contract": "no-kings-jacks", "deal": Deal.random(5).pbn()}
     start = time.monotonic()
@@ -547,6 +549,7 @@ def test_stream_stops_when_the_client_goes_away_from_a_real_server():
         thread.join(10)
 
 
+@pytest.mark.slow
 def test_stream_frees_its_gunicorn_worker_when_the_client_goes_away():
     # One sync worker: it answers the next request only once the stream's analysis has
     # stopped, which must be long before the stream's 15 s.
@@ -623,6 +626,7 @@ def test_a_solve_whose_client_waits_is_answered_whole():
     assert searches.count == 0 and searches.cancelled == 0
 
 
+@pytest.mark.slow
 def test_a_solve_frees_its_gunicorn_search_slot_when_the_client_goes_away():
     # One search slot, a search of 60 s (and nodes for longer) whose client leaves,
     # then a search that may wait 10 s for the slot: it gets the slot only if the

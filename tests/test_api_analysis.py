@@ -79,6 +79,7 @@ def test_review_of_the_last_tricks_of_a_full_hand(client):
         assert c["after"] == c["values"][c["card"]] and c["before"] == max(c["values"].values())
 
 
+@pytest.mark.slow
 def test_review_of_a_whole_hand_answers_every_card_within_its_budget(client):
     record = played_out()
     resp = client.post("/api/v1/review", json={"record": record.text(), "ms": 2000})

@@ -120,6 +120,7 @@ def test_hint_is_deterministic_for_a_seed_and_independent_of_threads():
     assert a == b
 
 
+@pytest.mark.slow
 def test_a_seat_that_knows_the_hand_it_is_played_against():
     """Known cards pin the rest: with every card known the hint is one exact deal."""
     deal, p = endgame("italian", "no-last-two", 9, 4)

@@ -80,3 +80,17 @@ def test_every_dependency_is_imported_by_the_packages():
     for requirement in project["dependencies"]:
         module = re.match(r"[A-Za-z0-9_.-]+", requirement).group().lower().replace("-", "_")
         assert re.search(rf"^\s*(from|import) {module}\b", sources, re.M), requirement
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_test_runs_the_whole_suite_and_test_fast_leaves_out_the_slow(tmp_path):
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    (venv / ".installed-test").touch()
+    (venv / ".installed-serve").touch()
+    whole = [line for line in _make_dry_run("test", venv).splitlines() if "-m pytest" in line]
+    fast = [line for line in _make_dry_run("test-fast", venv).splitlines() if "-m pytest" in line]
+    assert whole == [f"{venv}/bin/python -m pytest -n 2 -q --durations=15"]
+    assert fast == [f'{venv}/bin/python -m pytest -n 2 -q -m "not slow and not browser" '
+                    "--durations=15"]
