@@ -48,6 +48,15 @@ def test_the_readme_and_the_makefile_give_one_profile_guided_build_cost():
     assert len(readme) == 1 and readme == makefile, (readme, makefile)
 
 
+def test_the_core_design_document_keeps_its_measurements_in_the_results():
+    # ext/README.md says what is searched, how and why; the dated record of what was
+    # measured and tried lives in benchmarks/RESULTS.md.
+    design = (ROOT / "ext" / "README.md").read_text(encoding="utf-8")
+    assert len(design.splitlines()) < 300
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b", design), "dates belong in benchmarks/RESULTS.md"
+    assert "benchmarks/RESULTS.md" in design
+
+
 # --- the Speed section: the current figures, their history in benchmarks/RESULTS.md ------
 
 def tables(text: str) -> list[list[list[str]]]:
