@@ -12,9 +12,9 @@ what it gains against three hint-engine players, both in points per hand for the
 chair, with a 95% confidence interval (normal approximation, paired by deal).
 
 Hint seats follow the heuristic until ``--from`` tricks are left (default: every
-trick) and the hint engine from there on (the report says so). With more than
-``--horizon`` tricks left a hint plays each card of each sample out with the simple
-player down to that many tricks and solves from there (``kingsolve.hints``);
+trick) and the hint engine from there on (the first line printed says how many). With
+more than ``--horizon`` tricks left a hint plays each card of each sample out with the
+simple player down to that many tricks and solves from there (``kingsolve.hints``);
 ``--horizon 13`` searches whole hands exactly (out of reach for 13-card singles).
 ``--doubles`` plays Italian doubles (the chair's side's points). The second part times one hint at
 50 and 200 samples for a 13-card position (and, for scale, an 8-card one) under a
