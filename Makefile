@@ -1,10 +1,11 @@
-# The two commands of the README's quick start: `make test` and `make serve`.
+# The two commands of the README's quick start: `make test` and `make serve`;
+# `make test-fast` while editing, `make golden` after a change of the rules.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: serve test install-test install-serve install-browser bench load clean
+.PHONY: serve test test-fast golden install-test install-serve install-browser bench load clean
 
 # An install builds the profile-guided core (about 20 s more than a plain build), so
 # it runs again only when what it builds from changed: each install leaves a stamp in
@@ -40,8 +41,17 @@ install-browser:
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; \
 	else echo "warning: chromium and chromium-driver missing (apt-get install chromium chromium-driver as root); the browser test will skip" >&2; fi
 
+# The whole suite, as CI runs it, with the slowest tests named at the end.
 test: install-test install-browser
-	$(PY) -m pytest -n 2 -q
+	$(PY) -m pytest -n 2 -q --durations=15
+
+# The suite without the tests marked slow and the browser's, for a change in progress.
+test-fast: install-test
+	$(PY) -m pytest -n 2 -q -m "not slow and not browser" --durations=15
+
+# The brute force's values that tests read from tests/data/golden/, solved again.
+golden: install-test
+	$(PY) -m pytest -p no:xdist -q -m golden --write-golden
 
 # Speed, measured beside DDS in the same run (never asserted in tests).
 bench: install-test

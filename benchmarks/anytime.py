@@ -63,7 +63,7 @@ from core_speed import forget  # noqa: E402
 from kingsolve import Deal, Position, Seat  # noqa: E402
 from kingsolve.analysis import HORIZONS, _Run, analyse, analyses  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
-from kingsolve.hint import play_preference  # noqa: E402
+from kingsolve.hints import play_preference  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.rules import VARIANTS, RuleSet  # noqa: E402
 from kingsolve.solver import _leased_core, rollout_values, solve  # noqa: E402

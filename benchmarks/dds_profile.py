@@ -18,7 +18,7 @@ helpers (``high_bit``, ``popcount``, ...) are a part of their own. DDS's are att
 by function name. Needs valgrind (Debian's ``valgrind``) and the DDS extra (endplay).
 
 Instruction counts do not vary from run to run, but they are not times: kingsolve runs
-more instructions per cycle than DDS (ext/README.md, "Against DDS, part by part"), so
+more instructions per cycle than DDS (benchmarks/RESULTS.md, part by part), so
 the ratios here overstate the time ratios.
 """
 

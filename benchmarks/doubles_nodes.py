@@ -6,9 +6,9 @@ the leader's side value, one 32 MiB core reused across the set (as a thread of
 ``kingsolve.solve`` reuses it). Prints the nodes summed, their geometric mean, the
 trick-start nodes (the count DDS reports) and the search time, how many cards the
 wide table's entries keep on average (``Core.wide_width``), then each deal's nodes
-in thousands. ``ext/README.md`` lists the sets used so far: seeds 0-3 and
-5-40 (``trumps``: 0-15) are the deals the first lead weights were tuned on, 100-140
-and 200-240 (``trumps``: 100-115, 200-215) unseen ones.
+in thousands. The sets used so far (ext/README.md, "How changes are judged"): seeds
+0-3 and 5-40 (``trumps``: 0-15) are the deals the first lead weights were tuned on,
+100-140 and 200-240 (``trumps``: 100-115, 200-215) unseen ones.
 
     python benchmarks/doubles_nodes.py [--contract no-trumps|trumps] [--seeds 0-3,5-40]
 

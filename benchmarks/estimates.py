@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from kingsolve import Position  # noqa: E402
 from kingsolve.analysis import analyse  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
-from kingsolve.hint import play_preference  # noqa: E402
+from kingsolve.hints import play_preference  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.solver import _idle_cores, solve  # noqa: E402
 from training.dataset import contract_total, position_of  # noqa: E402

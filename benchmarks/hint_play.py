@@ -12,9 +12,9 @@ what it gains against three hint-engine players, both in points per hand for the
 chair, with a 95% confidence interval (normal approximation, paired by deal).
 
 Hint seats follow the heuristic until ``--from`` tricks are left (default: every
-trick) and the hint engine from there on (the report says so). With more than
-``--horizon`` tricks left a hint plays each card of each sample out with the simple
-player down to that many tricks and solves from there (``kingsolve.hint``);
+trick) and the hint engine from there on (the first line printed says how many). With
+more than ``--horizon`` tricks left a hint plays each card of each sample out with the
+simple player down to that many tricks and solves from there (``kingsolve.hints``);
 ``--horizon 13`` searches whole hands exactly (out of reach for 13-card singles).
 ``--doubles`` plays Italian doubles (the chair's side's points). The second part times one hint at
 50 and 200 samples for a 13-card position (and, for scale, an 8-card one) under a
@@ -35,13 +35,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from kingsolve import Deal, Position, Seat, Suit                       # noqa: E402
 from kingsolve.errors import SolveTimeout                               # noqa: E402
-from kingsolve.hint import hint, play_preference                        # noqa: E402
+from kingsolve.hints import hint, play_preference                        # noqa: E402
 from kingsolve.result import Budget                                     # noqa: E402
 from kingsolve.rules import VARIANTS                                    # noqa: E402
 
 
 def heuristic(p: Position) -> str:
-    """The simple player: the first card of ``kingsolve.hint.play_preference``."""
+    """The simple player: the first card of ``kingsolve.hints.play_preference``."""
     return str(play_preference(p)[0])
 
 
@@ -137,14 +137,14 @@ def simulate(args) -> list[dict]:
                 gains_h.append(games["B"] - games["A"])
                 if "C" in games:
                     gains_e.append(games["C"] - games["D"])
-            mh, ch = mean_ci(gains_h)
+            gain_h, ci_h = mean_ci(gains_h)
             row = {"variant": variant, "contract": contract, "deals": args.deals,
-                   "vs_heuristic": mh, "ci_h": ch}
+                   "vs_heuristic": gain_h, "ci_h": ci_h}
             if gains_e:
-                me, ce = mean_ci(gains_e)
-                row.update({"vs_hint": me, "ci_e": ce})
+                gain_e, ci_e = mean_ci(gains_e)
+                row.update({"vs_hint": gain_e, "ci_e": ci_e})
             rows.append(row)
-            print(f"{variant:18} {contract:22} {mh:+9.2f} ±{ch:7.2f}"
+            print(f"{variant:18} {contract:22} {gain_h:+9.2f} ±{ci_h:7.2f}"
                   + (f"   {row['vs_hint']:+9.2f} ±{row['ci_e']:7.2f}" if gains_e else ""),
                   flush=True)
     print(f"\n{total_hints} hints, {total_ms / max(total_hints, 1):.1f} ms per hint on average, "

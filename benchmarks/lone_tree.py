@@ -28,7 +28,7 @@ core's tree log on (``Core.set_log``). Three tables, by tricks left at the node:
    drops P's own leads from the games: not sound, an upper limit on what any bound of
    this family can settle. A node is settled when the bound reaches its beta.
 
-A measurement, not a test: the figures are in ext/README.md ("Tried and not kept").
+A measurement, not a test: the figures are in benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations

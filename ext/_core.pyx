@@ -2283,7 +2283,7 @@ cdef class Core:
 
     def rollout_value(self, int bit, int maxmask, int horizon, int guess, int coalition=0):
         """The future value (from the root) of ``maxmask`` when ``bit`` is played, every
-        seat then plays the simple player (``kingsolve.hint.play_preference``) until a
+        seat then plays the simple player (``kingsolve.hints.play_preference``) until a
         trick starts with at most ``horizon`` tricks left, and the rest is searched.
         With ``coalition`` 1, the others of a lone seat play coalition_card instead;
         with 2, every seat plays guided_card (the value model's choice)."""

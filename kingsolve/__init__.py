@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import importlib
 import sys
-import types
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: Each module and the names the package hands on from it.
 _EXPORTS: dict[str, tuple[str, ...]] = {
@@ -32,12 +31,12 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "analysis": ("Analysis", "analyse", "analyses"),
     "table": ("Table", "dd_table"),
     "record": ("Record", "RecordError", "format_records", "parse_records", "read_records"),
-    "review": ("Review", "review"),
+    "reviews": ("Review", "review"),
     "report": ("MatchReport", "match_report"),
     "choices": ("Choices", "contract_choice", "festa_choice", "redeal_choice", "sale_choice",
                 "trump_choice"),
-    "hint": ("ChoiceHint", "HintResult", "contract_hint", "festa_hint", "hint", "sale_hint",
-             "sell_hint", "trump_hint"),
+    "hints": ("ChoiceHint", "HintResult", "contract_hint", "festa_hint", "hint", "sale_hint",
+              "trump_hint"),
 }
 _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 
@@ -49,7 +48,7 @@ __all__ = [
     "Record", "RecordError", "parse_records", "read_records", "format_records",
     "review", "Review", "match_report", "MatchReport", "Choices", "trump_choice",
     "sale_choice", "festa_choice", "contract_choice", "redeal_choice",
-    "hint", "HintResult", "ChoiceHint", "trump_hint", "sale_hint", "sell_hint", "contract_hint",
+    "hint", "HintResult", "ChoiceHint", "trump_hint", "sale_hint", "contract_hint",
     "festa_hint", "hint_request",
     "KingsolveError", "ParseError", "InvalidDealError", "IllegalPlayError",
     "InvalidRequestError", "UnknownVariantError", "UnknownContractError", "SolveTimeout",
@@ -69,22 +68,6 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_HOME))
 
 
-class _Package(types.ModuleType):
-    """The package, where ``kingsolve.review`` and ``kingsolve.hint`` are functions.
-
-    Loading a submodule binds it on its package under its own name, and these two
-    functions share their module's name: whether the function or the module is
-    asked for first, the package's name stays the function.
-    """
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _HOME.get(name) == name:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-
 if TYPE_CHECKING:   # the names as type checkers and editors see them
     from .analysis import Analysis, analyse, analyses
     from .cards import Card, Rank, Seat, Suit
@@ -94,14 +77,14 @@ if TYPE_CHECKING:   # the names as type checkers and editors see them
     from .errors import (IllegalPlayError, InvalidDealError, InvalidRequestError,
                          KingsolveError, ParseError, SolveTimeout, UnknownContractError,
                          UnknownVariantError)
-    from .hint import (ChoiceHint, HintResult, contract_hint, festa_hint, hint, sale_hint,
-                       sell_hint, trump_hint)
+    from .hints import (ChoiceHint, HintResult, contract_hint, festa_hint, hint, sale_hint,
+                        trump_hint)
     from .position import Position, Trick
     from .record import (Record, RecordError, format_records, parse_records, read_records)
     from .report import MatchReport, match_report
     from .request import hint_request, legal_request, position_from_request, solve_request
     from .result import Budget, Deadline, SolveResult
-    from .review import Review, review
+    from .reviews import Review, review
     from .rules import VARIANTS, Contract, RuleSet, get_variant
     from .solver import solve
     from .table import Table, dd_table

@@ -14,7 +14,7 @@ budget and says how sure each number is:
 
 **What an estimate is** (docs/rules.md 12). A legal card's estimate at horizon ``h``
 is either its play-out value (``estimator="playout"``): the card is played, every
-seat then plays the simple player (``kingsolve.hint.play_preference``, compiled in the
+seat then plays the simple player (``kingsolve.hints.play_preference``, compiled in the
 core) until a trick starts with at most ``h`` tricks left, and the rest is searched
 exactly; or (``"model"``) the mean of the value model's search a few tricks deep and
 of the play-out the model guides, searched exactly from ``h`` tricks left

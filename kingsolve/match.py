@@ -99,7 +99,7 @@ class Bid:
         return self.tricks * (25 if self.kind == "plus" else 75)
 
     def beats(self, other: "Bid") -> bool:
-        """Whether this bid beats ``other`` (docs/rules.md 6 Decision: by points; a null bid
+        """Whether this bid beats ``other`` (docs/rules.md 6, Reading: by points; a null bid
         beats a plus bid of equal points)."""
         if self.points != other.points:
             return self.points > other.points

@@ -124,12 +124,11 @@ def hint_request(request: Any) -> dict:
     """Answer a hint request: the shared request fields (no deal) plus ``seat``, ``hand``,
     ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
     (``trump``, ``sale``, ``contract``, ``festa`` with ``role``) instead of a card hint
-    (``kingsolve.hint``). Returns the JSON-ready result."""
-    from .hint import CHOICE_ALIASES, CHOICES
+    (``kingsolve.hints``). Returns the JSON-ready result."""
+    from .hints import CHOICES
     req = check_request(request, HINT_FIELDS, "hint request")
     budget = budget_from_request(req)
     choice = _field(req, "choice", str, "card")
-    choice = CHOICE_ALIASES.get(choice, choice)
     if choice not in CHOICES:
         raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "
                                   f"got {excerpt(choice)}")
@@ -150,7 +149,7 @@ def hint_request(request: Any) -> dict:
 def _choice_hint(req: Mapping[str, Any], choice: str, variant: str, seat: str, hand: Any,
                  common: dict):
     """The hint a checked hint request asks for: a card, or one of the choices."""
-    from .hint import contract_hint, festa_hint, hint, sale_hint, trump_hint
+    from .hints import contract_hint, festa_hint, hint, sale_hint, trump_hint
     if choice == "card":
         known = _field(req, "known", dict, {})
         play = _field(req, "play", list, [])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from kingsolve.cards import Card, Seat
 from kingsolve.position import Position
+from kingsolve.result import SolveResult
 
 
 def _final(position: Position, side: tuple[Seat, ...]) -> int:
@@ -73,3 +74,14 @@ def card_values(position: Position, prune: bool = False) -> dict[Card, int]:
         out[card] = _search(position, side, -10**9, 10**9, prune)
         position.undo()
     return out
+
+
+def solve(position: Position, seats=None, budget=None) -> SolveResult:
+    """``kingsolve.solve``'s result by full minimax (``budget`` is ignored): each asked
+    seat's value and the mover's after each legal card, independent of the core."""
+    seats = list(position.seats) if seats is None else [Seat.parse(s) for s in seats]
+    values = {s: value(position, s) for s in seats}
+    cards = {} if position.to_move is None else card_values(position)
+    top = max(cards.values()) if cards else None
+    return SolveResult(position.to_move, dict(position.scores()), values, cards,
+                       [c for c, v in cards.items() if v == top], position.complete, nodes=1)

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bruteforce  # noqa: E402
 from kingsolve.solver import solve  # noqa: E402
-from test_solver_differential import CONFIGS, _id, deeper_position  # noqa: E402
+from contracts import CONFIGS, config_id, deeper_position  # noqa: E402
 
 
 def main() -> int:
@@ -51,13 +51,13 @@ def main() -> int:
                 expected = bruteforce.value_pruned(pos, seat)
                 if result.values[seat] != expected:
                     bad += 1
-                    print(f"MISMATCH {_id(cfg)} seed {seed} {seat.name}: core "
+                    print(f"MISMATCH {config_id(cfg)} seed {seed} {seat.name}: core "
                           f"{result.values[seat]}, reference {expected}: {pos!r}", flush=True)
             if not pos.complete:
                 expected_cards = bruteforce.card_values_pruned(pos)
                 if result.cards != expected_cards:
                     bad += 1
-                    print(f"MISMATCH {_id(cfg)} seed {seed} cards: core {result.cards}, "
+                    print(f"MISMATCH {config_id(cfg)} seed {seed} cards: core {result.cards}, "
                           f"reference {expected_cards}: {pos!r}", flush=True)
             done += 1
             if time.monotonic() >= deadline:

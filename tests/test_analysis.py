@@ -1,10 +1,11 @@
 """The anytime analysis (``kingsolve.analysis``) against exact values.
 
-docs/rules.md section 11: every range the analysis proves holds the exact value (the brute
-force on small positions of every trick contract, the exact search on 8-9 tricks
-left of full deals); every estimate lies inside its range; a card proved worse than
-another is worse by the exact values; once everything is exact the estimates are the
-exact values and the best cards are the exact best cards.
+docs/rules.md section 11: every range the analysis proves holds the exact value (the
+brute force's on small positions of every trick contract, read from
+tests/data/golden/; the exact search's on 8-9 tricks left of full deals); every
+estimate lies inside its range; a card proved worse than another is worse by the exact
+values; once everything is exact the estimates are the exact values and the best cards
+are the exact best cards.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from kingsolve.result import Budget
 from kingsolve.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
 from kingsolve.solver import solve
 
-import bruteforce
-from test_solver_differential import CONFIGS, _id, random_position
+import golden
+from contracts import CONFIGS, config_id, random_position
+
+GOLDEN = golden.Values("test_analysis")
 
 PENALTIES = ["no-tricks", "no-hearts", "no-queens", "no-kings-jacks", "no-king-of-hearts",
              "no-last-two"]
@@ -65,8 +68,7 @@ def check_against(a: Analysis, values: dict, cards: dict) -> None:
         assert a.values == values and a.cards == cards
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
+@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
 def test_every_range_holds_the_bruteforce_value(cfg):
     # docs/rules.md 11, small positions of every kind of trick contract: every step of
     # the analysis, from its first estimates to the end, agrees with the brute force.
@@ -74,8 +76,8 @@ def test_every_range_holds_the_bruteforce_value(cfg):
         pos = random_position(cfg, seed)
         if pos.complete:
             continue
-        values = {s: bruteforce.value(pos, s) for s in pos.seats}
-        cards = bruteforce.card_values(pos)
+        values = {s: GOLDEN.value(pos, s) for s in pos.seats}
+        cards = GOLDEN.card_values(pos)
         steps = list(analyses(pos, budget=Budget(ms=5_000), threads=1 + seed % 2))
         for a in steps:
             check_against(a, values, cards)

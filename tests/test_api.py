@@ -23,30 +23,10 @@ from kingsolve.errors import SolveTimeout
 from kingsolve.rules import VARIANTS
 from kingsolve_api import DEFAULTS, create_app, views
 
+from api_answers import error_of
+
 DEAL = "N:Q953.85.J532.T42 2.Q7642.A8.AK763 AKJ4.KT9.K76.J98 T876.AJ3.QT94.Q5"
 LEGAL = {"variant": "italian", "contract": "no-queens", "deal": DEAL, "leader": "N"}
-
-
-@pytest.fixture
-def app():
-    return create_app({"TESTING": True})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-def error_of(resp, status: int, code: str | None = None) -> str:
-    """The message of an error answer, after checking its status, shape and code."""
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    assert resp.mimetype == "application/json"
-    body = resp.get_json()
-    assert set(body) == ({"error", "message", "bounds"} if "bounds" in body else {"error", "message"})
-    assert "Traceback" not in body["message"]
-    if code is not None:
-        assert body["error"] == code
-    return body["message"]
 
 
 # --- GET endpoints ---------------------------------------------------------------------
@@ -324,6 +304,7 @@ def kingsolve_serve(workers: int, flags: list[str] = ()):
     assert proc.returncode == 0, proc.stdout.read().decode()
 
 
+@pytest.mark.slow
 def test_kingsolve_serve_answers_on_loopback():
     with kingsolve_serve(workers=2) as base:
         req = urllib.request.Request(base + "/api/v1/legal", data=json.dumps(LEGAL).encode(),
@@ -438,6 +419,7 @@ def test_table_of_a_small_deal(client):
              400, "unknown-contract")
 
 
+@pytest.mark.slow
 def test_solve_answers_a_full_deal_within_the_default_time(client):
     full = {"variant": "italian", "contract": "no-kings-jacks", "deal": Deal.random(5).pbn()}
     start = time.monotonic()
@@ -567,6 +549,7 @@ def test_stream_stops_when_the_client_goes_away_from_a_real_server():
         thread.join(10)
 
 
+@pytest.mark.slow
 def test_stream_frees_its_gunicorn_worker_when_the_client_goes_away():
     # One sync worker: it answers the next request only once the stream's analysis has
     # stopped, which must be long before the stream's 15 s.
@@ -643,6 +626,7 @@ def test_a_solve_whose_client_waits_is_answered_whole():
     assert searches.count == 0 and searches.cancelled == 0
 
 
+@pytest.mark.slow
 def test_a_solve_frees_its_gunicorn_search_slot_when_the_client_goes_away():
     # One search slot, a search of 60 s (and nodes for longer) whose client leaves,
     # then a search that may wait 10 s for the slot: it gets the slot only if the

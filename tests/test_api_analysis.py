@@ -9,12 +9,13 @@ import pytest
 
 from kingsolve.cards import Seat
 from kingsolve.deal import Deal
-from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
+from kingsolve.hints import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve import solver
 from kingsolve.record import Record
 from kingsolve_api import create_app
 
-from test_api import error_of
+from api_answers import error_of
+from contracts import played_out
 
 RECORDS = (Path(__file__).parent / "data" / "italian-short.kpbn").read_text().split("\n\n")
 SHORT = RECORDS[0]                     # no-queens, 3 tricks: E SK, E H2 and N H9 cost 3 each
@@ -27,11 +28,6 @@ def full_record() -> str:
     unplayed = Record("italian", "no-queens", Deal.random(2), "N")
     return Record("italian", "no-queens", unplayed.deal, "N",
                   play=unplayed.position().legal_cards()[:1]).text()
-
-
-@pytest.fixture
-def client():
-    return create_app({"TESTING": True}).test_client()
 
 
 def costly(review: dict) -> dict[str, float]:
@@ -72,16 +68,6 @@ def test_review_takes_the_json_twin_and_a_later_start(client):
     assert last["cards"] == [] and last["start_values"] == {"N": 2, "E": 0, "S": 1, "W": 0}
 
 
-def played_out(seed: int = 4) -> Record:
-    """A 13-card hand played to the end, each seat playing its last legal card."""
-    unplayed = Record("italian", "no-hearts", Deal.random(seed), "N", dealer="W")
-    pos, play = unplayed.position(), []
-    while len(play) < 52:
-        play.append(pos.legal_cards()[-1])
-        pos.play(play[-1])
-    return Record("italian", "no-hearts", unplayed.deal, "N", dealer="W", play=play)
-
-
 def test_review_of_the_last_tricks_of_a_full_hand(client):
     record = played_out()
     body = client.post("/api/v1/review", json={"record": record.text(), "from_trick": 11}).get_json()
@@ -93,6 +79,7 @@ def test_review_of_the_last_tricks_of_a_full_hand(client):
         assert c["after"] == c["values"][c["card"]] and c["before"] == max(c["values"].values())
 
 
+@pytest.mark.slow
 def test_review_of_a_whole_hand_answers_every_card_within_its_budget(client):
     record = played_out()
     resp = client.post("/api/v1/review", json={"record": record.text(), "ms": 2000})

@@ -18,7 +18,7 @@ from kingsolve.deal import hand_text
 from kingsolve.rules import VARIANTS
 from kingsolve_api import create_app
 
-from test_api import error_of
+from api_answers import error_of
 
 CASES = 240
 DEFECTS = ["drop", "retype", "card", "seats", "hand", "trump", "leader"]

@@ -10,15 +10,10 @@ import pytest
 
 from kingsolve_api import create_app
 
-from test_api import error_of
+from api_answers import error_of
 
 DEAL = "N:Q953.85.J532.T42 2.Q7642.A8.AK763 AKJ4.KT9.K76.J98 T876.AJ3.QT94.Q5"
 LEGAL = {"variant": "italian", "contract": "no-queens", "deal": DEAL, "leader": "N"}
-
-
-@pytest.fixture
-def client():
-    return create_app({"TESTING": True}).test_client()
 
 
 # --- bodies over the limit ----------------------------------------------------------------
@@ -150,11 +145,11 @@ def test_an_unparseable_card_is_a_parse_error(client):
     error_of(client.post("/api/v1/legal", json={**LEGAL, "play": ["HA"]}), 400, "illegal-play")
 
 
-def test_the_sale_has_one_name_and_sell_is_read_as_it(client, monkeypatch):
-    import importlib
-
+def test_the_sale_has_one_name_and_its_retired_name_is_refused(client, monkeypatch):
+    from kingsolve import hints as hint_module
+    from kingsolve.errors import InvalidRequestError
+    from kingsolve.request import hint_request
     from kingsolve.result import SolveResult
-    hint_module = importlib.import_module("kingsolve.hint")     # the package's `hint` is a function
 
     def trumps_held(position, seats=None, budget=None):
         t = position.trump
@@ -165,11 +160,15 @@ def test_the_sale_has_one_name_and_sell_is_read_as_it(client, monkeypatch):
     assert hint.to_dict()["choice"] == "sale"
     asked = []
     monkeypatch.setattr(hint_module, "sale_hint", lambda *a, **k: asked.append(a) or hint)
-    for name in ("sale", "sell"):
-        body = {"variant": "italian", "seat": "W", "hand": "AKQJT.AK3.72.843", "choice": name}
-        resp = client.post("/api/v1/hint", json=body)
-        assert resp.status_code == 200 and resp.get_json()["choice"] == "sale"
-    assert len(asked) == 2
+    body = {"variant": "italian", "seat": "W", "hand": "AKQJT.AK3.72.843", "choice": "sale"}
+    resp = client.post("/api/v1/hint", json=body)
+    assert resp.status_code == 200 and resp.get_json()["choice"] == "sale"
+    assert len(asked) == 1
+    # 'sell', the sale's name before 0.2.0 (README, "Removed"), is an unknown choice now
+    assert "'choice'" in error_of(client.post("/api/v1/hint", json={**body, "choice": "sell"}), 400)
+    with pytest.raises(InvalidRequestError, match="expected one of card, trump, sale"):
+        hint_request({**body, "choice": "sell"})
+    assert len(asked) == 1
 
 
 def test_api_v1_healthz_answers_like_healthz(client):

@@ -7,6 +7,7 @@ msgpack; the run is bounded (few examples per operation, short search budgets).
 from __future__ import annotations
 
 import msgpack
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, reject, settings
 from schemathesis.checks import not_a_server_error
@@ -41,6 +42,7 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(max_examples=25, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))

@@ -8,73 +8,19 @@ analyses. Screenshots go to /tmp for a look by eye.
 
 from __future__ import annotations
 
-import shutil
-import threading
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from kingsolve.deal import Deal
 from kingsolve.request import legal_request
-from kingsolve_api import create_app
+
+from board_page import SHOTS, d_text, wait_for
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-if not (CHROMIUM and CHROMEDRIVER):
-    pytest.skip("chromium and chromium-driver are not installed (make test installs them)",
-                allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
-
-SHOTS = Path("/tmp")
-WAIT = 30
-
-
-@pytest.fixture(scope="module")
-def app():
-    return create_app({"KINGSOLVE_MAX_MS": 10_000})
-
-
-@pytest.fixture(scope="module")
-def server(app):
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,1000", "--disable-extensions"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(WAIT)
-    yield driver
-    driver.quit()
-
-
-def wait_for(driver, predicate, what: str):
-    """The predicate's first truthy value, or a failure that says what never happened."""
-    return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
-        lambda d: predicate(d), message=f"timed out waiting for {what}; page says: "
-        f"{d_text(driver, 'message')!r}")
-
-
-def d_text(driver, element_id: str) -> str:
-    return driver.find_element(By.ID, element_id).text
 
 
 def on_move(driver) -> str | None:
@@ -249,11 +195,11 @@ def legal_cards(driver) -> list[str]:
         "return [...document.querySelectorAll('.card.legal')].map(b => b.dataset.card);")
 
 
-def test_board_values_every_card_of_its_default_deal_at_once(app, server, browser):
+def test_board_values_every_card_of_its_default_deal_at_once(board_app, server, browser):
     # The default: a random full deal of Italian no-kings-jacks, 13 cards a seat. A value
     # on every legal card while the analysis still runs (up to 10 s): estimates first,
     # marked. How soon is measured by benchmarks/anytime.py, not here.
-    streams = app.extensions["kingsolve"].streams
+    streams = board_app.extensions["kingsolve"].streams
     browser.set_window_size(1280, 1000)
     browser.get("about:blank")
     browser.get(server + "/")
@@ -362,7 +308,7 @@ def test_board_names_the_line_of_a_bad_record(server, browser):
 
 
 def test_board_reviews_the_last_three_tricks_of_a_full_hand_by_default(server, browser):
-    from test_api_analysis import played_out
+    from contracts import played_out
     record = played_out()
     play = record.play
     browser.get(server + "/")

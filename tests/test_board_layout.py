@@ -15,9 +15,8 @@ from selenium.webdriver.common.by import By
 
 from kingsolve.deal import Deal
 from kingsolve_api import create_app
-# The browser tests' fixtures and helpers; the import skips this module with that one
-# when Chromium is missing.
-from test_board_browser import SHOTS, browser, d_text, server, wait_for  # noqa: F401
+
+from board_page import SHOTS, d_text, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +25,7 @@ SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
 @pytest.fixture(scope="module")
-def app():
+def board_app():
     # Layout needs values on the cards, not proofs: a short analysis keeps each page quick.
     return create_app({"KINGSOLVE_MAX_MS": 2000})
 
@@ -97,7 +96,7 @@ def overlap(a: dict, b: dict, slack: float = 0.5) -> bool:
 def test_trick_list_shows_two_digit_trick_numbers_whole(server, browser, width):
     # A whole hand on the board: its thirteen tricks, each numbered in full, the numbers
     # inside the list's box (a list marker there was cut to its last digit).
-    from test_api_analysis import played_out
+    from contracts import played_out
     record = played_out()
     open_position(browser, server, width, deal=record.deal.pbn(), contract="no-hearts", play=record.play)
     wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#history li")) == 13, "13 tricks")

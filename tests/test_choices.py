@@ -18,7 +18,8 @@ from kingsolve.analysis import LEGEND
 from kingsolve.errors import InvalidRequestError, KingsolveError
 from kingsolve.match import ScoreSheetError
 
-from test_review import brute_solve, small_deal
+from bruteforce import solve as brute_solve
+from contracts import small_deal
 
 
 def deal_of(seed: int, per_seat: int = 3) -> Deal:
@@ -36,18 +37,18 @@ def brute_values(variant, contract, deal, leader, trump=None):
 ])
 def test_trump_choice_values_every_trump_for_every_seat(variant, labels):
     deal = deal_of(1)
-    ch = trump_choice(variant, deal, dealer="W", solver=brute_solve, seed=1)
-    assert [o.label for o in ch.options] == labels
-    assert ch.params["leader"] == "N"  # docs/rules.md 4: the seat after the dealer leads
-    for o in ch.options:
+    choice = trump_choice(variant, deal, dealer="W", solver=brute_solve, seed=1)
+    assert [o.label for o in choice.options] == labels
+    assert choice.params["leader"] == "N"  # docs/rules.md 4: the seat after the dealer leads
+    for o in choice.options:
         assert o.values == brute_values(variant, "trumps", deal, Seat.N, o.trump)
     for seat in deal.seats:
-        top = max(o.values[seat] for o in ch.options)
-        assert ch.summary["best"][seat.name] == [o.label for o in ch.options
+        top = max(o.values[seat] for o in choice.options)
+        assert choice.summary["best"][seat.name] == [o.label for o in choice.options
                                                  if o.values[seat] == top]
-    data = json.loads(json.dumps(ch.to_dict()))
+    data = json.loads(json.dumps(choice.to_dict()))
     assert data["seed"] == 1 and data["budget"]["nodes"] > 0 and data["kind"] == "trump"
-    assert "trump S" in ch.text()
+    assert "trump S" in choice.text()
 
 
 def test_turkish_trumps_and_portuguese_festa_trumps():
@@ -78,12 +79,12 @@ def test_sale_outcomes_and_the_price_where_buying_stops_paying():
     # declares its best trump. The seat after the dealer leads in every case.
     for seed in range(4):
         deal = deal_of(seed)
-        ch = sale_choice("italian", deal, dealer="S", solver=brute_solve)
-        assert ch.params["leader"] == "W"
-        values = {o.label: o.values for o in ch.options}
-        declared = ch.summary["dealer_declares"]
+        choice = sale_choice("italian", deal, dealer="S", solver=brute_solve)
+        assert choice.params["leader"] == "W"
+        values = {o.label: o.values for o in choice.options}
+        declared = choice.summary["dealer_declares"]
         assert values[declared][Seat.S] == max(v[Seat.S] for v in values.values())
-        for name, b in ch.summary["buyers"].items():
+        for name, b in choice.summary["buyers"].items():
             buyer = Seat.parse(name)
             named = values[b["trump"]]
             assert named[buyer] == max(v[buyer] for v in values.values())
@@ -97,7 +98,7 @@ def test_sale_outcomes_and_the_price_where_buying_stops_paying():
             if stop <= deal.tricks:
                 assert b["prices"][stop - 1]["buyer_gains"] <= 0
             assert b["highest_paying_price"] == stop - 1
-        assert set(ch.summary["buyers"]) == {"N", "E", "W"}
+        assert set(choice.summary["buyers"]) == {"N", "E", "W"}
     with pytest.raises(InvalidRequestError, match="variant 'turkish' has no sale"):
         sale_choice("turkish", deal_of(0), dealer="S", solver=brute_solve)
 
@@ -106,22 +107,22 @@ def test_festa_host_options_and_highest_paying_bids():
     # docs/rules.md 6: 433 gives the host 100 and each other 75; bids pay 25 a plus-trick,
     # 75 a null-trick; the bidder chooses the trump (or null) and who leads.
     deal = deal_of(5, per_seat=2)
-    ch = festa_choice(deal, host="E", solver=brute_solve, seed="s5")
-    assert ch.option("433").values == {Seat.N: 75, Seat.E: 100, Seat.S: 75, Seat.W: 75}
-    assert ch.option("null, S leads").values == brute_values("portuguese", "null", deal, Seat.S)
-    assert ch.option("trump H, W leads").values == brute_values("portuguese", "festa", deal,
+    choice = festa_choice(deal, host="E", solver=brute_solve, seed="s5")
+    assert choice.option("433").values == {Seat.N: 75, Seat.E: 100, Seat.S: 75, Seat.W: 75}
+    assert choice.option("null, S leads").values == brute_values("portuguese", "null", deal, Seat.S)
+    assert choice.option("trump H, W leads").values == brute_values("portuguese", "festa", deal,
                                                                  Seat.W, Suit.H)
-    host_values = ch.summary["host_values"]
+    host_values = choice.summary["host_values"]
     assert set(host_values) == ({"433", "null, S leads"}
                                 | {f"trump {t}, {s} leads" for t in "SHDC" for s in "ES"})
-    assert ch.summary["host_value"] == max(host_values.values())
-    host_best = ch.option(ch.summary["host_best"])
-    for name, b in ch.summary["bidders"].items():
+    assert choice.summary["host_value"] == max(host_values.values())
+    host_best = choice.option(choice.summary["host_best"])
+    for name, b in choice.summary["bidders"].items():
         bidder = Seat.parse(name)
         leaders = {bidder, bidder.next()}
-        plus = max(o.values[bidder] for o in ch.options
+        plus = max(o.values[bidder] for o in choice.options
                    if o.contract == "festa" and o.leader in leaders)
-        null = max(o.values[bidder] for o in ch.options
+        null = max(o.values[bidder] for o in choice.options
                    if o.contract == "null" and o.leader in leaders)
         assert b["plus_value"] == plus and b["null_value"] == null
         base = host_best.values[bidder]
@@ -132,22 +133,22 @@ def test_festa_host_options_and_highest_paying_bids():
         n = b["highest_null_bid"]
         assert n == 0 or null - 75 * n > base
         assert n == 3 or null - 75 * (n + 1) <= base
-    assert ch.to_dict()["seed"] == "s5"
+    assert choice.to_dict()["seed"] == "s5"
 
 
 def test_turkish_contract_choice_under_the_quotas():
     # docs/rules.md 7: each penalty contract twice a match; each seat 3 penalties, 2 trumps.
     deal = deal_of(6)
-    ch = contract_choice(deal, "W", chosen=[("N", "no-queens"), ("E", "no-queens"),
+    choice = contract_choice(deal, "W", chosen=[("N", "no-queens"), ("E", "no-queens"),
                                             ("W", "no-tricks"), ("W", "trumps")],
                          solver=brute_solve)
-    labels = [o.label for o in ch.options]
+    labels = [o.label for o in choice.options]
     assert "no-queens" not in labels and "no-tricks" in labels
     assert labels[-4:] == ["trumps S", "trumps H", "trumps D", "trumps C"]
-    assert ch.option("no-hearts").values == brute_values("turkish", "no-hearts", deal, Seat.W)
-    assert ch.summary["left"] == {"penalties": 2, "trumps": 1}
-    top = max(o.values[Seat.W] for o in ch.options)
-    assert ch.summary["value"] == top
+    assert choice.option("no-hearts").values == brute_values("turkish", "no-hearts", deal, Seat.W)
+    assert choice.summary["left"] == {"penalties": 2, "trumps": 1}
+    top = max(o.values[Seat.W] for o in choice.options)
+    assert choice.summary["value"] == top
     only_trumps = contract_choice(deal, "N", chosen=[("N", "no-tricks"), ("N", "no-hearts"),
                                                      ("N", "no-last-two")], solver=brute_solve)
     assert [o.contract for o in only_trumps.options] == ["trumps"] * 4
@@ -172,9 +173,9 @@ def test_turkish_contract_choice_under_the_quotas():
 def test_redeal_property():
     # docs/rules.md 4: four or more aces and kings may ask for a redeal (five the next time).
     deal = Deal("N:AK.AK.Q2.J2 QJ.QJ.AK.T9 T9.T9.JT.AK 87.87.98.Q8")
-    ch = redeal_choice(deal)
-    assert ch.summary["may_redeal"] == ["N"]
-    assert ch.summary["seats"]["E"]["total"] == 2
+    choice = redeal_choice(deal)
+    assert choice.summary["may_redeal"] == ["N"]
+    assert choice.summary["seats"]["E"]["total"] == 2
     assert redeal_choice(deal, threshold=5).summary["may_redeal"] == []
     with pytest.raises(InvalidRequestError, match="invalid threshold 0"):
         redeal_choice(deal, threshold=0)
@@ -202,38 +203,38 @@ def test_a_budgeted_choice_ranks_every_option_inside_bounds_holding_the_exact_va
     from kingsolve.result import Budget
     from kingsolve.solver import solve
     deal = deal_of(5, per_seat=6)
-    ch = trump_choice("italian", deal, leader="E", budget=Budget(nodes=nodes))
+    choice = trump_choice("italian", deal, leader="E", budget=Budget(nodes=nodes))
     exact = {o.label: solve(Position("italian", "trumps", deal, leader="E", trump=o.trump),
-                            cards=False).values for o in ch.options}
-    for o in ch.options:
+                            cards=False).values for o in choice.options}
+    for o in choice.options:
         for seat, (lo, hi) in o.bounds.items():
             assert lo <= exact[o.label][seat] <= hi, (nodes, o.label, seat)
             assert lo <= o.rating(seat) <= hi
             if seat in o.values:
                 assert o.values[seat] == exact[o.label][seat]
     for seat in deal.seats:
-        ranking = ch.summary["ranking"][seat.name]
-        ratings = [ch.option(label).rating(seat) for label in ranking]
+        ranking = choice.summary["ranking"][seat.name]
+        ratings = [choice.option(label).rating(seat) for label in ranking]
         assert ratings == sorted(ratings, reverse=True)
-        if ch.summary["proved_best"][seat.name]:
+        if choice.summary["proved_best"][seat.name]:
             # some best option by rating is an exact best option
-            top = max(exact[o.label][seat] for o in ch.options)
-            assert any(exact[label][seat] == top for label in ch.summary["best"][seat.name])
+            top = max(exact[o.label][seat] for o in choice.options)
+            assert any(exact[label][seat] == top for label in choice.summary["best"][seat.name])
 
 
 def test_a_full_deal_choice_answers_within_its_budget_and_exact_names_the_option():
     from kingsolve.errors import SolveTimeout
     from kingsolve.result import Budget
     deal = Deal.random(5)
-    ch = trump_choice("italian", deal, leader="N", budget=Budget(ms=800))
-    assert ch.ms < 800 + 1500 and not ch.summary["exact"]
-    for o in ch.options:
+    choice = trump_choice("italian", deal, leader="N", budget=Budget(ms=800))
+    assert choice.ms < 800 + 1500 and not choice.summary["exact"]
+    for o in choice.options:
         assert set(o.estimates) == set(deal.seats)
         assert all(lo <= o.estimates[s] <= hi for s, (lo, hi) in o.bounds.items())
-    text = ch.text()
+    text = choice.text()
     assert "≈" in text and "proved range" in text
     rows = [line for line in text.splitlines() if line.startswith("  trump ")]
-    for line, o in zip(rows, ch.options):
+    for line, o in zip(rows, choice.options):
         assert [p.strip() for p in line[len(o.label) + 2:].split("  ") if p.strip()] == \
             [o.cell(s) for s in deal.seats]
     with pytest.raises(SolveTimeout, match=r"option 'trump S' stopped: not proved within the budget of 2000 nodes"):

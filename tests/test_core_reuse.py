@@ -4,7 +4,8 @@ A thread keeps one core per table size; a load of another deal or contract start
 new table epoch instead of clearing the table, every 31 such loads the table is
 cleared, and a change between exact entries (singles) and wide entries (doubles)
 clears it; the positions of one deal and contract share their entries. None of this
-may change a value (docs/rules.md 11).
+may change a value (docs/rules.md 11): the brute force's values are read from
+tests/data/golden/.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from kingsolve.errors import SolveTimeout
 from kingsolve.result import Budget
 from kingsolve.solver import _leased_core, solve
 
-import bruteforce
-from test_solver_differential import _short_deal, random_position
+import golden
+from contracts import random_position, short_deal
+
+GOLDEN = golden.Values("test_core_reuse")
 
 SINGLES = ("italian", "no-queens", None, (), 4, False)
 DOUBLES = ("italian", "no-trumps", None, (), 4, True)
@@ -44,9 +47,9 @@ def test_values_stay_exact_through_epochs_and_layout_changes():
         pos = random_position(configs[i % 3], 1000 + i)
         result = solve(pos)
         for seat in pos.seats:
-            assert result.values[seat] == bruteforce.value(pos, seat), (i, pos, seat)
+            assert result.values[seat] == GOLDEN.value(pos, seat), (i, pos, seat)
         if not pos.complete:
-            assert result.cards == bruteforce.card_values(pos), (i, pos)
+            assert result.cards == GOLDEN.card_values(pos), (i, pos)
 
 
 @pytest.mark.parametrize("cfg", [SINGLES, DOUBLES, TRUMPS], ids=["singles", "doubles", "trumps"])
@@ -55,13 +58,13 @@ def test_the_same_cards_under_each_leader_share_the_table_and_stay_exact(cfg):
     # table's entries: each leader's values must still be exact.
     vname, cname, trump, _, _, doubles = cfg
     for i in range(6):
-        deal = _short_deal(random.Random(f"leaders/{cname}/{i}"), 52, 4, 3)
+        deal = short_deal(random.Random(f"leaders/{cname}/{i}"), 52, 4, 3)
         for leader in (Seat.N, Seat.E, Seat.S, Seat.W, Seat.N):
             pos = Position(vname, cname, deal, leader=leader, trump=trump, doubles=doubles)
             result = solve(pos)
             for seat in pos.seats:
-                assert result.values[seat] == bruteforce.value(pos, seat), (i, pos, seat)
-            assert result.cards == bruteforce.card_values(pos), (i, pos)
+                assert result.values[seat] == GOLDEN.value(pos, seat), (i, pos, seat)
+            assert result.cards == GOLDEN.card_values(pos), (i, pos)
 
 
 def test_a_stopped_search_leaves_the_core_usable():
@@ -74,7 +77,7 @@ def test_a_stopped_search_leaves_the_core_usable():
         pos = random_position(SINGLES, 2000 + i)
         result = solve(pos, budget=Budget(tt_mb=1))
         for seat in pos.seats:
-            assert result.values[seat] == bruteforce.value(pos, seat)
+            assert result.values[seat] == GOLDEN.value(pos, seat)
 
 
 def test_idle_cores_are_shared_by_threads_and_bounded(monkeypatch):
@@ -130,7 +133,7 @@ def test_the_lone_seat_games_memos_stay_exact_through_their_epochs():
         pos = random_position(("italian", "no-tricks", None, (), 4, False), 3000 + i)
         result = solve(pos)
         for seat in pos.seats:
-            assert result.values[seat] == bruteforce.value(pos, seat), (i, pos, seat)
+            assert result.values[seat] == GOLDEN.value(pos, seat), (i, pos, seat)
 
 
 HANDS = (SINGLES, DOUBLES, TRUMPS, ("turkish", "no-tricks", None, (), 4, False),
@@ -152,16 +155,16 @@ def test_the_positions_of_one_hand_share_the_table_and_stay_exact(cfg):
         for p in line + line[::-1]:
             result = solve(p)
             for seat in p.seats:
-                assert result.values[seat] == bruteforce.value(p, seat), (p, seat)
+                assert result.values[seat] == GOLDEN.value(p, seat), (p, seat)
             if not p.complete:
-                assert result.cards == bruteforce.card_values(p), p
+                assert result.cards == GOLDEN.card_values(p), p
         short = random_position(cfg, 2 * seed)          # a short deal from its start
         for leader in short.seats:
             p = Position(short.variant, short.contract, short.deal, leader=leader,
                          trump=short.trump, doubles=short.doubles)
             result = solve(p)
             for seat in p.seats:
-                assert result.values[seat] == bruteforce.value(p, seat), (p, seat)
+                assert result.values[seat] == GOLDEN.value(p, seat), (p, seat)
 
 
 def test_a_second_search_of_a_position_reads_the_first():

@@ -1,7 +1,8 @@
 """The compiled domino search against the plain-Python brute force (docs/rules.md 9 and 11).
 
 Endgames are reached by random play from seeded full deals; every test compares the
-paranoid values of all four seats and the per-card values of the seat on move.
+paranoid values of all four seats and the per-card values of the seat on move, the
+brute force's read from tests/data/golden/.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from fractions import Fraction
 
 import pytest
 
-from domino_bruteforce import paranoid_values, values_and_cards
 from kingsolve.cards import Card, Seat
 from kingsolve.deal import Deal
 from kingsolve.domino import DominoPosition
@@ -20,7 +20,11 @@ from kingsolve.domino_solver import solve_domino
 from kingsolve.errors import SolveTimeout
 from kingsolve.result import Budget
 
+import golden
+from domino_bruteforce import paranoid_values
+
 VARIANTS = ("italian", "italian-wikipedia")
+GOLDEN = golden.Values("test_domino_solver")
 
 
 def endgame(variant: str, seed: int, cards_left: int) -> DominoPosition | None:
@@ -34,7 +38,7 @@ def endgame(variant: str, seed: int, cards_left: int) -> DominoPosition | None:
 
 def compare(p: DominoPosition) -> list[str]:
     """The differences between the core and the brute force on one position."""
-    ref_values, ref_cards = values_and_cards(p)
+    ref_values, ref_cards = GOLDEN.domino_values_and_cards(p)
     got = solve_domino(p)
     problems = []
     if got.values != ref_values:

@@ -8,11 +8,12 @@ import random
 
 import pytest
 
+import kingsolve
 from kingsolve import Card, Deal, Position, Seat, Suit
 from kingsolve.cards import SUIT_MASK, cards_of_mask
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
-from kingsolve.hint import (DEFAULT_HORIZON, contract_hint, festa_hint, hint, play_preference,
-                            sell_hint, trump_hint)
+from kingsolve.hints import (DEFAULT_HORIZON, contract_hint, festa_hint, hint, play_preference,
+                            sale_hint, trump_hint)
 from kingsolve.request import hint_request
 from kingsolve.result import Budget, SolveResult
 from kingsolve.sampling import DealSampler, SeatView
@@ -119,6 +120,7 @@ def test_hint_is_deterministic_for_a_seed_and_independent_of_threads():
     assert a == b
 
 
+@pytest.mark.slow
 def test_a_seat_that_knows_the_hand_it_is_played_against():
     """Known cards pin the rest: with every card known the hint is one exact deal."""
     deal, p = endgame("italian", "no-last-two", 9, 4)
@@ -142,7 +144,7 @@ FORCED = {"variant": "italian", "contract": "no-queens", "doubles": False, "lead
           "seat": "S", "hand": ["C4", "CK", "DK"], "players": 2, "samples": 50, "seed": 7}
 
 
-def test_a_forced_card_gets_its_value_and_says_it_is_forced(tmp_path, capsys):
+def test_a_forced_card_gets_its_value_and_says_it_is_forced(tmp_path, capsys, client):
     """One legal card: its value over the samples (not a placeholder 0), and ``forced``."""
     out = hint_request(FORCED)
     assert out["forced"] is True and out["exact"] and out["samples"] == 1
@@ -153,8 +155,7 @@ def test_a_forced_card_gets_its_value_and_says_it_is_forced(tmp_path, capsys):
     from kingsolve.cli import main
     assert main(["hint", str(path)]) == 0
     assert json.loads(capsys.readouterr().out) | {"ms": 0} == out | {"ms": 0}
-    from kingsolve_api import create_app
-    resp = create_app({"TESTING": True}).test_client().post("/api/v1/hint", json=FORCED)
+    resp = client.post("/api/v1/hint", json=FORCED)
     assert resp.status_code == 200
     body = resp.get_json()
     assert body["forced"] is True and body["cards"] == out["cards"]
@@ -257,9 +258,9 @@ def test_trump_hint_names_the_suit_of_best_mean():
     assert t.detail["leader"] == "N" and t.option("S").mean == 6   # the chooser leads (7)
 
 
-def test_sell_hint_follows_the_auction_model():
+def test_sale_hint_follows_the_auction_model():
     """docs/rules.md 10: the dealer's score when sold at k is its tricks with the buyer's trump + k."""
-    h = sell_hint("italian", "W", HAND, samples=3, solver=suit_length_solver)
+    h = sale_hint("italian", "W", HAND, samples=3, solver=suit_length_solver)
     assert h.detail["declare_trump"] == "S"
     assert h.option("declare").mean == 5
     for o in h.options:
@@ -267,7 +268,9 @@ def test_sell_hint_follows_the_auction_model():
     # a price above every gain sells nothing: the dealer simply declares
     assert h.option("sell 13").mean == h.option("declare").mean
     with pytest.raises(InvalidRequestError, match="Italian"):
-        sell_hint("turkish", "W", HAND, samples=1, solver=suit_length_solver)
+        sale_hint("turkish", "W", HAND, samples=1, solver=suit_length_solver)
+    # its name before 0.2.0 (README, "Removed") is gone from the package
+    assert not hasattr(kingsolve, "sell_hint") and "sell_hint" not in kingsolve.__all__
 
 
 def test_contract_hint_scores_against_par():
@@ -378,7 +381,7 @@ def test_hint_breaks_ties_by_the_play_preference():
 # --- rollouts before the horizon -----------------------------------------------------------
 
 def rollout_by_hand(position, seat, card, horizon):
-    """The reading of kingsolve.hint's rollout, written out: the card, then every seat
+    """The reading of the rollout of kingsolve.hints, written out: the card, then every seat
     plays the simple player's first card until a trick starts with ``horizon`` tricks
     left, then plain minimax (docs/rules.md 11) for the seat."""
     p = position.copy()

@@ -410,7 +410,7 @@ def test_festa_hand_errors():
 
 
 def test_bid_order():
-    # docs/rules.md 6 Decision: bids compare by points; a null bid beats a plus bid of equal
+    # docs/rules.md 6, Reading: bids compare by points; a null bid beats a plus bid of equal
     # points (null k beats plus 3k or fewer).
     assert Bid.null(1).beats(Bid.plus(3)) and not Bid.plus(3).beats(Bid.null(1))
     assert Bid.plus(4).beats(Bid.null(1))

@@ -1,9 +1,10 @@
-"""What an install copies: every package, the board's static files, the value model, no
-setuptools warning."""
+"""What an install copies and needs: every package, the board's static files, the value
+model, no setuptools warning, no dependency that nothing imports."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,12 +23,23 @@ def test_the_board_is_packaged_without_warnings(tmp_path):
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr
     assert "absent from the `packages` configuration" not in build.stdout + build.stderr
-    static = sorted(p.name for p in (ROOT / "api" / "static").iterdir() if p.is_file())
+    static = sorted(p.name for p in (ROOT / "kingsolve_api" / "static").iterdir() if p.is_file())
     assert static and sorted(p.name for p in (tmp_path / "kingsolve_api" / "static").iterdir()) \
         == static
     assert (tmp_path / "kingsolve" / "py.typed").exists()
     # the value model ships inside the package: its use needs nothing else
     assert (tmp_path / "kingsolve" / "data" / "value_model.bin").stat().st_size > 1000
+
+
+def test_a_plain_checkout_holds_each_package_under_its_own_name():
+    # Without site-packages (so without the editable install's path hooks) a package is
+    # found only where a folder of the repository bears its name, as tools read the tree.
+    probe = ("import importlib.util\n"
+             "for name in ('kingsolve', 'kingsolve_api'):\n"
+             "    print(importlib.util.find_spec(name).origin)\n")
+    found = subprocess.run([sys.executable, "-S", "-c", probe], cwd=ROOT, capture_output=True,
+                           text=True, timeout=60, check=True).stdout.split()
+    assert found == [str(ROOT / name / "__init__.py") for name in ("kingsolve", "kingsolve_api")]
 
 
 def _make_dry_run(target: str, venv: Path) -> str:
@@ -59,3 +71,28 @@ def test_make_installs_only_when_the_build_sources_changed(tmp_path):
     (venv / ".installed-serve").touch()
     os.utime(venv / ".installed-test", (0, 0))
     assert "install -e '.[test,dds]'" in _make_dry_run("test", venv)
+
+
+def test_every_dependency_is_imported_by_the_packages():
+    # A dependency nothing imports is installed on every machine for nothing.
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    sources = "\n".join(p.read_text() for folder in ("kingsolve", "kingsolve_api")
+                        for p in (ROOT / folder).rglob("*.py"))
+    for requirement in project["dependencies"]:
+        module = re.match(r"[A-Za-z0-9_.-]+", requirement).group().lower().replace("-", "_")
+        assert re.search(rf"^\s*(from|import) {module}\b", sources, re.M), requirement
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_test_runs_the_whole_suite_and_test_fast_leaves_out_the_slow(tmp_path):
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    (venv / ".installed-test").touch()
+    (venv / ".installed-serve").touch()
+    whole = [line for line in _make_dry_run("test", venv).splitlines() if "-m pytest" in line]
+    fast = [line for line in _make_dry_run("test-fast", venv).splitlines() if "-m pytest" in line]
+    assert whole == [f"{venv}/bin/python -m pytest -n 2 -q --durations=15"]
+    assert fast == [f'{venv}/bin/python -m pytest -n 2 -q -m "not slow and not browser" '
+                    "--durations=15"]

@@ -14,56 +14,13 @@ import random
 import pytest
 
 from kingsolve import Card, Deal, Position, Seat, Suit
-from kingsolve.cards import cards_of_mask, deck_mask
 from kingsolve.errors import InvalidRequestError
 from kingsolve.record import Record
 from kingsolve.result import SolveResult
-from kingsolve.review import review
+from kingsolve.reviews import review
 
-
-# --- a brute-force paranoid solver over the play engine (independent of the core) ------
-def _value(pos: Position, side: tuple[Seat, ...]) -> int:
-    if pos.complete:
-        scores = pos.scores()
-        return sum(scores[s] for s in side)
-    best = None
-    maximise = pos.to_move in side
-    for card in pos.legal_cards():
-        pos.play(card)
-        v = _value(pos, side)
-        pos.undo()
-        if best is None or (v > best if maximise else v < best):
-            best = v
-    return best
-
-
-def brute_solve(pos: Position, seats=None, budget=None) -> SolveResult:
-    """Paranoid values by full search: same result shape as ``kingsolve.solve``."""
-    seats = list(pos.seats) if seats is None else [Seat.parse(s) for s in seats]
-    values = {s: _value(pos, pos.side_of(s)) for s in seats}
-    cards = {}
-    mover = pos.to_move
-    if mover is not None:
-        for card in pos.legal_cards():
-            pos.play(card)
-            cards[card] = _value(pos, pos.side_of(mover))
-            pos.undo()
-    top = max(cards.values()) if cards else None
-    return SolveResult(mover, dict(pos.scores()), values, cards,
-                       [c for c, v in cards.items() if v == top], pos.complete, nodes=1)
-
-
-def small_deal(rng: random.Random, per_seat: int, players: int = 4) -> Deal:
-    cards = cards_of_mask(deck_mask(52))
-    rng.shuffle(cards)
-    seats = [Seat.N, Seat.E, Seat.S, Seat.W] if players == 4 else [Seat.N, Seat.S]
-    hands: list = [None] * 4
-    for i, seat in enumerate(seats):
-        m = 0
-        for c in cards[i * per_seat:(i + 1) * per_seat]:
-            m |= c.mask
-        hands[seat] = m
-    return Deal(hands)
+from bruteforce import solve as brute_solve
+from contracts import small_deal
 
 
 def record_with_mistake(seed: int, contract: str, trump=None, doubles=False, per_seat=3):
@@ -394,6 +351,25 @@ def test_package_exports_the_analysis_surface():
     assert kingsolve.Record is Record
 
 
+@pytest.mark.parametrize("first", ["import kingsolve.reviews, kingsolve.hints",
+                                   "from kingsolve import review, hint"])
+def test_no_exported_name_is_a_module_of_the_package(first):
+    # Loading a submodule binds it on the package under its own name, over an exported
+    # function of that name: whichever is loaded first, the names stay the functions.
+    import subprocess
+    import sys
+    check = (f"{first}\n"
+             "import pkgutil, types, kingsolve\n"
+             "from kingsolve import review, hint\n"
+             "import kingsolve.reviews, kingsolve.hints\n"
+             "modules = {m.name for m in pkgutil.iter_modules(kingsolve.__path__)}\n"
+             "assert not modules & set(kingsolve.__all__), modules & set(kingsolve.__all__)\n"
+             "assert isinstance(review, types.FunctionType) and kingsolve.review is review\n"
+             "assert isinstance(hint, types.FunctionType) and kingsolve.hint is hint\n")
+    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+
+
 def test_a_search_over_budget_keeps_its_card_and_the_progress_bar_draws_on_a_terminal():
     import io
 
@@ -439,6 +415,7 @@ def _played_out(seed: int, contract: str = "no-queens", per_seat: int = 13) -> R
     return Record.from_position(pos)
 
 
+@pytest.mark.slow
 def test_a_whole_13_card_hand_reviews_within_its_total_budget():
     # every card gets an estimate inside its proved range within the review's one
     # budget; the late positions come out exact and agree with an exact review
@@ -472,19 +449,17 @@ def test_a_whole_13_card_hand_reviews_within_its_total_budget():
     assert report.hands[0].values is None and "?" in report.text()
 
 
-def test_cli_and_api_refuse_a_trick_the_record_does_not_have(tmp_path, capsys):
+def test_cli_and_api_refuse_a_trick_the_record_does_not_have(tmp_path, capsys, client):
     """Trick 9 of a 3-trick record: the same error from the CLI and the API, no clamping."""
     from pathlib import Path
 
-    from kingsolve_api import create_app
     match = (Path(__file__).parent / "data" / "italian-short.kpbn").read_text()
     short = match.split("\n\n")[0]
     path = tmp_path / "short.kpbn"
     path.write_text(short, encoding="utf-8")
     assert main(["review", str(path), "--from-trick", "9"]) == 3
     err = capsys.readouterr().err
-    resp = create_app({"TESTING": True}).test_client().post(
-        "/api/v1/review", json={"record": short, "from_trick": 9})
+    resp = client.post("/api/v1/review", json={"record": short, "from_trick": 9})
     assert resp.status_code == 400
     message = resp.get_json()["message"]
     assert "the record has 3 tricks played" in message
@@ -522,7 +497,7 @@ def test_a_proved_mistake_is_a_real_mistake(seed):
 
 
 def test_the_text_and_json_tell_proved_from_estimated_mistakes():
-    from kingsolve.review import CardReview, SeatSummary, _seat_summary
+    from kingsolve.reviews import CardReview, SeatSummary, _seat_summary
     head = dict(trick=1, seat=Seat.E, forced=False)
     proved = CardReview(index=1, card=Card.parse("SK"), before=None, after=None,
                         best=(Card.parse("SJ"),), bounds=(-3, 0), after_bounds=(-6, -3),
@@ -540,6 +515,6 @@ def test_the_text_and_json_tell_proved_from_estimated_mistakes():
     d = summary.to_dict()
     assert d["costly"] == 1 and d["estimated"] == 1 and d["largest"]["mistake"] == "proved"
     assert d["largest_estimated"]["mistake"] == "estimated"
-    from kingsolve.review import _summary_text
+    from kingsolve.reviews import _summary_text
     text = _summary_text(summary)
     assert text.startswith("at least 3 in 1 of 2 cards; largest H2 (3)") and "by estimate ≈3 more in 1 card" in text

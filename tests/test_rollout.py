@@ -1,8 +1,8 @@
 """The hint engine's play-outs in the compiled core against their Python reading.
 
-``kingsolve.hint.play_preference`` is the simple player; the core's ``policy_card``
+``kingsolve.hints.play_preference`` is the simple player; the core's ``policy_card``
 plays the same card, and ``kingsolve.solver.rollout_values`` (the play-out and the
-search at the horizon, all compiled) gives the values of ``kingsolve.hint._rollout``
+search at the horizon, all compiled) gives the values of ``kingsolve.hints._rollout``
 (the play-out in Python, then ``solve``). Every contract of every rule set, 2 to 4
 players, singles and doubles (the configurations of the differential tests).
 """
@@ -16,16 +16,16 @@ import pytest
 from kingsolve import Card, Deal, Position
 from kingsolve.errors import InvalidRequestError, SolveTimeout
 from kingsolve.result import Budget
-from kingsolve.hint import _rollout, play_preference
+from kingsolve.hints import _rollout, play_preference
 from kingsolve.solver import _core, _load, playout_values, rollout_values, solve
 
-from test_solver_differential import CONFIGS, _id
+from contracts import CONFIGS, config_id, fast_sample
 
 
 def random_midgame(cfg, seed: int, most_left: int) -> Position:
     """A seeded position with at most ``most_left`` tricks to play (sometimes mid-trick)."""
     vname, cname, trump, options, players, doubles = cfg
-    rng = random.Random(f"{_id(cfg)}/{seed}")
+    rng = random.Random(f"{config_id(cfg)}/{seed}")
     deal = Deal.random(rng.randrange(10**9), deck=32 if vname == "russian" else 52, players=players)
     pos = Position(vname, cname, deal, leader=rng.choice(list(deal.seats)), trump=trump,
                    doubles=doubles, options=options)
@@ -35,9 +35,9 @@ def random_midgame(cfg, seed: int, most_left: int) -> Position:
     return pos
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
+@pytest.mark.parametrize("cfg", fast_sample(CONFIGS, config_id))
 def test_the_core_plays_the_simple_players_card(cfg):
-    """docs/rules.md 2 legal cards, the choice of kingsolve.hint.play_preference: along whole
+    """docs/rules.md 2 legal cards, the choice of kingsolve.hints.play_preference: along whole
     hands played by that player, at every card."""
     checked = 0
     for seed in range(6):
@@ -52,10 +52,10 @@ def test_the_core_plays_the_simple_players_card(cfg):
     assert checked > 0
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
+@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
 def test_compiled_rollouts_equal_the_python_rollouts(cfg):
     """Values after each card, the play-out and the search at the horizon (docs/rules.md 11)."""
-    rng = random.Random(_id(cfg))
+    rng = random.Random(config_id(cfg))
     for seed in range(4):
         pos = random_midgame(cfg, 100 + seed, 8)
         if pos.complete:
@@ -67,11 +67,11 @@ def test_compiled_rollouts_equal_the_python_rollouts(cfg):
         assert got == want, (pos, seat, horizon)
 
 
-@pytest.mark.parametrize("cfg", CONFIGS[::3], ids=_id)
+@pytest.mark.parametrize("cfg", CONFIGS[::3], ids=config_id)
 def test_compiled_playouts_of_a_whole_position(cfg):
     """Every seat plays the simple player from the position to the horizon, then the
     values of solve (docs/rules.md 11): the choice hints' evaluation."""
-    rng = random.Random("whole/" + _id(cfg))
+    rng = random.Random("whole/" + config_id(cfg))
     for seed in range(3):
         pos = random_midgame(cfg, 200 + seed, 9)
         if pos.complete:
@@ -87,7 +87,7 @@ def test_compiled_playouts_of_a_whole_position(cfg):
 def test_choice_hints_play_whole_hands_out():
     """A 13-card choice hint with the default solver: each option's hand played out to
     the horizon, then solved; a given solver searches whole hands (horizon None)."""
-    from kingsolve.hint import DEFAULT_HORIZON, contract_hint, trump_hint
+    from kingsolve.hints import DEFAULT_HORIZON, contract_hint, trump_hint
     from kingsolve.request import hint_request
     hand = Deal.random(3).hands[0]
     t = trump_hint("italian", "N", hand, samples=4, seed=2)

@@ -352,7 +352,7 @@ def test_no_queens_ends_after_the_last_queen():
 
 def test_early_end_from_the_start_of_a_partial_deal():
     # docs/rules.md 2.4 read at the start too: a partly played deal without HK holds no
-    # points, so the hand is already over (kingsolve decision, see the report).
+    # points, so the hand is already over (its second Reading).
     p = pos("italian", "no-king-of-hearts", {"N": "SA S2", "E": "H2 D2", "S": "S3 S4",
                                              "W": "S5 S6"})
     assert p.complete and p.ended_early and p.legal_cards() == []

@@ -75,6 +75,7 @@ def test_a_chunked_body_over_the_limit_is_413_on_the_real_server(server):
         conn.close()
 
 
+@pytest.mark.slow
 def test_a_stalled_body_gets_408_and_health_stays_up(server):
     host, port = server.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as sock:

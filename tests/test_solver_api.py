@@ -119,6 +119,7 @@ def test_tiny_node_budget_answers_estimates_and_ranges():
     assert set(out["card_estimates"]) == set(out["card_bounds"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("contract, seed", [("no-kings-jacks", 1), ("no-hearts", 2),
                                             ("no-tricks", 3), ("no-queens", 4)])
 @pytest.mark.parametrize("cards", [True, False])
@@ -445,14 +446,13 @@ def test_the_typed_results_and_budgets_come_from_the_package_root():
         assert name in kingsolve.__all__ and getattr(kingsolve, name) is kind
 
 
-def test_the_old_partial_flag_is_read_and_ignored(capsys):
-    # tables always answer every cell now; old scripts and clients that still ask for
-    # `partial` get the table rather than an error
-    from kingsolve_api import create_app
-    assert main(["table", "--deal", DEAL, "--contracts", "no-queens", "--ms", "200",
-                 "--partial", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["rows"]
-    resp = create_app({"TESTING": True}).test_client().post("/api/v1/table", json={
+def test_the_retired_partial_flag_and_field_are_refused(capsys, client):
+    # a table answers every cell; `partial`, read and ignored before 0.2.0 (README,
+    # "Removed"), is an unknown flag and an unknown field now
+    with pytest.raises(SystemExit) as stop:
+        main(["table", "--deal", DEAL, "--contracts", "no-queens", "--partial"])
+    assert stop.value.code == 2 and "--partial" in capsys.readouterr().err
+    resp = client.post("/api/v1/table", json={
         "variant": "italian", "deal": DEAL, "contracts": ["no-queens"], "ms": 200,
         "partial": True})
-    assert resp.status_code == 200 and resp.get_json()["rows"]
+    assert resp.status_code == 400 and "'partial'" in resp.get_json()["message"]

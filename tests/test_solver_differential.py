@@ -5,8 +5,9 @@ deals (often mid-trick), and short deals whose first trick is still to play (so
 first-trick protection and unbroken suits are exercised); and, against an
 alpha-beta over the same rules, positions of full deals with four tricks left.
 Every trick contract of every rule set (docs/rules.md sections 4-8) with each trump, 2
-and 3 players, the 32-card deck and Italian doubles: the value of every seat and
-of every legal card must agree exactly (docs/rules.md sections 2, 3 and 11).
+and 3 players, the 32-card deck and Italian doubles (tests/contracts.py): the value of
+every seat and of every legal card must agree exactly (docs/rules.md sections 2, 3 and
+11). The brute force's answers are read from tests/data/golden/ (tests/golden.py).
 """
 
 from __future__ import annotations
@@ -16,130 +17,34 @@ import random
 import pytest
 
 from kingsolve import Deal, Position, Seat
-from kingsolve.cards import Card, cards_of_mask, deck_mask
-from kingsolve.deal import seats_for_players
-from kingsolve.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
+from kingsolve.cards import Card
+from kingsolve.rules import VARIANTS
 from kingsolve.solver import _core, _load, solve
 
 import bruteforce
+import golden
+from contracts import CONFIGS, config_id, deeper_position, random_position, short_deal
 
 POSITIONS_PER_CONFIG = 21
+GOLDEN = golden.Values("test_solver_differential")
 
 
-def _configs():
-    """(variant, contract, trump, options, players, doubles) for every trick contract."""
-    out = []
-    for vname, rs in VARIANTS.items():
-        setups = [(4, False)]
-        if vname == "italian":
-            setups = [(4, False), (3, False), (2, False), (4, True)]
-        for players, doubles in setups:
-            for cname, c in rs.contracts.items():
-                if c.kind != "tricks":
-                    continue
-                trumps = [None]
-                if c.trump in (TRUMP_NAMED, TRUMP_NAMED_OR_NONE):
-                    trumps = ["S", "H", "D", "C"] + ([None] if c.trump == TRUMP_NAMED_OR_NONE else [])
-                for t in trumps:
-                    out.append((vname, cname, t, (), players, doubles))
-                for opt in c.options:
-                    out.append((vname, cname, None, (opt,), players, doubles))
-    return out
-
-
-CONFIGS = _configs()
-
-
-def _id(cfg):
-    v, c, t, o, p, d = cfg
-    return f"{v}-{c}" + (f"-{t}" if t else "") + "".join(f"-{x}" for x in o) + \
-        (f"-{p}p" if p != 4 else "") + ("-doubles" if d else "")
-
-
-def _short_deal(rng: random.Random, deck: int, players: int, per: int) -> Deal:
-    """A deal of ``per`` cards each, biased towards the cards that score."""
-    cards = cards_of_mask(deck_mask(deck))
-    if players == 3:
-        cards = [c for c in cards if c != Card("C2")]
-    wanted = [c for c in (Card("HK"), Card("D8")) if c in cards and rng.random() < 0.6]
-    rest = [c for c in cards if c not in wanted]
-    rng.shuffle(rest)
-    chosen = (wanted + rest)[:per * players]
-    rng.shuffle(chosen)
-    hands: list[int | None] = [None] * 4
-    for i, seat in enumerate(seats_for_players(players)):
-        m = 0
-        for c in chosen[i * per:(i + 1) * per]:
-            m |= c.mask
-        hands[seat] = m
-    return Deal(hands)
-
-
-def _left(players: int) -> int:
-    return {4: 3, 3: 3, 2: 5}[players]
-
-
-def random_position(cfg, seed: int) -> Position:
-    """A seeded position with few cards left under ``cfg``."""
-    vname, cname, trump, options, players, doubles = cfg
-    rs = VARIANTS[vname]
-    rng = random.Random(f"{_id(cfg)}/{seed}")
-    leader = rng.choice(seats_for_players(players))
-    if seed % 2 == 0:
-        deal = _short_deal(rng, rs.deck, players, rng.randint(2, _left(players)))
-        pos = Position(rs, cname, deal, leader=leader, trump=trump, doubles=doubles,
-                       options=options)
-        extra = rng.randrange(players)
-    else:
-        deal = Deal.random(rng.randrange(10**9), deck=rs.deck, players=players)
-        pos = Position(rs, cname, deal, leader=leader, trump=trump, doubles=doubles,
-                       options=options)
-        keep = rng.randint(1, _left(players))
-        while not pos.complete and pos.n_tricks - len(pos.tricks) > keep:
-            pos.play(rng.choice(pos.legal_cards()))
-        extra = rng.randrange(players)
-    for _ in range(extra):
-        if pos.complete:
-            break
-        pos.play(rng.choice(pos.legal_cards()))
-    return pos
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
+@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
 def test_values_and_cards_match_bruteforce(cfg):
     # docs/rules.md 11: paranoid values (singles) and side values (doubles), exact.
     for seed in range(POSITIONS_PER_CONFIG):
         pos = random_position(cfg, seed)
         result = solve(pos)
         for seat in pos.seats:
-            expected = bruteforce.value(pos, seat)
+            expected = GOLDEN.value(pos, seat)
             assert result.values[seat] == expected, (pos, seat)
         if pos.complete:
             assert result.cards == {}
             continue
-        assert result.cards == bruteforce.card_values(pos), pos
+        assert result.cards == GOLDEN.card_values(pos), pos
         top = max(result.cards.values())
         assert result.best == [c for c, v in result.cards.items() if v == top]
         assert result.values[pos.to_move] == top
-
-
-def deeper_position(cfg, seed: int, keep: int = 4) -> Position:
-    """A seeded position of a full deal with ``keep`` tricks left after
-    random legal play, often mid-trick: where the core's rules that need several
-    tricks (the lone seat's suit games, cashing runs, later tricks) decide."""
-    vname, cname, trump, options, players, doubles = cfg
-    rs = VARIANTS[vname]
-    rng = random.Random(f"deeper/{_id(cfg)}/{seed}")
-    deal = Deal.random(rng.randrange(10**9), deck=rs.deck, players=players)
-    pos = Position(rs, cname, deal, leader=rng.choice(seats_for_players(players)),
-                   trump=trump, doubles=doubles, options=options)
-    while not pos.complete and pos.n_tricks - len(pos.tricks) > keep:
-        pos.play(rng.choice(pos.legal_cards()))
-    for _ in range(rng.randrange(players)):
-        if not pos.complete:
-            pos.play(rng.choice(pos.legal_cards()))
-    return pos
 
 
 def test_the_pruned_reference_is_the_full_minimax():
@@ -152,21 +57,20 @@ def test_the_pruned_reference_is_the_full_minimax():
             assert bruteforce.card_values_pruned(pos) == bruteforce.card_values(pos), pos
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("cfg", [c for c in CONFIGS if c[4] == 4], ids=_id)
+@pytest.mark.parametrize("cfg", [c for c in CONFIGS if c[4] == 4], ids=config_id)
 def test_four_tricks_left_match_alphabeta(cfg):
     # docs/rules.md 11, deeper than the minimax above reaches: every seat's value and
     # every card's value against a plain alpha-beta over Position.
     pos = deeper_position(cfg, 0)
     result = solve(pos)
     for seat in pos.seats:
-        assert result.values[seat] == bruteforce.value_pruned(pos, seat), (pos, seat)
+        assert result.values[seat] == GOLDEN.value(pos, seat, bruteforce.value_pruned), (pos, seat)
     if not pos.complete:
-        assert result.cards == bruteforce.card_values_pruned(pos), pos
+        assert result.cards == GOLDEN.card_values(pos, bruteforce.card_values_pruned), pos
 
 
 def test_enough_positions_and_contracts():
-    # The brief: at least 2000 positions over every trick contract of every rule set.
+    # At least 2000 positions over every trick contract of every rule set.
     assert len(CONFIGS) * POSITIONS_PER_CONFIG >= 2000
     names = {(c[0], c[1]) for c in CONFIGS}
     for vname, rs in VARIANTS.items():
@@ -175,13 +79,13 @@ def test_enough_positions_and_contracts():
                 assert (vname, cname) in names
 
 
-@pytest.mark.parametrize("cfg", CONFIGS[::3], ids=_id)
+@pytest.mark.parametrize("cfg", CONFIGS[::3], ids=config_id)
 def test_core_legal_cards_match_position(cfg):
     # docs/rules.md 2: the core's legal cards equal Position.legal_mask() at every step of
     # seeded random hands, the first trick included.
     vname, cname, trump, options, players, doubles = cfg
     rs = VARIANTS[vname]
-    rng = random.Random(_id(cfg))
+    rng = random.Random(config_id(cfg))
     for _ in range(3):
         deal = Deal.random(rng.randrange(10**9), deck=rs.deck, players=players)
         pos = Position(rs, cname, deal, leader=rng.choice(deal.seats), trump=trump,
@@ -256,7 +160,7 @@ def test_quick_tricks_count_a_suit_cashed_last_through_a_partners_next_best_card
     # three tricks: N's spade ace alone).
     pos = Position("italian", "no-trumps", "N:A2.AK.2. Q.QJ.AK. K43...32 J.T9.QJ.",
                    leader="N", doubles=True)
-    assert bruteforce.value(pos, Seat.N) == 10
+    assert bruteforce.value_pruned(pos, Seat.N) == 10
     core = _core.Core(1)
     _load(core, pos)
     core.set_budget(10**6, 10_000)
@@ -289,7 +193,7 @@ def _lone_safe_cases(variant: str, contract: str, tag: str, deals: int, cards, p
     held = checked = 0
     for seed in range(deals):
         rng = random.Random(f"{tag}/{variant}/{contract}/{seed}")
-        deal = _short_deal(rng, rs.deck, 4, cards(rng))
+        deal = short_deal(rng, rs.deck, 4, cards(rng))
         pos = Position(rs, contract, deal, leader=rng.choice(list(Seat)))
         for _ in range(plays(rng)):
             if pos.complete:
@@ -316,12 +220,12 @@ def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
     # where the rule holds, the seat's paranoid value is what it has taken (it can lose
     # every trick left), checked by the brute force at trick starts, right after
     # another hand's lead and once its card is beaten, under forced discards (Turkish
-    # and Russian sets) too; and
-    # it holds on positions the old duck condition missed (the 9-card ending of seed
-    # 0, safe only because the hands holding the suit must follow).
+    # and Russian sets) too; and it holds on the 9-card ending of seed 0, safe only
+    # because the hands holding the suit must follow.
     checked, held = _lone_safe_cases(variant, contract, "lone-safe", 400,
                                      lambda rng: rng.randint(3, 4),
-                                     lambda rng: rng.randrange(4 * 2), bruteforce.value)
+                                     lambda rng: rng.randrange(4 * 2),
+                                     GOLDEN.value)
     assert checked > 300 and held > 50, (checked, held)
     if (variant, contract) != ("italian", "no-tricks"):
         return
@@ -366,7 +270,8 @@ def test_a_lone_seat_the_suit_games_find_safe_loses_no_more_with_five_cards(vari
     # The same check as above one trick deeper (five cards each, trick starts and
     # mid-trick), by the pruned brute force: where the rule holds, the seat's value
     # is what it has taken.
+    def pruned(pos, seat):
+        return GOLDEN.value(pos, seat, bruteforce.value_pruned)
     checked, held = _lone_safe_cases(variant, contract, "lone-safe-5", 300, lambda rng: 5,
-                                     lambda rng: rng.randrange(1, 4 * 2),
-                                     bruteforce.value_pruned)
+                                     lambda rng: rng.randrange(1, 4 * 2), pruned)
     assert checked > 600 and held > 40, (checked, held)

@@ -25,7 +25,7 @@ from kingsolve import solve
 from kingsolve.errors import SolveTimeout
 from kingsolve.result import Budget
 
-from kingsolve.hint import play_preference
+from kingsolve.hints import play_preference
 
 from .positions import CHAIN_LEVELS, position, seat_names
 

@@ -2,7 +2,7 @@
 seed and its index alone, so that a set is made again (or resumed) exactly.
 
 A position is a trick start reached from a random deal by play that mixes the
-simple player's card (``kingsolve.hint.play_preference``) with random legal cards,
+simple player's card (``kingsolve.hints.play_preference``) with random legal cards,
 in a proportion drawn per position: the search meets both kinds at its horizon.
 Every trick contract of every rule set is drawn, in singles with 4 players, in
 Italian doubles, and with 3 and 2 players where the rule set has them.
@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from kingsolve import Deal, Position, Seat
-from kingsolve.hint import play_preference
+from kingsolve.hints import play_preference
 from kingsolve.rules import VARIANTS
 
 

@@ -16,7 +16,7 @@ HELP = ("a seat's legal cards ranked over sampled deals it cannot tell apart, "
 def add_flags(p: argparse.ArgumentParser) -> None:
     """The shared request flags and the hint's own."""
     # the hint module is imported when the hint command runs, not for every command's help
-    from ..hint import CHOICE_ALIASES, CHOICES, DEFAULT_HORIZON
+    from ..hints import CHOICES, DEFAULT_HORIZON
     add_request_flags(p)
     p.add_argument("--seat", help="the seat asking (N, E, S or W)")
     p.add_argument("--hand", help="its hand: PBN text (AKQ.JT9.876.5432) or cards")
@@ -26,8 +26,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ms", type=float, help="time limit of the whole hint, in milliseconds")
     p.add_argument("--seed", type=int, help="seed of the sampling (default 0)")
     p.add_argument("--nodes", type=int, help="node limit of each search")
-    p.add_argument("--choice", choices=(*CHOICES, *CHOICE_ALIASES),
-                   help="a choice hint instead of a card hint ('sell' is the sale's older name)")
+    p.add_argument("--choice", choices=CHOICES, help="a choice hint instead of a card hint")
     p.add_argument("--role", choices=("host", "bidder"), help="festa role (default host)")
     p.add_argument("--contracts", help="Turkish contracts to choose from, comma separated")
     p.add_argument("--threads", type=int, help="search threads (default 1)")

@@ -25,7 +25,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..record import parse_records, read_records
     from ..report import match_report
-    from ..review import review
+    from ..reviews import review
 
     records = parse_records(sys.stdin.read()) if args.file == "-" else read_records(args.file)
     budget = budget_from_args(args)

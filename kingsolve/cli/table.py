@@ -28,8 +28,6 @@ def add_flags(p: argparse.ArgumentParser) -> None:
                    help="show the table as its rows improve (redrawn on a terminal; "
                         "JSON lines with --json)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    # read and ignored: a table always answers every cell now
-    p.add_argument("--partial", action="store_true", help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -40,7 +40,7 @@ from .sampling import DealSampler, SeatView
 from .trick_rules import trick_winner_index
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
-           "sale_hint", "sell_hint", "contract_hint", "festa_hint", "play_preference",
+           "sale_hint", "contract_hint", "festa_hint", "play_preference",
            "MAX_SAMPLES", "DEFAULT_HORIZON"]
 
 #: The most samples a hint may ask for.
@@ -651,7 +651,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
         extra[f"{k} null"] = {"play": best_null, "points": NULL_TRICK * k}
     even = (FESTA_TRICK * tricks) / 4
     worth = [b for b, v in values.items() if sum(v) / len(v) > even]
-    # a null bid beats plus bids of equal points (docs/rules.md 6 Decision)
+    # a null bid beats plus bids of equal points (docs/rules.md 6, Reading)
     order = lambda b: (extra[b]["points"], b.endswith("null"))
     detail.update({"max_bid": max(worth, key=order) if worth else None, "even_share": even,
                    "games": {k: _num(v) for k, v in mean.items()}})
@@ -659,10 +659,5 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
                    horizon=_used_horizon(rs, horizon, solver))
 
 
-#: Kept for code written against the older name.
-sell_hint = sale_hint
-
 #: What a hint may be asked about: a card, or one of the choices before play.
 CHOICES = ("card", "trump", "sale", "contract", "festa")
-#: Older names of choices, still read on input: the sale was once asked as ``sell``.
-CHOICE_ALIASES = {"sell": "sale"}

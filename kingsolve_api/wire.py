@@ -39,7 +39,7 @@ def _too_deep(what: str) -> ParseError:
     return ParseError(f"invalid {what} body: nested deeper than {MAX_DEPTH} levels")
 
 
-def _plain(value: Any, what: str, depth: int = 0) -> Any:
+def _as_json_data(value: Any, what: str, depth: int = 0) -> Any:
     """A decoded body as plain JSON data: str keys, finite numbers, no bytes or extensions.
 
     ``depth`` counts the arrays and maps around ``value``; ``what`` names the body's
@@ -54,12 +54,12 @@ def _plain(value: Any, what: str, depth: int = 0) -> Any:
             raise ParseError(f"invalid {what} body: {value!r} is not a finite number")
         return value
     if isinstance(value, (list, tuple)):
-        return [_plain(v, what, depth + 1) for v in value]
+        return [_as_json_data(v, what, depth + 1) for v in value]
     if isinstance(value, dict):
         for key in value:
             if not isinstance(key, str):
                 raise ParseError(f"invalid {what} body: map key {key!r} is not a string")
-        return {k: _plain(v, what, depth + 1) for k, v in value.items()}
+        return {k: _as_json_data(v, what, depth + 1) for k, v in value.items()}
     raise ParseError(f"invalid {what} body: a value of type {type(value).__name__} has no JSON form")
 
 
@@ -126,7 +126,7 @@ def read_body() -> Any:
         raise _too_deep(what) from None
     except (ValueError, TypeError, msgpack.UnpackException) as exc:
         raise ParseError(f"invalid {what} body: {str(exc) or type(exc).__name__}") from None
-    return _plain(value, what)
+    return _as_json_data(value, what)
 
 
 def _wants_msgpack() -> bool:

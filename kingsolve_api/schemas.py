@@ -16,9 +16,8 @@ from jsonschema.exceptions import best_match
 
 from kingsolve import __version__
 from kingsolve.errors import InvalidRequestError, excerpt
-from kingsolve.hint import CHOICE_ALIASES as HINT_CHOICE_ALIASES
-from kingsolve.hint import CHOICES as HINT_CHOICES
-from kingsolve.hint import DEFAULT_HORIZON, MAX_SAMPLES
+from kingsolve.hints import CHOICES as HINT_CHOICES
+from kingsolve.hints import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve.checks import MAX_THREADS
 from kingsolve.request import JSON_SAFE_INT, MAX_PLAY, MAX_TEXT
 from kingsolve.rules import VARIANTS
@@ -161,9 +160,9 @@ def _hint_request(max_ms: float) -> dict:
             "nodes": {"type": "integer", "minimum": 1, "maximum": JSON_SAFE_INT,
                       "description": "node budget of each search"},
             "seed": {"type": "integer", "minimum": -JSON_SAFE_INT, "maximum": JSON_SAFE_INT},
-            "choice": {"enum": [*HINT_CHOICES, *HINT_CHOICE_ALIASES],
-                       "description": "a choice hint instead of a card ('sell': the older name of "
-                                      "'sale', the same choice as /choices kind 'sale')"},
+            "choice": {"enum": list(HINT_CHOICES),
+                       "description": "a choice hint instead of a card ('sale': the same choice "
+                                      "as /choices kind 'sale')"},
             "role": {"enum": ["host", "bidder"], "description": "festa role (default host)"},
             "contracts": {"type": "array", "items": NAME, "maxItems": 20},
             "players": {"type": "integer", "enum": [2, 3, 4]},
@@ -182,7 +181,7 @@ VALUES = {"type": "object", "additionalProperties": {"type": "number"}}
 
 
 def _card_review() -> dict:
-    """One card of a review (``kingsolve.review.CardReview``)."""
+    """One card of a review (``kingsolve.reviews.CardReview``)."""
     return {
         "type": "object",
         "required": ["index", "trick", "seat", "card", "before", "after", "cost", "best", "forced"],
@@ -407,10 +406,7 @@ def _table_request(budget: dict) -> dict:
                        "exact": {"type": "boolean", "description": "every value exact "
                                  "within the budget, or 503 naming the row that stopped "
                                  "(default: every cell answers, with an estimate inside "
-                                 "its proved range where not exact)"},
-                       "partial": {"type": "boolean", "deprecated": True,
-                                   "description": "read and ignored: a table always answers "
-                                   "every cell now"}},
+                                 "its proved range where not exact)"}},
     }
 
 

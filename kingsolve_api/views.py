@@ -133,7 +133,7 @@ def _analysis_budget(req: dict) -> Budget:
 
 @bp.post("/review")
 def review():
-    from kingsolve.review import review as review_record
+    from kingsolve.reviews import review as review_record
     req = _body("ReviewRequest")
     text = req["record"]
     record = Record.parse(text) if isinstance(text, str) else Record.from_dict(text)
@@ -144,21 +144,22 @@ def review():
 
 @bp.post("/choices")
 def choices():
-    from kingsolve import choices as ch
+    from kingsolve.choices import (contract_choice, festa_choice, redeal_choice, sale_choice,
+                                   trump_choice)
     req = _body("ChoicesRequest")
     searched = {"budget": _analysis_budget(req)}
     kind = req["kind"]
     if kind == "trump":
-        result = ch.trump_choice(req["variant"], req["deal"], leader=req.get("leader"),
-                                 dealer=req.get("dealer"), contract=req.get("contract"), **searched)
+        result = trump_choice(req["variant"], req["deal"], leader=req.get("leader"),
+                              dealer=req.get("dealer"), contract=req.get("contract"), **searched)
     elif kind == "sale":
-        result = ch.sale_choice(req["variant"], req["deal"], req["dealer"], **searched)
+        result = sale_choice(req["variant"], req["deal"], req["dealer"], **searched)
     elif kind == "festa":
-        result = ch.festa_choice(req["deal"], req["host"], **searched)
+        result = festa_choice(req["deal"], req["host"], **searched)
     elif kind == "contract":
-        result = ch.contract_choice(req["deal"], req["chooser"], req.get("chosen") or (), **searched)
+        result = contract_choice(req["deal"], req["chooser"], req.get("chosen") or (), **searched)
     else:
-        result = ch.redeal_choice(req["deal"], req.get("threshold", 4))
+        result = redeal_choice(req["deal"], req.get("threshold", 4))
     return respond(result.to_dict())
 
 

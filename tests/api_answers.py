@@ -1,0 +1,15 @@
+"""The check every API test makes of an error answer."""
+
+from __future__ import annotations
+
+
+def error_of(resp, status: int, code: str | None = None) -> str:
+    """The message of an error answer, after checking its status, shape and code."""
+    assert resp.status_code == status, resp.get_data(as_text=True)
+    assert resp.mimetype == "application/json"
+    body = resp.get_json()
+    assert set(body) == ({"error", "message", "bounds"} if "bounds" in body else {"error", "message"})
+    assert "Traceback" not in body["message"]
+    if code is not None:
+        assert body["error"] == code
+    return body["message"]
