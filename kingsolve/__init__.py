@@ -22,11 +22,13 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "cards": ("Card", "Rank", "Seat", "Suit"),
     "deal": ("Deal",),
     "errors": ("IllegalPlayError", "InvalidDealError", "InvalidRequestError", "KingsolveError",
-               "ParseError", "SolveTimeout", "UnknownContractError", "UnknownVariantError"),
+               "ParseError", "SolveTimeout", "UnknownContractError", "UnknownVariantError",
+               "InvalidRulesError"),
     "position": ("Position", "Trick"),
     "request": ("hint_request", "legal_request", "position_from_request", "solve_request"),
     "result": ("Budget", "Deadline", "SolveResult"),
     "rules": ("VARIANTS", "Contract", "RuleSet", "get_variant"),
+    "rule_documents": ("resolve_variant", "rules_from_dict", "rules_from_json"),
     "solver": ("solve",),
     "analysis": ("Analysis", "analyse", "analyses"),
     "table": ("Table", "dd_table"),
@@ -42,7 +44,8 @@ _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [
     "Card", "Rank", "Seat", "Suit", "Deal", "Position", "Trick",
-    "Contract", "RuleSet", "VARIANTS", "get_variant",
+    "Contract", "RuleSet", "VARIANTS", "get_variant", "rules_from_dict", "rules_from_json",
+    "resolve_variant",
     "legal_request", "position_from_request", "solve", "dd_table", "solve_request",
     "Budget", "Deadline", "SolveResult", "Analysis", "analyse", "analyses", "Table",
     "Record", "RecordError", "parse_records", "read_records", "format_records",
@@ -51,7 +54,8 @@ __all__ = [
     "hint", "HintResult", "ChoiceHint", "trump_hint", "sale_hint", "contract_hint",
     "festa_hint", "hint_request",
     "KingsolveError", "ParseError", "InvalidDealError", "IllegalPlayError",
-    "InvalidRequestError", "UnknownVariantError", "UnknownContractError", "SolveTimeout",
+    "InvalidRequestError", "InvalidRulesError", "UnknownVariantError", "UnknownContractError",
+    "SolveTimeout",
 ]
 
 
@@ -75,8 +79,8 @@ if TYPE_CHECKING:   # the names as type checkers and editors see them
                           trump_choice)
     from .deal import Deal
     from .errors import (IllegalPlayError, InvalidDealError, InvalidRequestError,
-                         KingsolveError, ParseError, SolveTimeout, UnknownContractError,
-                         UnknownVariantError)
+                         InvalidRulesError, KingsolveError, ParseError, SolveTimeout,
+                         UnknownContractError, UnknownVariantError)
     from .hints import (ChoiceHint, HintResult, contract_hint, festa_hint, hint, sale_hint,
                         trump_hint)
     from .position import Position, Trick
@@ -85,6 +89,7 @@ if TYPE_CHECKING:   # the names as type checkers and editors see them
     from .request import hint_request, legal_request, position_from_request, solve_request
     from .result import Budget, Deadline, SolveResult
     from .reviews import Review, review
+    from .rule_documents import resolve_variant, rules_from_dict, rules_from_json
     from .rules import VARIANTS, Contract, RuleSet, get_variant
     from .solver import solve
     from .table import Table, dd_table

@@ -15,7 +15,8 @@ from typing import Iterable
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
 from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError, excerpt
-from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract, get_variant
+from .rule_documents import resolve_variant
+from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract
 from .trick_rules import ends_early, legal_mask, legal_with_reason, trick_winner_index
 
 __all__ = ["Position", "Trick", "parse_played_card"]
@@ -49,7 +50,7 @@ class Position:
                  leader: "Seat | str" = Seat.N, trump: "Suit | str | None" = None,
                  doubles: bool = False, options: Iterable[str] = (),
                  play: Iterable["Card | str"] = ()) -> None:
-        self.variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
+        self.variant = resolve_variant(variant)
         options = tuple(options)
         if isinstance(contract, Contract):
             self.contract = contract.with_options(options) if options else contract

@@ -2,7 +2,7 @@
 checked and turned into value types (``Position``, ``Seat``, ``Budget``) for the
 library, and the answers to ``legal``, ``solve`` and ``hint`` requests.
 
-A request names the rule set, contract, trump, options, doubles flag, deal, first
+A request names the rule set (or gives it as a rule document, docs/rules.md 13), contract, trump, options, doubles flag, deal, first
 leader and the cards played so far::
 
     {"variant": "italian", "contract": "no-queens", "trump": null, "options": [],
@@ -23,10 +23,12 @@ from .checks import check_fields, check_threads, is_int, is_number
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
 from .result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (the JSON limits, re-exported)
-from .rules import get_variant
+from .rule_documents import resolve_variant
+from .rules import RuleSet
 
 __all__ = ["position_from_request", "legal_request", "solve_request", "solve_stream",
-           "hint_request", "budget_from_request", "check_request", "REQUEST_FIELDS",
+           "hint_request", "budget_from_request", "check_request", "request_variant",
+           "REQUEST_FIELDS",
            "HINT_FIELDS", "MAX_TEXT", "MAX_NODES", "MAX_MS", "JSON_SAFE_INT", "json_int"]
 
 #: Fields a request may carry (others are refused, to catch typos).
@@ -72,6 +74,17 @@ def _checked_field(req: Mapping[str, Any], name: str, valid: Callable[[Any], boo
     return value
 
 
+def request_variant(req: Mapping[str, Any]) -> RuleSet:
+    """The rule set of a request's ``variant``: a built-in's name, or a rule document
+    (``kingsolve.rule_documents``), checked. Every request's variant is read here."""
+    value = req.get("variant")
+    if value is None:
+        raise InvalidRequestError("missing field 'variant'")
+    if not isinstance(value, (str, Mapping)):
+        raise _invalid_field("variant", "a rule set's name or a rule document", value)
+    return resolve_variant(value)
+
+
 def check_request(req: Any, fields: Collection[str] = REQUEST_FIELDS,
                   noun: str = "request") -> Mapping[str, Any]:
     """Check a request's outer shape: a mapping with ``fields`` only (the ``noun``
@@ -82,7 +95,7 @@ def check_request(req: Any, fields: Collection[str] = REQUEST_FIELDS,
 def position_from_request(req: Any):
     """The ``Position`` (or ``DominoPosition``) a request describes, play applied."""
     req = check_request(req)
-    variant = get_variant(_field(req, "variant", str, required=True))
+    variant = request_variant(req)
     contract_name = _field(req, "contract", str, required=True)
     options = _field(req, "options", list, default=[])
     if not all(isinstance(o, str) for o in options):
@@ -132,7 +145,7 @@ def hint_request(request: Any) -> dict:
     if choice not in CHOICES:
         raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "
                                   f"got {excerpt(choice)}")
-    variant = _field(req, "variant", str, required=True)
+    variant = request_variant(req)
     seat = _field(req, "seat", str, required=True)
     hand = _field(req, "hand", (str, list), required=True)
     # Each search is cut to what is left of the hint's time, so no search gets more than
@@ -146,7 +159,7 @@ def hint_request(request: Any) -> dict:
     return {"id": req["id"], **out} if "id" in req else out
 
 
-def _choice_hint(req: Mapping[str, Any], choice: str, variant: str, seat: str, hand: Any,
+def _choice_hint(req: Mapping[str, Any], choice: str, variant: RuleSet, seat: str, hand: Any,
                  common: dict):
     """The hint a checked hint request asks for: a card, or one of the choices."""
     from .hints import contract_hint, festa_hint, hint, sale_hint, trump_hint
@@ -167,8 +180,9 @@ def _choice_hint(req: Mapping[str, Any], choice: str, variant: str, seat: str, h
     if choice == "contract":
         return contract_hint(variant, seat, hand, contracts=_field(req, "contracts", list),
                              **common)
-    if variant != "portuguese":
-        raise InvalidRequestError(f"the festa is Portuguese (docs/rules.md 6), not {excerpt(variant)}")
+    if variant.name != "portuguese":
+        raise InvalidRequestError(f"the festa is Portuguese (docs/rules.md 6), "
+                                  f"not {excerpt(variant.name)}")
     return festa_hint(seat, hand, role=_field(req, "role", str, "host"), **common)
 
 

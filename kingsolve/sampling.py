@@ -32,7 +32,8 @@ from .checks import check_int, is_int
 from .deal import Deal, parse_hand, seats_for_players
 from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError
 from .position import _check_trump
-from .rules import Contract, RuleSet, compile_contract, get_variant
+from .rule_documents import resolve_variant
+from .rules import Contract, RuleSet, compile_contract
 from .trick_rules import Restriction, ends_early, legality_filters, trick_winner_index
 
 __all__ = ["Inference", "SeatView", "DealSampler", "exclusion_mask", "parse_cards", "MAX_EXACT"]
@@ -138,7 +139,7 @@ class SeatView:
               options: Iterable[str] = (), known: Mapping | None = None,
               players: int = 4) -> "SeatView":
         """Check the inputs, replay the public play and collect every inference."""
-        rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+        rs = resolve_variant(variant)
         options = tuple(options)
         if isinstance(contract, Contract):
             c = contract.with_options(options) if options else contract

@@ -24,7 +24,8 @@ from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout
 from .position import Position
 from .result import Budget, Deadline, Number, Solver, json_number
-from .rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet, get_variant
+from .rule_documents import resolve_variant
+from .rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet
 from .solver import solve
 
 __all__ = ["Table", "TableRow", "dd_table", "analyse_each", "format_table"]
@@ -142,7 +143,7 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     left open. ``on_update`` is called with the table so far (the rows begun, each
     in its latest state) whenever a row improves, one call at a time.
     """
-    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    rs = resolve_variant(variant)
     deal = deal if isinstance(deal, Deal) else Deal(deal)
     budget = budget or Budget()
     check_threads(threads)

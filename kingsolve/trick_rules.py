@@ -187,5 +187,6 @@ def trick_winner_index(bits: Sequence[int], trump: int) -> int:
 
 def ends_early(t: ContractTables, tricks_done: int, scored_left: int) -> bool:
     """Whether nothing is left to win (section 2.4): no scored card left to play in
-    ``scored_left`` and no trick after the first ``tricks_done`` carrying points."""
-    return not scored_left and not any(t.trick_points[tricks_done:])
+    ``scored_left`` and no trick after the first ``tricks_done`` carrying points; never
+    for a contract played to the last trick (``early_end`` off)."""
+    return t.early_end and not scored_left and not any(t.trick_points[tricks_done:])
