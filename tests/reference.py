@@ -150,6 +150,50 @@ DIRECTION = {"italian": CLOCKWISE, "italian-wikipedia": CLOCKWISE, "portuguese":
              "turkish": COUNTERCLOCKWISE, "russian": CLOCKWISE}
 
 
+def _card_set(cards):
+    """A predicate for a rule document's list of cards."""
+    members = {card(c) for c in cards}
+    return lambda c: c in members
+
+
+# docs/rules.md 13: a rule document's contract field and what it sets in a row.
+_DOCUMENT_FIELDS = {
+    "each_trick": lambda v: {"each_trick": v},
+    "last_two": lambda v: {"last_two": v},
+    "seat_constant": lambda v: {"constant": v},
+    "trump": lambda v: {"trump": v},
+    "lead": lambda v: {"lead": None if v in ("any", None) else (v["suit"], v["mode"])},
+    "trump_lead_restricted": lambda v: {"trump_lead_restricted": v},
+    "overtake": lambda v: {"overtake": v},
+    "overtrump_on_trump_lead": lambda v: {"overtrump_on_trump_lead": v},
+    "first_trick_protection": lambda v: {"protected": _card_set(v)},
+    "forced": lambda v: {"forced": _card_set(v)},
+    "trump_obligation": lambda v: {"obligation": v or "free"},
+    "card_points": lambda v: {"card_points": [(_card_set(r["cards"]), r["points"]) for r in v]},
+}
+
+
+def load_house_rules(key, document):
+    """Register a rule document with a ``base`` (docs/rules.md 13) under ``key``: the
+    base's rows above, each contract's fields replaced as the document says. Only the
+    fields of section 2 and 3 are read; descriptions and schedules do not change play."""
+    base = document["base"]
+    rows = {name: dict(row) for name, row in CONTRACTS[base].items()}
+    for name, change in document.get("contracts", {}).items():
+        if change is None:
+            rows.pop(name, None)
+            continue
+        row = rows.setdefault(name, spec())
+        for field, value in change.items():
+            if field in _DOCUMENT_FIELDS:
+                row.update(_DOCUMENT_FIELDS[field](value))
+            else:
+                assert field == "description", f"the reference does not read {field!r}"
+    CONTRACTS[key] = rows
+    DIRECTION[key] = DIRECTION[base]
+    return key
+
+
 def contract_spec(variant, contract, options=()):
     """The contract row, with options applied (``forced-king``: forced set {HK}, docs/rules.md 4)."""
     row = dict(CONTRACTS[variant][contract])
