@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 from kingsolve import (Budget, Deal, InvalidRulesError, Position, RuleSet, VARIANTS, analyse,
                        hint, rules_from_dict, rules_from_json, solve)
+from kingsolve.batch import answer
+from kingsolve.cli import main
+from kingsolve.record import Record, RecordError
 from kingsolve.request import legal_request, solve_request
 from kingsolve.rule_documents import MAX_CONTRACTS, resolve_variant
 
@@ -175,3 +179,54 @@ def test_the_api_serves_every_built_in_rule_document_and_takes_one(client):
     assert resp.status_code == 400 and "forced" in resp.get_json()["message"]
     schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
     assert "RuleDocument" in schemas
+
+
+# --- every surface: the command line, batches, records ------------------------------------
+
+HOUSE = Path(__file__).resolve().parent.parent / "docs" / "house-rules"
+RUSSIAN_DEAL = "N:AKQJ..AKQJ. T987..T987. .AK..AKQJT9 .QJT987..87"
+
+
+def test_the_command_line_takes_a_rule_file(tmp_path, capsys):
+    rules = str(HOUSE / "russian-program.json")
+    args = ["legal", "--contract", "no-king", "--deal", RUSSIAN_DEAL, "--play", "SA S9"]
+    assert main([*args, "--variant", "russian"]) == 0
+    assert json.loads(capsys.readouterr().out)["legal"] == ["HK"]
+    assert main([*args, "--rules", rules]) == 0
+    assert len(json.loads(capsys.readouterr().out)["legal"]) == 8
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"base": "russian", "contracts": {"no-king": {"forced": ["H2"]}}}')
+    assert main([*args, "--rules", str(bad)]) == 3
+    err = capsys.readouterr().err.strip()
+    assert "contracts.no-king.forced" in err and "\n" not in err
+    assert main([*args, "--rules", rules, "--variant", "russian"]) == 3
+    capsys.readouterr()
+    assert main(["choices", "trump", "--rules", str(HOUSE / "italian-game.json"), "--deal",
+                 "N:A2.K.. K3.Q.. Q4.J.. J5.T..", "--leader", "N", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["kind"] == "trump"
+
+
+def test_a_batch_line_takes_a_rule_document():
+    own = json.loads((HOUSE / "russian-program.json").read_text())
+    req = {"id": 7, "variant": own, "contract": "no-king", "deal": RUSSIAN_DEAL,
+           "play": ["SA", "S9"]}
+    assert len(answer(req, "legal")["legal"]) == 8
+    bad = answer({**req, "variant": {**own, "deck": 36}}, "legal")
+    assert bad["id"] == 7 and bad["error"] == "invalid-rules" and "deck" in bad["message"]
+
+
+def test_a_record_embeds_its_rule_document():
+    rs = rules_from_json((HOUSE / "russian-program.json").read_text())
+    pos = Position(rs, "no-king", Deal.random(seed=4, deck=32), leader="N")
+    rng = random.Random(1)
+    while not pos.complete:
+        pos.play(rng.choice(pos.legal_cards()))
+    record = Record.from_position(pos, event="club")
+    assert '[Rules "{' in record.text() and record.rules == rs
+    assert Record.parse(record.text()) == record and Record.from_dict(record.to_dict()) == record
+    given = {**record.to_dict(), "variant": json.loads((HOUSE / "russian-program.json").read_text())}
+    assert Record.from_dict(given).rules == rs
+    assert Record.from_position(Position("russian", "no-king", pos.deal)).house_rules is None
+    wrong = record.text().replace('[Variant "russian"]', '[Variant "italian"]')
+    with pytest.raises(RecordError, match="tag Variant"):
+        Record.parse(wrong)

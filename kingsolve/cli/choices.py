@@ -7,7 +7,7 @@ import argparse
 import json
 
 from ..errors import InvalidRequestError
-from .args import budget_from_args
+from .args import add_rules_flag, budget_from_args, rules_document
 
 HELP = "trump, sale, festa and contract choices before the play, double dummy"
 
@@ -18,6 +18,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
                         "contract: Turkish chooser; redeal: domino redeal property")
     p.add_argument("--variant", help="rule set (trump and sale; festa is portuguese, "
                                      "contract turkish)")
+    add_rules_flag(p)
     p.add_argument("--deal", help="PBN-style deal text")
     p.add_argument("--seed", help="deal a random deal from this seed instead of --deal")
     p.add_argument("--leader", help="the seat that leads (trump)")
@@ -53,16 +54,19 @@ def parse_chosen(text: str) -> list[tuple[str, str]]:
 def run(args: argparse.Namespace) -> int:
     from ..choices import contract_choice, festa_choice, redeal_choice, sale_choice, trump_choice
     from ..deal import Deal
-    from ..rules import get_variant
+    from ..rule_documents import resolve_variant
 
+    document = rules_document(args)
+    if document is not None and args.kind not in ("trump", "sale"):
+        raise InvalidRequestError(f"choices {args.kind} takes no --rules")
     variant_name = {"festa": "portuguese", "contract": "turkish", "redeal": "italian"}.get(
         args.kind, args.variant)
-    if variant_name is None:
-        raise InvalidRequestError(f"choices {args.kind} needs --variant")
+    if variant_name is None and document is None:
+        raise InvalidRequestError(f"choices {args.kind} needs --variant or --rules")
     if args.variant is not None and args.variant != variant_name:
         raise InvalidRequestError(f"choices {args.kind} is for variant {variant_name!r}, "
                                   f"got --variant {args.variant!r}")
-    variant = get_variant(variant_name)
+    variant = resolve_variant(document if document is not None else variant_name)
     if (args.deal is None) == (args.seed is None):
         raise InvalidRequestError("give exactly one of --deal and --seed")
     deal = Deal(args.deal) if args.deal is not None else Deal.random(args.seed, deck=variant.deck)
