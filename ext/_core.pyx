@@ -156,7 +156,7 @@ cdef inline void lead_tops(Search* c, int hand, uint64_t mine, uint64_t* tops) n
     cdef int s, blocked = 0
     if R.lead_suit >= 0 and R.lead_mode != 0:
         blocked |= 1 << R.lead_suit
-    if R.trump >= 0 and R.trump_lead_restricted and not (c.st.played & lane_of(R.trump)):
+    if R.trump >= 0 and R.trump_lead_restricted and not (c.st.broken & lane_of(R.trump)):
         blocked |= 1 << R.trump
     for s in range(4):
         # the cards above the highest other card (no branch on whether there is
@@ -376,7 +376,7 @@ cdef int partner_winner(Search* c, uint64_t* rel) noexcept nogil:
     for s in range(4):
         if s == R.lead_suit and R.lead_mode != 0:
             continue
-        if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
+        if s == R.trump and R.trump_lead_restricted and not (st.broken & lane_of(s)):
             continue
         if not (mine & lane_of(s)):
             continue
@@ -1753,7 +1753,9 @@ cdef class ContractTable:
     ``overtrump_on_trump_lead``: must beat the top trump on a trump lead (Portuguese);
     ``protected``: the first-trick protection set, ``forced``: the forced discard set
     (card masks); ``trump_obligation``: 0 free, 1 ruff-overruff, 2 ruff-overruff-strict;
-    ``next_seat``: the next seat of each seat, -1 for a seat not in play.
+    ``broken_by_discard``: a suit is broken only by a card of it discarded on another
+    suit's lead (one suit at most may wait to be broken then); ``next_seat``: the next
+    seat of each seat, -1 for a seat not in play.
     """
 
     cdef Rules R
@@ -1761,7 +1763,7 @@ cdef class ContractTable:
     def __init__(self, card_points, trick_points, *, int trump=-1, int lead_suit=-1,
                  int lead_mode=0, bint trump_lead_restricted=False, bint overtake=False,
                  bint overtrump_on_trump_lead=False, uint64_t protected=0, uint64_t forced=0,
-                 int trump_obligation=0, next_seat=(1, 2, 3, 0)):
+                 int trump_obligation=0, bint broken_by_discard=False, next_seat=(1, 2, 3, 0)):
         cdef Rules* R = &self.R
         cdef int i, j, p, n_tricks = len(trick_points)
         cdef uint64_t m
@@ -1791,6 +1793,14 @@ cdef class ContractTable:
         R.protected = protected
         R.forced = forced
         R.trump_obligation = trump_obligation
+        R.broken_by_discard = broken_by_discard
+        if broken_by_discard:
+            if lead_suit >= 0 and lead_mode == 1:
+                R.broken_lanes |= lane_of(lead_suit)
+            if trump >= 0 and trump_lead_restricted:
+                R.broken_lanes |= lane_of(trump)
+            if popcount(R.broken_lanes) > 16:
+                raise ValueError("broken_by_discard with two suits waiting to be broken")
         R.nseats = 0
         R.in_play = 0
         for i in range(4):
@@ -1985,10 +1995,11 @@ cdef class Core:
         return self.c.tt_bytes
 
     def load(self, ContractTable table, hands, uint64_t played, int tricks_done, trick,
-             int trick_leader, deal=None):
+             int trick_leader, deal=None, broken=None):
         """Set the root: the compiled contract, hands, cards played so far, completed
         tricks, the current trick as (seat, bit) pairs and its leader; ``deal``, each
-        seat's cards at the start of the hand, when known. A root of the same deal
+        seat's cards at the start of the hand, when known; ``broken``, of the cards
+        played, those that broke their suit (all by default). A root of the same deal
         and contract as the last load's keeps the table's entries: an entry is a
         trick start's own (its cards, leader and maximiser set), whichever root led
         there, so the positions of one hand share their searches (DDS keeps its table
@@ -2016,6 +2027,7 @@ cdef class Core:
         for seat, bit in trick:
             st.hands[seat] |= (<uint64_t>1) << bit
         st.played = played & ~trick_cards
+        st.broken = (played if broken is None else <uint64_t>broken) & ~trick_cards
         st.deck = st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3] | st.played
         st.tricks_done = tricks_done
         st.cur = &st.tricks[tricks_done]

@@ -41,7 +41,8 @@ RULES_FIELDS = ("name", "base", "description", "deck", "players", "direction", "
 CONTRACT_FIELDS = ("name", "kind", "description", "card_points", "each_trick", "last_two",
                    "last_count", "seat_constant", "trump", "lead", "trump_lead_restricted",
                    "overtake", "overtrump_on_trump_lead", "first_trick_protection", "forced",
-                   "trump_obligation", "early_end", "options", "opening", "ending")
+                   "trump_obligation", "early_end", "broken_by", "options", "opening",
+                   "ending")
 _DOMINO_FIELDS = {"name", "kind", "description", "options", "opening", "ending"}
 
 #: Size limits of a rule document.
@@ -208,7 +209,13 @@ def _contract(where: str, name: str, doc: Any, deck: int, players) -> Contract:
         forced=_cards(f"{where}.forced", doc.get("forced", []), deck),
         trump_obligation=obligation_value, options=tuple(options),
         early_end=_bool(f"{where}.early_end", doc.get("early_end", True)),
+        broken_by=_choice(f"{where}.broken_by", doc.get("broken_by", "play"), ("play", "discard")),
         description=description)
+    if contract.broken_by == "discard" and contract.trump_lead_restricted \
+            and contract.lead_mode == LeadMode["until-broken"]:
+        # the search keeps one suit's state of being broken by a discard
+        raise _fail(f"{where}.broken_by", "'discard' takes one suit under a restriction until "
+                                          "broken: the lead's or the trumps', not both")
     _check_total(where, contract, deck, min(players))
     return contract
 

@@ -68,7 +68,9 @@ class Contract:
     the last ``last_count`` tricks, n-1 and n by default, score ``last_two`` more);
     ``seat_constant`` is added to every seat's score once the hand is complete.
     ``early_end`` stops the hand once no points remain (docs/rules.md 2.4); without
-    it every trick is played.
+    it every trick is played. ``broken_by`` says what breaks a suit for the lead
+    restrictions (2.1): any card of it played (``play``), or only one discarded on a
+    trick led in another suit (``discard``, docs/rules.md 13).
     """
 
     name: str
@@ -92,6 +94,7 @@ class Contract:
     description: str = ""
     last_count: int = 2                        # tricks at the end that score last_two more
     early_end: bool = True
+    broken_by: str = "play"                    # "play" / "discard": what breaks a suit
 
     def with_options(self, options: Iterable[str]) -> "Contract":
         """The contract with options applied (``forced-king``: forced set {HK})."""
@@ -157,7 +160,7 @@ class Contract:
                 "forced": format_cards(self.forced),
                 "trump_obligation": _OBLIGATION_NAMES[self.trump_obligation]
                 if self.takes_trump else None,
-                "early_end": self.early_end,
+                "early_end": self.early_end, "broken_by": self.broken_by,
             })
         else:
             out.update({"opening": self.domino_opening, "ending": self.domino_ending})
@@ -190,6 +193,7 @@ class ContractTables:
     trump_obligation: int
     scored_cards: int                # mask of cards with nonzero points
     early_end: bool = True           # the hand stops once no points remain
+    broken_by_discard: bool = False  # a suit is broken only by a card of it discarded
 
     def points_of_mask(self, mask: int) -> int:
         """The card points of a set of cards."""
@@ -229,6 +233,7 @@ def compile_contract(contract: Contract, tricks: int, trump: Suit | None) -> Con
         trump_obligation=contract.trump_obligation,
         scored_cards=scored,
         early_end=contract.early_end,
+        broken_by_discard=contract.broken_by == "discard",
     )
 
 

@@ -34,7 +34,7 @@ from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, Par
 from .position import _check_trump
 from .rule_documents import resolve_variant
 from .rules import Contract, RuleSet, compile_contract
-from .trick_rules import Restriction, ends_early, legality_filters, trick_winner_index
+from .trick_rules import Restriction, breaks_suit, ends_early, legality_filters, trick_winner_index
 
 __all__ = ["Inference", "SeatView", "DealSampler", "exclusion_mask", "parse_cards", "MAX_EXACT"]
 
@@ -224,7 +224,7 @@ class SeatView:
         self.tables = t
         nxt = {s: self.variant.next_seat(s, self.seats) for s in self.seats}
         deck = self._deck()
-        seen = 0
+        seen = broken = 0
         trick: list[tuple[Seat, int]] = []
         leader = self.leader
         seat_of: list[Seat] = []
@@ -244,7 +244,9 @@ class SeatView:
                                        f"it has already been played")
             seat = leader if not trick else nxt[trick[-1][0]]
             seat_of.append(seat)
-            judged.append(legality_filters(t, [x for _, x in trick], seen, n_tricks_done == 0, b))
+            judged.append(legality_filters(t, [x for _, x in trick], broken, n_tricks_done == 0, b))
+            if breaks_suit(t, [x for _, x in trick], b):
+                broken |= 1 << b
             seen |= 1 << b
             trick.append((seat, b))
             if len(trick) == len(self.seats):

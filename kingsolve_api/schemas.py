@@ -86,6 +86,9 @@ def rule_document() -> dict:
             "trump_obligation": {"enum": [*TrumpObligation, None]},
             "early_end": {**flag, "description": "the hand stops once no points remain "
                                                  "(default true)"},
+            "broken_by": {"enum": ["play", "discard"],
+                          "description": "what breaks a suit for the lead restrictions: any "
+                                         "card of it played (default), or a discard only"},
             "options": {"type": "array", "items": {"enum": ["forced-king"]}, "maxItems": 1},
             "opening": {"enum": ["any-seven", "seven-of-diamonds", None]},
             "ending": {"enum": ["single", "shared", None]},

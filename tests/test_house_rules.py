@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kingsolve import Deal, Position, rules_from_json, solve
+from kingsolve import (Deal, InvalidRulesError, Position, _core, rules_from_dict, rules_from_json,
+                       solve)
+from kingsolve.solver import _load
 from kingsolve.cards import cards_of_mask, deck_mask
 
 import bruteforce
@@ -120,3 +122,91 @@ def test_the_italian_game_leads_no_trump_before_one_was_played():
     pos = Position(rs, "trumps", deal, leader="N", trump="H")
     assert not any(c.suit.letter == "H" for c in pos.legal_cards())
     assert rs.schedule[2:4] == ("no-eight-of-diamonds", "no-king-of-hearts")
+
+
+def test_the_italian_game_breaks_a_suit_only_by_a_discard():
+    # N holds only hearts and leads one: hearts stay unbroken, so E, on lead next and
+    # holding spades, may not lead its heart; under the built-in rules it may
+    rs, key = house("italian-game.json")
+    deal = Deal("N:.5432.. A2.A6.. K.K.32. Q.Q..32")
+    play = ["H5", "HA", "HK", "HQ"]
+    game = Position(rs, "no-hearts", deal, leader="N", play=play)
+    booklet = Position("italian", "no-hearts", deal, leader="N", play=play)
+    assert [str(c) for c in game.legal_cards()] == ["SA", "S2"]
+    assert [str(c) for c in booklet.legal_cards()] == ["SA", "S2", "H6"]
+    ref = RefHand(key, "no-hearts", {s.name: [str(c) for c in cards_of_mask(deal.hands[s])]
+                                     for s in deal.seats}, leader="N")
+    for card in play:
+        ref.play(card)
+    assert [text(c) for c in ref.legal()] == ["SA", "S2"]
+    for pos in (Position(rs, "no-hearts", deal, leader="N"), game):
+        core = _core.Core(1)
+        _load(core, pos)
+        assert core.legal() == pos.legal_mask()
+        result = solve(pos)
+        assert result.cards == bruteforce.card_values(pos)
+        assert {s: result.values[s] for s in pos.seats} == \
+            {s: bruteforce.value(pos, s) for s in pos.seats}
+    # a heart discarded on a spade breaks them
+    pos = Position(rs, "no-hearts", Deal("N:.5432.. A2.A6.. K.K.32. Q.Q..32"), leader="E",
+                   play=["SA", "SK", "SQ", "H2"])
+    assert "H6" in [str(c) for c in pos.legal_cards()]
+
+
+def test_the_italian_game_leads_no_trump_until_one_was_discarded():
+    rs, _ = house("italian-game.json")
+    deal = Deal("N:.5432.. A2.A6.. K.K.32. Q.Q..32")
+    pos = Position(rs, "trumps", deal, leader="N", trump="H", play=["H5", "HA", "HK", "HQ"])
+    assert [str(c) for c in pos.legal_cards()] == ["SA", "S2"]
+    result = solve(pos)
+    assert result.cards == bruteforce.card_values(pos)
+
+
+def test_a_suit_broken_by_a_discard_is_one_suit_for_the_search():
+    with pytest.raises(InvalidRulesError, match="contracts.x.broken_by"):
+        rules_from_dict({"contracts": {"x": {
+            "lead": {"suit": "H", "mode": "until-broken"}, "trump": "named",
+            "trump_obligation": "free", "trump_lead_restricted": True, "broken_by": "discard"}}})
+    with pytest.raises(ValueError):
+        _core.ContractTable([0] * 64, [1] * 4, trump=0, lead_suit=1, lead_mode=1,
+                            trump_lead_restricted=True, broken_by_discard=True)
+
+
+def _one_suit_leader_deals(rng: random.Random):
+    """Four-card deals in which N holds only hearts and has led one, a trick played at
+    random: that lead breaks hearts under the built-in rules, not in the Italian game."""
+    while True:
+        hearts = [f"H{r}" for r in "AKQJT98765432"]
+        others = [f"{s}{r}" for s in "SDC" for r in "AKQJT98765432"]
+        rng.shuffle(hearts)
+        rng.shuffle(others)
+        rest = hearts[4:4 + rng.randint(2, 5)] + others[:12]
+        rng.shuffle(rest)
+        deal = Deal.from_hands({"N": hearts[:4], "E": rest[0:4], "S": rest[4:8], "W": rest[8:12]})
+        yield deal, [rng.choice(hearts[:4])] + [rng.choice([c for c in rest[k:k + 4] if c[0] == "H"]
+                                                           or rest[k:k + 4]) for k in (0, 4, 8)]
+
+
+@pytest.mark.parametrize("contract, trump", [("no-hearts", None), ("trumps", "H")])
+def test_a_suit_broken_by_a_discard_is_solved_exactly(contract, trump):
+    # the core's values equal brute force where breaking by a discard changes them
+    rs, _ = house("italian-game.json")
+    by_play = rules_from_dict({"base": "italian", "contracts": {
+        "trumps": {"trump_lead_restricted": True}}})
+    rng = random.Random(f"broken by a discard {contract}")
+    differing = 0
+    for (deal, trick), _ in zip(_one_suit_leader_deals(rng), range(300)):
+        game = Position(rs, contract, deal, leader="N", trump=trump, play=trick)
+        played = Position(by_play, contract, deal, leader="N", trump=trump, play=trick)
+        if game.complete:
+            continue
+        exact = {s: bruteforce.value_pruned(game, s) for s in game.seats}
+        result = solve(game)
+        assert result.values == exact, deal.pbn()
+        assert result.cards == bruteforce.card_values_pruned(game), deal.pbn()
+        differing += (exact, result.cards) != \
+            ({s: bruteforce.value_pruned(played, s) for s in played.seats},
+             bruteforce.card_values_pruned(played))
+        if differing >= 5:
+            break
+    assert differing >= 5
