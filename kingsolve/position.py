@@ -18,7 +18,7 @@ from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, Par
 from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract, get_variant
 from .trick_rules import ends_early, legal_mask, legal_with_reason, trick_winner_index
 
-__all__ = ["Position", "Trick", "parse_played_card"]
+__all__ = ["Position", "Trick", "parse_played_card", "check_seats"]
 
 
 @dataclass(frozen=True)
@@ -289,3 +289,18 @@ def _check_deal(variant: RuleSet, deal: Deal, doubles: bool) -> None:
             raise InvalidRequestError(f"variant {variant.name!r} has no doubles")
         if deal.players != 4:
             raise InvalidRequestError("doubles need 4 players")
+
+
+def check_seats(position: "Position", seats: "Iterable[Seat | str] | None") -> list[Seat]:
+    """The seats asked for, each once in the order given (default: every seat in
+    play); ``InvalidRequestError`` for a seat not in play."""
+    if seats is None:
+        return list(position.seats)
+    out: list[Seat] = []
+    for s in seats:
+        seat = Seat.parse(s)
+        if seat not in position.seats:
+            raise InvalidRequestError(f"invalid seat {seat.name!r}: that seat is not in play")
+        if seat not in out:
+            out.append(seat)
+    return out
