@@ -22,6 +22,7 @@ from .cards import Seat
 from .checks import check_fields, check_threads, is_int, is_number
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
+from .play import new_position
 from .result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (the JSON limits, re-exported)
 from .rules import get_variant
 
@@ -103,16 +104,8 @@ def position_from_request(req: Any):
     leader = Seat.parse(_field(req, "leader", str, default="N"))
     doubles = _field(req, "doubles", bool, default=False)
     trump = _field(req, "trump", str)
-    if contract.kind == "domino":
-        from .domino import DominoPosition
-        if trump is not None:
-            raise InvalidRequestError("contract 'domino' takes no trump")
-        if doubles:
-            raise InvalidRequestError("contract 'domino' is played in singles only")
-        return DominoPosition(variant, deal, leader=leader, play=play, contract=contract)
-    from .position import Position
-    return Position(variant, contract, deal, leader=leader, trump=trump, doubles=doubles,
-                    play=play)
+    return new_position(variant, contract, deal, leader=leader, trump=trump, doubles=doubles,
+                        play=play)
 
 
 def legal_request(req: Any) -> dict:
@@ -233,27 +226,14 @@ def solve_stream(request: Any, cancel: "threading.Event | None" = None) -> Itera
 def _analyses_of(request: Any, cancel: "threading.Event | None" = None):
     """The checked request, its budget and the analyses that answer it (a generator,
     started lazily: the request's errors raise here, at once)."""
-    from .analysis import analyses, exact_analysis
-    from .position import Position
+    from .search import position_analyses
     req = check_request(request)
     seats = _request_seats(req)
     budget = budget_from_request(req)
     exact = _field(req, "exact", bool, default=False)
     threads = request_threads(req)
     position = position_from_request(req)
-
-    def results():
-        if not isinstance(position, Position):
-            from .domino_solver import solve_domino
-            yield exact_analysis(position, solve_domino(position, seats=seats, budget=budget))
-        elif exact:
-            from .solver import solve
-            yield exact_analysis(position, solve(position, seats=seats, budget=budget,
-                                                 threads=threads))
-        else:
-            yield from analyses(position, seats=seats, budget=budget, cancel=cancel,
-                                threads=threads)
-    return req, budget, results()
+    return req, budget, position_analyses(position, seats, budget, exact, threads, cancel)
 
 
 def request_threads(req: Mapping[str, Any]) -> int:
