@@ -381,7 +381,7 @@ class _Run:
                         estimates=estimates, card_bounds=card_bounds,
                         card_estimates=card_estimates, best=best, horizon=horizon,
                         nodes=self.nodes, ms=(time.perf_counter() - self.start) * 1000.0,
-                        extra=_exact_sides(p, bounds),
+                        extra=_sides(p, bounds),
                         estimator=None if solved else "model" if self.model is not None else "playout",
                         equal=self.equal)
 
@@ -521,7 +521,7 @@ def model_measured_better(position: Position) -> bool:
         position.n_tricks - len(position.tricks) >= 12
 
 
-def _exact_sides(position: Position, bounds: dict) -> dict:
+def _sides(position: Position, bounds: dict) -> dict:
     """Doubles: each side's exact value, as ``solve`` reports it, once both are proved."""
     return doubles_sides(position, {s: lo for s, (lo, hi) in bounds.items() if lo == hi})
 
@@ -533,7 +533,7 @@ def _finished(position: Position, seats: list[Seat], start: float) -> Analysis:
     return Analysis(to_move=None, taken=dict(position.taken), complete=True, bounds=bounds,
                     estimates=dict(values), card_bounds={}, card_estimates={}, best=[],
                     horizon=0, nodes=0, ms=(time.perf_counter() - start) * 1000.0,
-                    extra=_exact_sides(position, bounds))
+                    extra=_sides(position, bounds))
 
 
 def exact_analysis(position, result: SolveResult) -> Analysis:

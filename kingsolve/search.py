@@ -1,19 +1,23 @@
 """The search of any position: the anytime analysis or the exact search of a trick
 contract (``kingsolve.analysis``, ``kingsolve.solver``), the exact search of the
 domino (``kingsolve.domino_solver``). The one place that tells them apart for the
-analyses built on them (reviews, reports, requests).
+analyses built on them (reviews, reports, requests). The searches are imported when
+a position is searched: a server without the compiled core still answers the
+requests that need none.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
-from .analysis import Analysis, analyses, analyse, exact_analysis
 from .cards import Seat
 from .errors import SolveTimeout
 from .position import Position
 from .result import Budget, SolveResult, Solver
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
 
 __all__ = ["solve_position", "analyse_position", "position_analyses"]
 
@@ -42,6 +46,7 @@ def analyse_position(position, seats: Iterable[Seat] | None = None,
     domino, or a given exact ``solver`` (same signature as ``kingsolve.solve``), an
     exact result, or on a budget stop only the ranges its ``SolveTimeout`` proved.
     """
+    from .analysis import Analysis, analyse, exact_analysis
     seats = None if seats is None else list(seats)
     if solver is None and isinstance(position, Position):
         return analyse(position, seats, budget, cards=cards)
@@ -59,8 +64,12 @@ def position_analyses(position, seats: Iterable[Seat] | None = None,
                       cancel: threading.Event | None = None) -> Iterator[Analysis]:
     """The analyses of a trick or domino position as they improve (``analyses``),
     the last the best; one exact answer for the domino or with ``exact``, which
-    raises ``SolveTimeout`` with the ranges proved when the budget ends first."""
-    if exact or not isinstance(position, Position):
+    raises ``SolveTimeout`` with the ranges proved when the budget ends first. The
+    search is imported now, the searching starts when the first analysis is asked for."""
+    from .analysis import analyses, exact_analysis
+    if not exact and isinstance(position, Position):
+        return analyses(position, seats=seats, budget=budget, cancel=cancel, threads=threads)
+
+    def exact_answer() -> Iterator[Analysis]:
         yield exact_analysis(position, solve_position(position, seats, budget, threads=threads))
-    else:
-        yield from analyses(position, seats=seats, budget=budget, cancel=cancel, threads=threads)
+    return exact_answer()

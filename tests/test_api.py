@@ -185,7 +185,8 @@ def fake_solver(monkeypatch):
                  exact=False):
         calls.append(dict(variant=variant, deal=deal, leader=leader, contracts=contracts, trump=trump,
                           doubles=doubles, budget=budget, threads=threads, exact=exact))
-        return types.SimpleNamespace(to_dict=lambda: {"variant": variant, "contracts": {}})
+        return types.SimpleNamespace(to_dict=lambda: {"variant": getattr(variant, "name", variant),
+                                                      "contracts": {}})
 
     monkeypatch.setitem(sys.modules, "kingsolve.solver", module)
     monkeypatch.setattr(views, "solve_request", solve_request)
