@@ -15,7 +15,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Mapping, TypeVar
 
-from . import _core
+from ._core import BudgetExceeded, ContractTable, Core
 from .cards import Seat
 from .errors import SolveTimeout
 from .position import Position
@@ -24,11 +24,9 @@ from .result import Budget
 __all__ = ["Core", "BudgetExceeded", "load", "side_mask", "total", "first_guess", "run",
            "leased_core", "table_mb", "IdleCores", "idle_cores", "doubles_sides"]
 
-#: The compiled search core: ``Core(mb)`` has a transposition table of ``mb`` MiB.
-Core = _core.Core
-#: What a core call raises at its budget; ``run`` makes it a ``SolveTimeout``. Only
-#: tools that drive a core by hand (benchmarks) catch it themselves.
-BudgetExceeded = _core.BudgetExceeded
+# ``Core(mb)``: the compiled search core, with a transposition table of ``mb`` MiB.
+# ``BudgetExceeded``: what a core call raises at its budget; ``run`` makes it a
+# ``SolveTimeout``. Only tools that drive a core by hand (benchmarks) catch it themselves.
 
 T = TypeVar("T")
 
@@ -41,12 +39,12 @@ def table_mb(position: Position, budget: Budget) -> int:
     return max(1, min(budget.tt_mb, need))
 
 
-def load(core: "_core.Core", position: Position) -> None:
+def load(core: Core, position: Position) -> None:
     """Load ``position`` (its compiled contract, hands, trick and play so far) into ``core``."""
     t = position.tables
     next_seat = [int(position.next_seat(s)) if s in position.seats else -1 for s in Seat]
     hands = [m or 0 for m in position.hands]
-    table = _core.ContractTable(
+    table = ContractTable(
         t.card_points, t.trick_points, trump=t.trump, lead_suit=t.lead_suit,
         lead_mode=t.lead_mode, trump_lead_restricted=t.trump_lead_restricted,
         overtake=t.overtake, overtrump_on_trump_lead=t.overtrump_on_trump_lead,
@@ -86,7 +84,7 @@ def run(call: Callable[[], T], budget: Budget) -> T:
     package errors)."""
     try:
         return call()
-    except _core.BudgetExceeded as exc:
+    except BudgetExceeded as exc:
         which = exc.args[0] if exc.args else "nodes"
         if which == "ms":
             raise SolveTimeout(f"search stopped at its time budget of {budget.ms:g} ms") from None
@@ -111,9 +109,9 @@ class IdleCores:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._idle: list[tuple[int, Any, "_core.Core"]] = []   # (MiB, hand key, core), oldest first
+        self._idle: list[tuple[int, Any, Core]] = []   # (MiB, hand key, core), oldest first
 
-    def take(self, mb: int, key: Any) -> "_core.Core | None":
+    def take(self, mb: int, key: Any) -> "Core | None":
         with self._lock:
             sized = [i for i, (m, _, _) in enumerate(self._idle) if m == mb]
             if not sized:
@@ -123,7 +121,7 @@ class IdleCores:
             # wanted again by their own hand (another thread's next position)
             return self._idle.pop(same[-1] if same else sized[0])[2]
 
-    def give(self, mb: int, key: Any, core: "_core.Core") -> None:
+    def give(self, mb: int, key: Any, core: Core) -> None:
         dropped = []
         with self._lock:
             self._idle.append((mb, key, core))
@@ -153,7 +151,7 @@ def _hand_key(position: Position) -> tuple:
 
 
 @contextmanager
-def leased_core(position: Position, budget: Budget, threads: int = 1) -> Iterator["_core.Core"]:
+def leased_core(position: Position, budget: Budget, threads: int = 1) -> Iterator[Core]:
     """A core for the position's table size, loaded with the position, its lone-seat
     searches on ``threads`` threads sharing its table; back among the idle cores
     (``IdleCores``) when the lease ends. A nested lease gets a core of its own.
@@ -161,7 +159,7 @@ def leased_core(position: Position, budget: Budget, threads: int = 1) -> Iterato
     mb, key = table_mb(position, budget), _hand_key(position)
     core = idle_cores.take(mb, key)
     if core is None:
-        core = run(lambda: _core.Core(mb), budget)
+        core = run(lambda: Core(mb), budget)
     run(lambda: core.set_threads(threads), budget)
     load(core, position)
     try:
