@@ -48,7 +48,7 @@ def _limits(default_ms: float | None = None, ms: float | None = None) -> Limits:
 
 
 def _analysis_limits() -> Limits:
-    """The limits of a table, review, choice or hint: all of its searches share the
+    """The limits of a review, a choice or a hint: all of its searches share the
     budget, never past the time one request may take."""
     return _limits(ms=current_app.config["KINGSOLVE_BATCH_MS"])
 
