@@ -11,7 +11,7 @@
 # suit broken by a discard only (Rules.broken_by_discard) does not, so its state
 # takes the key's top bit.
 # Each entry also keeps which top cards of each suit its bounds depend on, so the
-# search's relevant cards (see search() in _core.pyx) stay exact through a hit.
+# search's relevant cards (see search() in core_search.pxi) stay exact through a hit.
 
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset

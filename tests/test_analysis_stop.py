@@ -13,12 +13,12 @@ import time
 from kingsolve import Deal, Position
 from kingsolve.analysis import _Part, _Run
 from kingsolve.result import Budget
-from kingsolve.solver import _leased_core, solve
-
+from kingsolve import engine
+from kingsolve.solver import solve
 
 def test_a_value_given_no_time_keeps_its_range():
     pos = Position("russian", "no-queens", Deal.random(7, deck=32), leader="N")
-    with _leased_core(pos, Budget()) as core:
+    with engine.leased_core(pos, Budget()) as core:
         run = _Run(core, pos, list(pos.seats), Budget(ms=10_000), None, time.perf_counter())
         # a finished search of one card leaves core.proved at that card's value
         core.set_budget(10**7, 10_000)

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kingsolve import (Deal, InvalidRulesError, Position, _core, rules_from_dict, rules_from_json,
-                       solve)
-from kingsolve.solver import _load
+from kingsolve import Deal, InvalidRulesError, Position, engine, rules_from_dict, rules_from_json, solve
+from kingsolve._core import ContractTable
 from kingsolve.cards import cards_of_mask, deck_mask
 
 import bruteforce
@@ -140,8 +139,8 @@ def test_the_italian_game_breaks_a_suit_only_by_a_discard():
         ref.play(card)
     assert [text(c) for c in ref.legal()] == ["SA", "S2"]
     for pos in (Position(rs, "no-hearts", deal, leader="N"), game):
-        core = _core.Core(1)
-        _load(core, pos)
+        core = engine.Core(1)
+        engine.load(core, pos)
         assert core.legal() == pos.legal_mask()
         result = solve(pos)
         assert result.cards == bruteforce.card_values(pos)
@@ -168,7 +167,7 @@ def test_a_suit_broken_by_a_discard_is_one_suit_for_the_search():
             "lead": {"suit": "H", "mode": "until-broken"}, "trump": "named",
             "trump_obligation": "free", "trump_lead_restricted": True, "broken_by": "discard"}}})
     with pytest.raises(ValueError):
-        _core.ContractTable([0] * 64, [1] * 4, trump=0, lead_suit=1, lead_mode=1,
+        ContractTable([0] * 64, [1] * 4, trump=0, lead_suit=1, lead_mode=1,
                             trump_lead_restricted=True, broken_by_discard=True)
 
 
