@@ -143,7 +143,7 @@ class Contract:
 
     def to_dict(self) -> dict:
         """The contract as a rule document's entry (``kingsolve.rule_documents``), which
-        ``RuleSet.from_dict`` reads back to an equal contract."""
+        ``rule_documents.rules_from_dict`` reads back to an equal contract."""
         out: dict = {"name": self.name, "kind": self.kind, "description": self.description}
         if self.kind == "tricks":
             out.update({
@@ -310,7 +310,7 @@ class RuleSet:
 
     def to_dict(self) -> dict:
         """The rule set as a rule document (``kingsolve.rule_documents``, docs/rules.md
-        section 13): ``RuleSet.from_dict`` reads it back to an equal rule set."""
+        section 13): ``rule_documents.rules_from_dict`` reads it back to an equal rule set."""
         return {
             "name": self.name, "description": self.description,
             "direction": "clockwise" if self.direction == 1 else "counterclockwise",
@@ -320,12 +320,6 @@ class RuleSet:
             "contracts": {n: c.to_dict() for n, c in self.contracts.items()},
             **{k: v for k, v in self.extra.items()},
         }
-
-    @classmethod
-    def from_dict(cls, document: object) -> "RuleSet":
-        """The rule set a rule document describes, checked (``rules_from_dict``)."""
-        from .rule_documents import rules_from_dict
-        return rules_from_dict(document)
 
 
 def _contracts(*items: Contract) -> dict[str, Contract]:

@@ -24,7 +24,7 @@ def test_every_built_in_rule_set_reads_back_equal(name):
     back = rules_from_json(json.dumps(rs.to_dict()))
     assert back == rs
     assert back.contracts == rs.contracts and list(back.contracts) == list(rs.contracts)
-    assert RuleSet.from_dict(rs.to_dict()).to_dict() == rs.to_dict()
+    assert rules_from_dict(rs.to_dict()).to_dict() == rs.to_dict()
 
 
 def _small_position(rs: RuleSet, contract: str, seed: int, left: int) -> Position:
