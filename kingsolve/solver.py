@@ -169,6 +169,31 @@ def _total(position: Position, seat: Seat, future: int) -> int:
     return future + sum(position.taken[s] for s in side) + position.tables.seat_constant * len(side)
 
 
+def _meet(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return max(a[0], b[0]), min(a[1], b[1])
+
+
+def _other_side(mask: int) -> int:
+    """The other side's seats (doubles: four seats in two sides)."""
+    return 0b1111 ^ mask
+
+
+def _mirror_sides(position: Position, quick: tuple[int, int],
+                  ranges: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    """The ranges of future values by side mask, in doubles each met with the mirror
+    of the other side's: the sides take every point left between them (the sum of the
+    quick bounds), so N+S's value v is E+W's ``total - v``."""
+    if not position.doubles:
+        return ranges
+    total = sum(quick)
+    out = dict(ranges)
+    for mask, (lo, hi) in ranges.items():
+        other = _other_side(mask)
+        if other in out:
+            out[other] = _meet(out[other], (total - hi, total - lo))
+    return out
+
+
 def _valid_horizon(horizon: Any) -> int:
     return check_int(horizon, "horizon", 0, expected="a number of tricks >= 0")
 
@@ -269,10 +294,11 @@ class _LoadedSearch:
             values = {seat: self.total(seat, self.value(_side_mask(self.position, seat)))
                       for seat in seats}
         except SolveTimeout as exc:
-            bounds = {}
-            for seat in seats:
-                lo, hi = self.proved(seat)
-                bounds[seat] = (self.total(seat, lo), self.total(seat, hi))
+            masks = {seat: _side_mask(self.position, seat) for seat in seats}
+            ranges = _mirror_sides(self.position, self.quick,
+                                   {m: self.proved(seat) for seat, m in masks.items()})
+            bounds = {seat: (self.total(seat, ranges[m][0]), self.total(seat, ranges[m][1]))
+                      for seat, m in masks.items()}
             raise SolveTimeout.proved(str(exc), bounds) from None
         return values, card_values
 
@@ -315,9 +341,14 @@ class _LoadedSearch:
             for i, mask in enumerate(todo):
                 self.running = mask
                 lo, hi = self.ranges.get(mask, quick)
+                if mask in done:             # the other side's value gave it
+                    continue
                 try:
                     done[mask] = _run(lambda: core.value(
                         mask, min(max(_first_guess(*quick), lo), hi), len(todo) - i), self.budget)
+                    if self.position.doubles:
+                        # the sides share the points left: one's value is the other's
+                        done[_other_side(mask)] = sum(quick) - done[mask]
                 except SolveTimeout as exc:
                     plo, phi = core.proved
                     self.ranges[mask] = (max(lo, plo), min(hi, phi))
