@@ -942,7 +942,9 @@ cdef inline void lead_scores(Search* c, int* mv, int n, int ttmove, uint64_t leg
             # suit whose game it may lose (lone_game_unsafe); the others lead
             # where the maximiser holds few cards that can duck
             mx = maxcards & lane_of(s)
-            if mover_max:
+            if mover_max and not c.lone:
+                score[i] = side_lead_score(c, bit, opp)
+            elif mover_max:
                 score[i] = popcount(others & above(bit)) * 16 - rank * 4
                 if (unsafe >> s) & 1:
                     score[i] += 128
