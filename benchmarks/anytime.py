@@ -66,7 +66,8 @@ from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.hints import play_preference  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.rules import VARIANTS, RuleSet  # noqa: E402
-from kingsolve.solver import _leased_core, rollout_values, solve  # noqa: E402
+from kingsolve import engine  # noqa: E402
+from kingsolve.solver import rollout_values, solve  # noqa: E402
 
 NODES = 2_000_000_000          # the time caps stop every search here, never the nodes
 ANALYSE_MS = (250, 1000)
@@ -197,7 +198,7 @@ def stopped_search(pos: Position, ms: float) -> dict[str, tuple[int, int]]:
     mover = pos.to_move
     budget = Budget(nodes=NODES, ms=ms)
     forget(pos, budget)
-    with _leased_core(pos, budget) as core:
+    with engine.leased_core(pos, budget) as core:
         run = _Run(core, pos, [mover], budget, None)
         run.rungs = []                          # no estimates: the exact search only
         for last in run.rounds():

@@ -58,8 +58,8 @@ from kingsolve.deal import hand_text  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
 from kingsolve.rules import VARIANTS  # noqa: E402
-from kingsolve.solver import (_core, _first_guess, _idle_cores, _leased_core, _side_mask,  # noqa: E402
-                              _solve_loaded, _table_mb)
+from kingsolve import engine  # noqa: E402
+from kingsolve.solver import solve_loaded  # noqa: E402
 from kingsolve.table import dd_table  # noqa: E402
 
 
@@ -75,13 +75,13 @@ def seat_value(pos: Position, seat: Seat, budget: Budget,
     summed). A search the budget stops adds to ``ranges`` the width of the range it
     proved and of the quick bounds' range."""
     t = time.perf_counter()
-    with _leased_core(pos, budget, threads) as core:   # an idle core, as solve takes
+    with engine.leased_core(pos, budget, threads) as core:   # an idle core, as solve takes
         core.set_budget(budget.nodes, budget.ms)
         lo, hi = core.bounds()
         try:
-            core.value(_side_mask(pos, seat), _first_guess(lo, hi))
+            core.value(engine.side_mask(pos, seat), engine.first_guess(lo, hi))
             ok = True
-        except _core.BudgetExceeded:
+        except engine.BudgetExceeded:
             ok = False
             if ranges is not None:
                 ranges.append((core.proved[1] - core.proved[0], hi - lo))
@@ -175,11 +175,11 @@ def forget(pos: Position, budget: Budget) -> None:
                      doubles=pos.doubles, trump=pos.trump)
     while len(other.record) < len(pos.record) and not other.complete:
         other.play(other.legal_cards()[0])
-    mb = _table_mb(pos, budget)
+    mb = engine.table_mb(pos, budget)
     with ExitStack() as held:
-        held.enter_context(_leased_core(other, budget))
-        while mb in _idle_cores.sizes():
-            held.enter_context(_leased_core(other, budget))
+        held.enter_context(engine.leased_core(other, budget))
+        while mb in engine.idle_cores.sizes():
+            held.enter_context(engine.leased_core(other, budget))
 
 
 def unrelated_board():
@@ -221,9 +221,9 @@ def bench_leads(deals: int, budget: Budget, repeat: int) -> None:
         for _ in range(repeat):
             forget(pos, budget)
             t = time.perf_counter()
-            with _leased_core(pos, budget) as core:   # as kingsolve.solve runs it
+            with engine.leased_core(pos, budget) as core:   # as kingsolve.solve runs it
                 try:
-                    _, cards = _solve_loaded(core, pos, [leader], budget)
+                    _, cards = solve_loaded(core, pos, [leader], budget)
                 except SolveTimeout:
                     ok, cards = False, None
                 nodes, trick_nodes = core.nodes, core.trick_nodes
@@ -254,9 +254,9 @@ def bench_dds_table(deals: int, budget: Budget, repeat: int) -> None:
         ok = True
         forget(positions[0], budget)
         for pos in positions:
-            with _leased_core(pos, budget) as core:
+            with engine.leased_core(pos, budget) as core:
                 try:
-                    _solve_loaded(core, pos, [pos.leader], budget, with_cards=False)
+                    solve_loaded(core, pos, [pos.leader], budget, with_cards=False)
                 except SolveTimeout:
                     ok = False
                 nodes, trick_nodes = nodes + core.nodes, trick_nodes + core.trick_nodes
@@ -324,7 +324,7 @@ def bench_tables(deals: int, budget: Budget) -> None:
         for r in table["rows"]:
             # each cell's range left open, as a share of the row's quick bounds
             pos = Position("italian", r["contract"], deal, leader=Seat(seed % 4), trump=r["trump"])
-            with _leased_core(pos, budget) as core:
+            with engine.leased_core(pos, budget) as core:
                 qlo, qhi = core.bounds()
             share.extend((hi - lo) / (qhi - qlo) for lo, hi in r["bounds"].values() if qhi > qlo)
     cells = 4 * len(table["rows"])

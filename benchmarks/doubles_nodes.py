@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kingsolve import Card, Deal, Position, Seat  # noqa: E402
 from kingsolve.deal import hand_text  # noqa: E402
-from kingsolve.solver import _core, _first_guess, _load, _side_mask  # noqa: E402
+from kingsolve import engine  # noqa: E402
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -54,18 +54,18 @@ def position(seed: int, contract: str) -> Position:
 
 
 def count_nodes(seeds: list[int], contract: str, node_budget: int) -> None:
-    core = _core.Core(32)
+    core = engine.Core(32)
     nodes, trick_nodes, secs, log_sum, each = 0, 0, 0.0, 0.0, []
     stores, kept, held = 0, 0, 0
     for seed in seeds:
         pos = position(seed, contract)
-        _load(core, pos)
+        engine.load(core, pos)
         core.set_budget(node_budget, 600_000)
         t = time.perf_counter()
         try:
-            core.value(_side_mask(pos, pos.leader), _first_guess(*core.bounds()))
+            core.value(engine.side_mask(pos, pos.leader), engine.first_guess(*core.bounds()))
             mark = ""
-        except _core.BudgetExceeded:
+        except engine.BudgetExceeded:
             mark = "+"                      # stopped at the node budget
         secs += time.perf_counter() - t
         nodes += core.nodes
@@ -96,11 +96,11 @@ def against_dds(seeds: list[int], contract: str, tricks: int, prefix: list[str],
     def compare(pos: Position, label: str) -> None:
         side = pos.side_of(pos.leader)
         need = tricks - sum(1 for t in pos.tricks if t.winner in side)
-        core = _core.Core(32)              # a fresh table, as DDS starts
-        _load(core, pos)
+        core = engine.Core(32)              # a fresh table, as DDS starts
+        engine.load(core, pos)
         core.set_budget(2_000_000_000, 600_000)
         beta = per_trick * need
-        v = core.probe(_side_mask(pos, pos.leader), beta - 1, beta)
+        v = core.probe(engine.side_mask(pos, pos.leader), beta - 1, beta)
         hands = list(pos.hands)
         for seat, bit in pos.trick:
             hands[seat] |= 1 << bit

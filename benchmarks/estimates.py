@@ -36,7 +36,8 @@ from kingsolve.analysis import analyse  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.hints import play_preference  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
-from kingsolve.solver import _idle_cores, solve  # noqa: E402
+from kingsolve import engine  # noqa: E402
+from kingsolve.solver import solve  # noqa: E402
 from training.dataset import contract_total, position_of  # noqa: E402
 from kingsolve.rules import VARIANTS  # noqa: E402
 from training.positions import SETTINGS, position  # noqa: E402
@@ -78,7 +79,7 @@ class Exact:
         if row is not None and ("cards" in row or row["over_ms"] >= cap_ms):
             return row
         pos = bench_position(level, index)
-        _idle_cores.clear()
+        engine.idle_cores.clear()
         start = time.perf_counter()
         row = {"level": level, "i": index, "position": describe(pos)}
         try:
@@ -146,7 +147,7 @@ def run(levels: list[int], count: int, budgets: list[float], cap_ms: float,
             scores["simple player"].add(cards, str(play_preference(pos)[0]), total, rules)
             for ms in budgets:
                 for estimator in estimators:
-                    _idle_cores.clear()
+                    engine.idle_cores.clear()
                     a = analyse(pos, seats=[pos.to_move], budget=Budget(nodes=NODES, ms=ms),
                                 estimator=estimator)
                     est = {str(c): float(v) for c, v in a.card_estimates.items()}

@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from frontier import penalty_contracts, position_at  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
-from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask  # noqa: E402
+from kingsolve import engine  # noqa: E402
 
 Cards = tuple[tuple[int, int], ...]     # (rank, owner) of one suit's cards, high to low
 
@@ -129,7 +129,7 @@ def main() -> None:
             if pos.complete or tables.overtake or tables.trump >= 0:
                 continue
             budget = Budget(nodes=args.nodes)
-            with _leased_core(pos, budget) as core:
+            with engine.leased_core(pos, budget) as core:
                 core.set_budget(budget.nodes, 600_000)
                 try:
                     core.set_log(args.cap, args.every)
@@ -137,9 +137,9 @@ def main() -> None:
                     sys.exit(f"lone_tree: {exc}")
                 lo, hi = core.bounds()
                 try:
-                    core.value(_side_mask(pos, seat), _first_guess(lo, hi))
+                    core.value(engine.side_mask(pos, seat), engine.first_guess(lo, hi))
                     stopped = False
-                except _core.BudgetExceeded:
+                except engine.BudgetExceeded:
                     stopped = True
                 log, level_counts, counts = core.take_log()
                 core.set_log(0)

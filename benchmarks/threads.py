@@ -32,19 +32,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from core_speed import forget  # noqa: E402
 from frontier import penalty_contracts, position_at  # noqa: E402
 from kingsolve.result import Budget  # noqa: E402
-from kingsolve.solver import _core, _first_guess, _leased_core, _side_mask  # noqa: E402
+from kingsolve import engine  # noqa: E402
 
 
 def timed(pos, seat, threads: int, budget: Budget) -> tuple[float, float, int | None, tuple]:
     """Seconds, CPU seconds of all threads, the value (None at the budget) and each
     thread's nodes, from an empty table."""
     forget(pos, budget)
-    with _leased_core(pos, budget, threads) as core:
+    with engine.leased_core(pos, budget, threads) as core:
         t, cpu = time.perf_counter(), time.process_time()
         core.set_budget(budget.nodes, budget.ms)
         try:
-            v = core.value(_side_mask(pos, seat), _first_guess(*core.bounds()))
-        except _core.BudgetExceeded:
+            v = core.value(engine.side_mask(pos, seat), engine.first_guess(*core.bounds()))
+        except engine.BudgetExceeded:
             v = None
         return time.perf_counter() - t, time.process_time() - cpu, v, core.thread_nodes
 

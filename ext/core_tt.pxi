@@ -9,7 +9,7 @@
 # are gone share an entry (as DDS does with relative ranks). Suits broken, the
 # trick number and protections follow from the counts, which the pattern fixes.
 # Each entry also keeps which top cards of each suit its bounds depend on, so the
-# search's relevant cards (see search() in _core.pyx) stay exact through a hit.
+# search's relevant cards (see search() in core_search.pxi) stay exact through a hit.
 
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset

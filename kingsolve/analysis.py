@@ -43,14 +43,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator
 
-from . import _core
+from . import engine
 from .cards import Card, Seat
 from .checks import check_threads
-from .errors import InvalidRequestError
-from .position import Position
+from .engine import (Core, doubles_sides, first_guess, leased_core, meet, mirror_sides,
+                     side_mask, total)
+from .errors import InvalidRequestError, SolveTimeout
+from .position import Position, check_seats
 from .result import Budget, Number, SolveResult, json_number
-from .solver import (_check_seats, _first_guess, _leased_core, _meet, _mirror_sides,
-                     _side_mask, _total)
 
 __all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
            "format_number", "HORIZONS", "LEGEND"]
@@ -231,7 +231,7 @@ class _Run:
     without the points taken) and the estimates of each horizon done, which its
     searcher (``_Part``) fills."""
 
-    def __init__(self, core: "_core.Core", position: Position, seats: list[Seat],
+    def __init__(self, core: Core, position: Position, seats: list[Seat],
                  budget: Budget, cancel: threading.Event | None, start: float,
                  cards: bool = True, estimator: str = "auto") -> None:
         self.with_cards = cards
@@ -247,7 +247,7 @@ class _Run:
         self.halted = threading.Event()       # the consumer has gone: start no search
         self.quick = core.bounds()
         self.mover = position.to_move
-        self.mover_mask = _side_mask(position, self.mover)
+        self.mover_mask = side_mask(position, self.mover)
         self.moves = core.moves()                       # bit -> representative bit
         self.reps = sorted(set(self.moves.values()))
         # cards alike for the search (of one hand, suit and kind, nothing still out
@@ -256,7 +256,7 @@ class _Run:
         for bit, rep in sorted(self.moves.items()) if cards else ():
             groups.setdefault(rep, []).append(Card.from_bit(bit))
         self.equal = [g for g in groups.values() if len(g) > 1]
-        masks = [_side_mask(position, s) for s in seats]
+        masks = [side_mask(position, s) for s in seats]
         if cards:
             # the mover's range and estimate come from its cards'
             self.masks = list(dict.fromkeys([self.mover_mask] + masks))
@@ -311,7 +311,7 @@ class _Run:
 
     def side_ranges(self) -> dict[int, tuple[int, int]]:
         """Each side's proved range by mask; in doubles met with the other side's."""
-        return _mirror_sides(self.position, self.quick, {
+        return mirror_sides(self.position, self.quick, {
             m: self._mover_range() if m == self.mover_mask else self.seat_range[m]
             for m in self.masks})
 
@@ -351,19 +351,19 @@ class _Run:
         for bit, rep in sorted(self.moves.items()) if self.with_cards else ():
             card = Card.from_bit(bit)
             lo, hi = self.card_range[rep]
-            card_bounds[card] = (_total(p, mover, lo), _total(p, mover, hi))
+            card_bounds[card] = (total(p, mover, lo), total(p, mover, hi))
             est = self.card_estimate(rep)
             if est is not None:
-                card_estimates[card] = _total(p, mover, est)
+                card_estimates[card] = total(p, mover, est)
         bounds, estimates = {}, {}
         ranges = self.side_ranges()
         for seat in self.seats:
-            mask = _side_mask(p, seat)
+            mask = side_mask(p, seat)
             lo, hi = ranges[mask]
-            bounds[seat] = (_total(p, seat, lo), _total(p, seat, hi))
+            bounds[seat] = (total(p, seat, lo), total(p, seat, hi))
             est = self.seat_estimate(mask)
             if est is not None:
-                estimates[seat] = _total(p, seat, est)
+                estimates[seat] = total(p, seat, est)
         exact = all(lo == hi for lo, hi in card_bounds.values())
         if not card_bounds:
             best = []
@@ -394,7 +394,7 @@ class _Part:
     """The searcher of an analysis: its core, the cards for the play-outs and the
     exact searches, and the other seats' exact searches."""
 
-    def __init__(self, run: _Run, core: "_core.Core") -> None:
+    def __init__(self, run: _Run, core: Core) -> None:
         self.run = run
         self.core = core
         self.reps = run.reps
@@ -412,9 +412,9 @@ class _Part:
             return None
         self.core.set_budget(run.nodes_left, seconds * 1000.0)
         try:
-            v = call()
+            v = engine.run(call, run.budget)
             return v, v
-        except _core.BudgetExceeded:
+        except SolveTimeout:
             return None if estimate else self.core.proved
         finally:
             run.spent(self.core.nodes)
@@ -433,7 +433,7 @@ class _Part:
                 key = (rep, mask)
                 if key in done:
                     continue
-                guess = earlier.get(key, _first_guess(*run.quick))
+                guess = earlier.get(key, first_guess(*run.quick))
                 if run.model is not None and (h != run.rungs[0] or len(run.rungs) == 1):
                     depth = run.model_depth(h)
                     got = self._call(until - time.perf_counter(),
@@ -472,14 +472,14 @@ class _Part:
             share = (until - time.perf_counter()) / (len(todo) - i)
             old = ranges[key]
             guess = run.card_estimate(key) if ranges is run.card_range else run.seat_estimate(key)
-            guess = _clamp(_first_guess(*old) if guess is None else int(round(guess)), *old)
+            guess = _clamp(first_guess(*old) if guess is None else int(round(guess)), *old)
             if ranges is run.card_range:
                 got = self._call(share, lambda: core.child_value(key, mask, guess))
             else:
                 got = self._call(share, lambda: core.value(mask, guess))
             if got is not None:
                 with run.lock:
-                    ranges[key] = _meet(ranges[key], got)
+                    ranges[key] = meet(ranges[key], got)
             if run.stopped():
                 break
 
@@ -526,14 +526,8 @@ def model_measured_better(position: Position) -> bool:
 
 
 def _sides(position: Position, bounds: dict) -> dict:
-    """Doubles: each side's exact value, as ``solve`` reports it, once both are known."""
-    if not position.doubles:
-        return {}
-    sides = {}
-    for seat, (lo, hi) in bounds.items():
-        if lo == hi:
-            sides["NS" if seat in (Seat.N, Seat.S) else "EW"] = lo
-    return {"sides": sides} if len(sides) == 2 else {}
+    """Doubles: each side's exact value, as ``solve`` reports it, once both are proved."""
+    return doubles_sides(position, {s: lo for s, (lo, hi) in bounds.items() if lo == hi})
 
 
 def _finished(position: Position, seats: list[Seat], start: float) -> Analysis:
@@ -580,12 +574,12 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
                                   f"got {type(position).__name__}")
     check_threads(threads)
     budget = budget or Budget()
-    wanted = _check_seats(position, seats)
+    wanted = check_seats(position, seats)
     start = time.perf_counter()
     if position.complete:
         yield _finished(position, wanted, start)
         return
-    with _leased_core(position, budget, threads) as core:
+    with leased_core(position, budget, threads) as core:
         run = _Run(core, position, wanted, budget, cancel, start, cards, estimator)
         # the first horizon, on every card, with the whole budget before anything else
         # (a slice of a busy machine's time could miss it): an estimate of everything

@@ -43,9 +43,17 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
 
 
 class KingsolveError(ValueError):
-    """Base of every error kingsolve raises for bad input or an exceeded budget."""
+    """Base of every error kingsolve raises for bad input or an exceeded budget.
+
+    ``field``, when known, names the part of the input to blame (``"trump"``,
+    ``"deal"``...): a record points at the tag that holds it.
+    """
 
     code = "invalid"
+
+    def __init__(self, message: str = "", field: "str | None" = None) -> None:
+        super().__init__(message)
+        self.field = field
 
     def to_dict(self) -> dict:
         """The error as the JSON surfaces (API, batches) send it."""

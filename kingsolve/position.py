@@ -18,7 +18,7 @@ from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, Par
 from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract, get_variant
 from .trick_rules import ends_early, legal_mask, legal_with_reason, trick_winner_index
 
-__all__ = ["Position", "Trick", "parse_played_card"]
+__all__ = ["Position", "Trick", "parse_played_card", "check_seats", "check_trump"]
 
 
 @dataclass(frozen=True)
@@ -60,13 +60,14 @@ class Position:
             raise InvalidRequestError(f"contract {self.contract.name!r} is not a trick contract; "
                                       f"use DominoPosition")
         self.deal = deal if isinstance(deal, Deal) else Deal(deal)
-        self.trump = _check_trump(self.contract, trump)
+        self.trump = check_trump(self.contract, trump)
         self.doubles = bool(doubles)
         _check_deal(self.variant, self.deal, self.doubles)
         self.seats = self.deal.seats
         self.leader = Seat.parse(leader)
         if self.leader not in self.seats:
-            raise InvalidRequestError(f"invalid leader {self.leader.name!r}: that seat is not in play")
+            raise InvalidRequestError(f"invalid leader {self.leader.name!r}: that seat is not in play",
+                                      field="leader")
         self.n_tricks = self.deal.tricks
         self.tables: ContractTables = compile_contract(self.contract, self.n_tricks, self.trump)
         self._next = {s: self.variant.next_seat(s, self.seats) for s in self.seats}
@@ -260,32 +261,53 @@ def parse_played_card(position, card: "Card | str", index: int | None) -> tuple[
     return seat, c, where
 
 
-def _check_trump(contract: Contract, trump) -> Suit | None:
+def check_trump(contract: Contract, trump) -> Suit | None:
+    """The trump suit ``contract`` is played with (None for no trump), checked against it."""
     if trump in (None, "", "-", "none", "NT", "nt"):
         if contract.trump == TRUMP_NAMED:
             raise InvalidRequestError(f"contract {contract.name!r} needs a trump suit "
-                                      f"(S, H, D or C)")
+                                      f"(S, H, D or C)", field="trump")
         return None
     if contract.trump == "none":
-        raise InvalidRequestError(f"contract {contract.name!r} takes no trump, got {excerpt(trump)}")
+        raise InvalidRequestError(f"contract {contract.name!r} takes no trump, got {excerpt(trump)}",
+                                  field="trump")
     try:
         return Suit.parse(trump)
     except ValueError:
-        raise InvalidRequestError(f"invalid trump {excerpt(trump)}: expected S, H, D or C") from None
+        raise InvalidRequestError(f"invalid trump {excerpt(trump)}: expected S, H, D or C",
+                                  field="trump") from None
 
 
 def _check_deal(variant: RuleSet, deal: Deal, doubles: bool) -> None:
     if deal.players not in variant.players:
         raise InvalidDealError(f"invalid deal for variant {variant.name!r}: {deal.players} "
-                               f"players, expected {' or '.join(map(str, variant.players))}")
+                               f"players, expected {' or '.join(map(str, variant.players))}",
+                               field="deal")
     stray = deal.mask & ~deck_mask(variant.deck)
     if stray:
         raise InvalidDealError(f"invalid deal for variant {variant.name!r}: "
-                               f"{' '.join(format_cards(stray))} not in the {variant.deck}-card deck")
+                               f"{' '.join(format_cards(stray))} not in the {variant.deck}-card deck",
+                               field="deal")
     if deal.players == 3 and deal.mask & Card("C2").mask:
-        raise InvalidDealError("invalid deal: with 3 players the 2 of clubs is removed (docs/rules.md 1)")
+        raise InvalidDealError("invalid deal: with 3 players the 2 of clubs is removed "
+                               "(docs/rules.md 1)", field="deal")
     if doubles:
         if not variant.doubles:
-            raise InvalidRequestError(f"variant {variant.name!r} has no doubles")
+            raise InvalidRequestError(f"variant {variant.name!r} has no doubles", field="doubles")
         if deal.players != 4:
-            raise InvalidRequestError("doubles need 4 players")
+            raise InvalidRequestError("doubles need 4 players", field="doubles")
+
+
+def check_seats(position: "Position", seats: "Iterable[Seat | str] | None") -> list[Seat]:
+    """The seats asked for, each once in the order given (default: every seat in
+    play); ``InvalidRequestError`` for a seat not in play."""
+    if seats is None:
+        return list(position.seats)
+    out: list[Seat] = []
+    for s in seats:
+        seat = Seat.parse(s)
+        if seat not in position.seats:
+            raise InvalidRequestError(f"invalid seat {seat.name!r}: that seat is not in play")
+        if seat not in out:
+            out.append(seat)
+    return out

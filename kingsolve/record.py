@@ -141,15 +141,10 @@ class Record:
         """
         if not self.is_played:
             raise RecordError("a festa settled 433 is not played: it has no position")
-        play = self.play if cards is None else self.play[:cards]
-        if self.is_domino:
-            from .domino import DominoPosition
-            return DominoPosition(self.rules, self.deal, leader=self.leader, play=play,
-                                  contract=self.rules.contract(self.contract, self.options))
-        from .position import Position
-        return Position(self.rules, self.contract, self.deal, leader=self.leader,
-                        trump=self.trump, doubles=self.doubles, options=self.options,
-                        play=play)
+        from .play import new_position
+        return new_position(self.rules, self.contract, self.deal, leader=self.leader,
+                            trump=self.trump, doubles=self.doubles, options=self.options,
+                            play=self.play if cards is None else self.play[:cards])
 
     def tricks(self) -> list[tuple[Card, ...]]:
         """The play split as the text writes it: one trick a line (domino: fixed lines)."""
@@ -584,32 +579,25 @@ def _trump_tag(t: _Tags) -> Suit | None:
         raise t.error("Trump", exc) from None
 
 
+#: The tag that holds each field of a position.
+_FIELD_TAGS = {"trump": "Trump", "doubles": "Doubles", "deal": "Deal", "leader": "Leader"}
+
+
 def _start_position(t: _Tags, variant: RuleSet, contract, deal: Deal, leader: Seat,
                     trump: Suit | None, doubles: bool):
     """The play engine's position before the first card, every engine check named by tag."""
-    if contract.kind != "tricks":
-        if trump is not None:
-            raise RecordError("the domino takes no trump", t.line_of("Trump"))
-        if doubles:
-            raise RecordError("the domino is played in singles only", t.line_of("Doubles"))
-        from .domino import DominoPosition
-        try:
-            return DominoPosition(variant, deal, leader=leader, contract=contract)
-        except KingsolveError as exc:
-            raise t.error("Deal", exc) from None
-    from .position import Position, _check_deal, _check_trump
+    from .play import new_position
     try:
-        _check_trump(contract, trump)
+        return new_position(variant, contract, deal, leader=leader, trump=trump, doubles=doubles)
     except KingsolveError as exc:
-        raise t.error("Trump", exc) from None
-    try:
-        _check_deal(variant, deal, doubles)
-    except KingsolveError as exc:
-        raise t.error("Doubles" if "doubles" in str(exc) else "Deal", exc) from None
-    if leader not in deal.seats:
-        raise RecordError(f"invalid leader {excerpt(leader.name)}: that seat is not in play",
-                          t.line_of("Leader") if "Leader" in t else t.line_of("Play"))
-    return Position(variant, contract, deal, leader=leader, trump=trump, doubles=doubles)
+        tag = _FIELD_TAGS.get(exc.field or "deal", "Deal")
+        # a seat not in play, or a domino with a trump or in doubles, says it whole
+        if exc.field == "leader":
+            raise RecordError(str(exc), t.line_of("Leader") if "Leader" in t
+                              else t.line_of("Play")) from None
+        if contract.kind == "domino" and tag != "Deal":
+            raise RecordError(str(exc), t.line_of(tag)) from None
+        raise t.error(tag, exc) from None
 
 
 def _check_score(t: _Tags, record: Record) -> None:

@@ -18,7 +18,8 @@ from .cards import Seat
 from .errors import InvalidRequestError
 from .record import Record, parse_records
 from .result import Budget, Number, Solver, json_number
-from .reviews import Review, analyse_position, format_number, review, start_index
+from .reviews import Review, format_number, review, start_index
+from .search import analyse_position
 
 __all__ = ["match_report", "MatchReport", "HandReport", "hand_total"]
 
@@ -28,13 +29,9 @@ def hand_total(record: Record) -> Number:
     """The points a complete hand of this contract hands out in all (docs/rules.md 3, 9)."""
     if not record.is_played:
         return sum(record.adjustments().values())   # festa settled 433 (docs/rules.md 6)
-    contract = record.rules.contract(record.contract)
-    if contract.kind == "domino":
+    if record.is_domino:
         return 0  # the winner(s) take exactly what the losers lose
-    from .position import Position
-    pos = Position(record.rules, contract, record.deal, leader=record.leader,
-                   trump=record.trump, doubles=record.doubles, options=record.options)
-    t = pos.tables
+    t = record.position(0).tables
     return (t.points_of_mask(record.deal.mask) + sum(t.trick_points)
             + t.seat_constant * record.deal.players)
 

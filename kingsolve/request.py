@@ -1,6 +1,8 @@
 """The request layer: the JSON requests that the CLI, batch files and the API share,
 checked and turned into value types (``Position``, ``Seat``, ``Budget``) for the
-library, and the answers to ``legal``, ``solve`` and ``hint`` requests.
+library: the answers to ``legal``, ``solve`` and ``hint`` requests, and the table,
+review and choices requests (``TableRequest``, ``ReviewRequest``, ``ChoicesRequest``)
+that each surface runs.
 
 A request names the rule set, contract, trump, options, doubles flag, deal, first
 leader and the cards played so far::
@@ -10,24 +12,34 @@ leader and the cards played so far::
      "play": ["SA", "S2"]}
 
 ``position_from_request`` checks every field and builds the position, raising a
-``KingsolveError`` that names the bad field.
+``KingsolveError`` that names the bad field. The API's JSON Schema checks a body's
+shape before it comes here; the library reads each field with one function and
+checks its sense (the deal, the contract, the budget) in one place, so that the CLI
+and batch files, which have no schema, get the same answers. What a surface allows
+(the largest budgets and thread counts, the default time) is a ``Limits`` value, applied
+by ``budget_from_request`` and ``request_threads`` alone.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import Any, Callable, Collection, Iterator, Mapping
 
 from .cards import Seat
-from .checks import check_fields, check_threads, is_int, is_number
+from .checks import MAX_THREADS, check_fields, check_threads, is_int, is_number
 from .deal import Deal
 from .errors import InvalidRequestError, SolveTimeout, excerpt
+from .play import new_position
 from .result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (the JSON limits, re-exported)
-from .rules import get_variant
+from .rules import RuleSet, get_variant
 
 __all__ = ["position_from_request", "legal_request", "solve_request", "solve_stream",
-           "hint_request", "budget_from_request", "check_request", "REQUEST_FIELDS",
-           "HINT_FIELDS", "MAX_TEXT", "MAX_NODES", "MAX_MS", "JSON_SAFE_INT", "json_int"]
+           "hint_request", "budget_from_request", "request_threads", "limited",
+           "variant_from_request", "check_request", "Limits", "LIMITS", "TableRequest",
+           "ReviewRequest", "ChoicesRequest", "CHOICE_KINDS", "choice_variant",
+           "REQUEST_FIELDS", "HINT_FIELDS", "MAX_TEXT", "MAX_NODES", "MAX_MS",
+           "JSON_SAFE_INT", "json_int"]
 
 #: Fields a request may carry (others are refused, to catch typos).
 REQUEST_FIELDS = {"variant", "contract", "trump", "options", "doubles", "deal", "leader", "play",
@@ -41,6 +53,25 @@ MAX_PLAY = 52           # longest play record accepted
 #: The largest budgets a request may ask for.
 MAX_NODES = 2_000_000_000
 MAX_MS = 600_000.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a surface lets one request spend: the largest budgets and thread count,
+    and what a request that names none gets. The library's own are ``LIMITS``; the
+    API makes its own from the server's settings."""
+
+    nodes: int = MAX_NODES               # the largest node budget
+    ms: float = MAX_MS                   # the longest time budget, in ms
+    default_nodes: int | None = None     # a request without nodes (None: ``Budget()``'s)
+    default_ms: float | None = None      # a request without ms (None: ``Budget()``'s)
+    threads: int = MAX_THREADS           # the most search threads of one request
+    table_threads: int = 2               # the threads of a table that names none
+    tt_mb: int = Budget.tt_mb            # the transposition table of each search
+
+
+#: The library's limits: the CLI's and the batch files'.
+LIMITS = Limits()
 
 
 def _invalid_field(name: str, expected: str, value: Any) -> InvalidRequestError:
@@ -79,10 +110,21 @@ def check_request(req: Any, fields: Collection[str] = REQUEST_FIELDS,
     return check_fields(req, fields, noun)
 
 
+def variant_from_request(req: Mapping[str, Any], required: bool = True) -> RuleSet | None:
+    """The rule set a request names in ``variant`` (None when absent and not
+    ``required``): the one place a request's variant is resolved."""
+    name = _field(req, "variant", str, required=required)
+    return None if name is None else get_variant(name)
+
+
 def position_from_request(req: Any):
     """The ``Position`` (or ``DominoPosition``) a request describes, play applied."""
-    req = check_request(req)
-    variant = get_variant(_field(req, "variant", str, required=True))
+    return _position(check_request(req))
+
+
+def _position(req: Mapping[str, Any]):
+    """The position of a request whose fields are checked (``check_request``)."""
+    variant = variant_from_request(req)
     contract_name = _field(req, "contract", str, required=True)
     options = _field(req, "options", list, default=[])
     if not all(isinstance(o, str) for o in options):
@@ -103,16 +145,8 @@ def position_from_request(req: Any):
     leader = Seat.parse(_field(req, "leader", str, default="N"))
     doubles = _field(req, "doubles", bool, default=False)
     trump = _field(req, "trump", str)
-    if contract.kind == "domino":
-        from .domino import DominoPosition
-        if trump is not None:
-            raise InvalidRequestError("contract 'domino' takes no trump")
-        if doubles:
-            raise InvalidRequestError("contract 'domino' is played in singles only")
-        return DominoPosition(variant, deal, leader=leader, play=play, contract=contract)
-    from .position import Position
-    return Position(variant, contract, deal, leader=leader, trump=trump, doubles=doubles,
-                    play=play)
+    return new_position(variant, contract, deal, leader=leader, trump=trump, doubles=doubles,
+                        play=play)
 
 
 def legal_request(req: Any) -> dict:
@@ -132,7 +166,7 @@ def hint_request(request: Any) -> dict:
     if choice not in CHOICES:
         raise InvalidRequestError(f"invalid field 'choice': expected one of {', '.join(CHOICES)}, "
                                   f"got {excerpt(choice)}")
-    variant = _field(req, "variant", str, required=True)
+    variant = variant_from_request(req)
     seat = _field(req, "seat", str, required=True)
     hand = _field(req, "hand", (str, list), required=True)
     # Each search is cut to what is left of the hint's time, so no search gets more than
@@ -146,7 +180,7 @@ def hint_request(request: Any) -> dict:
     return {"id": req["id"], **out} if "id" in req else out
 
 
-def _choice_hint(req: Mapping[str, Any], choice: str, variant: str, seat: str, hand: Any,
+def _choice_hint(req: Mapping[str, Any], choice: str, variant: RuleSet, seat: str, hand: Any,
                  common: dict):
     """The hint a checked hint request asks for: a card, or one of the choices."""
     from .hints import contract_hint, festa_hint, hint, sale_hint, trump_hint
@@ -167,18 +201,39 @@ def _choice_hint(req: Mapping[str, Any], choice: str, variant: str, seat: str, h
     if choice == "contract":
         return contract_hint(variant, seat, hand, contracts=_field(req, "contracts", list),
                              **common)
-    if variant != "portuguese":
-        raise InvalidRequestError(f"the festa is Portuguese (docs/rules.md 6), not {excerpt(variant)}")
+    if variant.name != "portuguese":
+        raise InvalidRequestError(f"the festa is Portuguese (docs/rules.md 6), not "
+                                  f"{excerpt(variant.name)}")
     return festa_hint(seat, hand, role=_field(req, "role", str, "host"), **common)
 
 
-def budget_from_request(req: Mapping[str, Any]) -> Budget:
-    """The budget a request asks for (``nodes``, ``ms``), checked and capped."""
+def budget_from_request(req: Mapping[str, Any], limits: Limits = LIMITS) -> Budget:
+    """The budget a request asks for (``nodes``, ``ms``), checked, then within ``limits``:
+    their defaults where it names none, capped at their largest."""
     default = Budget()
     nodes = _checked_field(req, "nodes", lambda n: is_int(n, lo=1), "a positive integer")
     ms = _checked_field(req, "ms", lambda m: is_number(m) and m > 0, "a positive number")
-    return Budget(nodes=default.nodes if nodes is None else min(nodes, MAX_NODES),
-                  ms=default.ms if ms is None else min(float(ms), MAX_MS), tt_mb=default.tt_mb)
+    if nodes is None:
+        nodes = default.nodes if limits.default_nodes is None else limits.default_nodes
+    if ms is None:
+        ms = default.ms if limits.default_ms is None else limits.default_ms
+    return Budget(nodes=min(nodes, limits.nodes), ms=min(float(ms), limits.ms),
+                  tt_mb=limits.tt_mb)
+
+
+def request_threads(req: Mapping[str, Any], limits: Limits = LIMITS, default: int = 1) -> int:
+    """The request's ``threads`` (``default`` when not given), checked, at most
+    ``limits.threads``."""
+    return min(check_threads(_field(req, "threads", int, default)), limits.threads)
+
+
+def limited(req: Mapping[str, Any], limits: Limits) -> dict:
+    """The request with its threads, then its budget, within ``limits``: what a
+    surface with limits of its own (the API) passes on to ``solve_request`` and
+    ``hint_request``."""
+    threads = request_threads(req, limits)
+    budget = budget_from_request(req, limits)
+    return {**req, "threads": threads, "nodes": budget.nodes, "ms": budget.ms}
 
 
 def _request_seats(req: Mapping[str, Any]) -> list[Seat] | None:
@@ -233,32 +288,14 @@ def solve_stream(request: Any, cancel: "threading.Event | None" = None) -> Itera
 def _analyses_of(request: Any, cancel: "threading.Event | None" = None):
     """The checked request, its budget and the analyses that answer it (a generator,
     started lazily: the request's errors raise here, at once)."""
-    from .analysis import analyses, exact_analysis
-    from .position import Position
+    from .search import position_analyses
     req = check_request(request)
     seats = _request_seats(req)
     budget = budget_from_request(req)
     exact = _field(req, "exact", bool, default=False)
     threads = request_threads(req)
-    position = position_from_request(req)
-
-    def results():
-        if not isinstance(position, Position):
-            from .domino_solver import solve_domino
-            yield exact_analysis(position, solve_domino(position, seats=seats, budget=budget))
-        elif exact:
-            from .solver import solve
-            yield exact_analysis(position, solve(position, seats=seats, budget=budget,
-                                                 threads=threads))
-        else:
-            yield from analyses(position, seats=seats, budget=budget, cancel=cancel,
-                                threads=threads)
-    return req, budget, results()
-
-
-def request_threads(req: Mapping[str, Any]) -> int:
-    """The request's ``threads`` (1 when not given), checked."""
-    return check_threads(_field(req, "threads", int, 1))
+    position = _position(req)
+    return req, budget, position_analyses(position, seats, budget, exact, threads, cancel)
 
 
 def _answer(req: Mapping[str, Any], budget, result) -> dict:
@@ -269,3 +306,137 @@ def _answer(req: Mapping[str, Any], budget, result) -> dict:
                                   f"before a first estimate", result.bounds)
     out = result.to_dict()
     return {"id": req["id"], **out} if "id" in req else out
+
+
+# --- table, review and choices --------------------------------------------------------
+@dataclass(frozen=True)
+class TableRequest:
+    """A deal's table (``kingsolve.table.dd_table``): every trick contract (or
+    ``contracts``) times every seat, within one budget for the whole table."""
+
+    variant: "RuleSet | str"
+    deal: "Deal | str"
+    budget: Budget
+    leader: str = "N"
+    contracts: list[str] | None = None
+    trump: str | None = None
+    doubles: bool = False
+    threads: int = 2
+    exact: bool = False
+
+    @classmethod
+    def from_request(cls, req: Mapping[str, Any], limits: Limits = LIMITS) -> "TableRequest":
+        """The table a request asks for: ``variant``, ``deal``, ``leader``, ``contracts``,
+        ``trump``, ``doubles``, ``exact``, ``threads`` and the budget."""
+        return cls(variant_from_request(req), _field(req, "deal", str, required=True),
+                   budget_from_request(req, limits), leader=_field(req, "leader", str, "N"),
+                   contracts=_field(req, "contracts", list), trump=_field(req, "trump", str),
+                   doubles=_field(req, "doubles", bool, False),
+                   threads=request_threads(req, limits, default=limits.table_threads),
+                   exact=_field(req, "exact", bool, False))
+
+    def run(self):
+        """The ``Table``."""
+        from .table import dd_table
+        return dd_table(self.variant, self.deal, self.leader, contracts=self.contracts,
+                        trump=self.trump, doubles=self.doubles, budget=self.budget,
+                        threads=self.threads, exact=self.exact)
+
+
+@dataclass(frozen=True)
+class ReviewRequest:
+    """A played record's review (``kingsolve.reviews.review``) within one budget."""
+
+    record: Any                 # a ``kingsolve.record.Record``
+    budget: Budget
+    from_trick: int = 1
+    from_card: int | None = None
+
+    @classmethod
+    def from_request(cls, req: Mapping[str, Any], limits: Limits = LIMITS) -> "ReviewRequest":
+        """The review a request asks for: ``record`` (its text or its JSON twin),
+        ``from_trick``, ``from_card`` and the budget."""
+        from .record import Record
+        text = _field(req, "record", (str, dict), required=True)
+        record = Record.parse(text) if isinstance(text, str) else Record.from_dict(text)
+        return cls(record, budget_from_request(req, limits),
+                   from_trick=_field(req, "from_trick", int, 1),
+                   from_card=_field(req, "from_card", int))
+
+    def run(self):
+        """The ``Review``."""
+        from .reviews import review
+        return review(self.record, budget=self.budget, from_trick=self.from_trick,
+                      from_card=self.from_card)
+
+
+#: The fields each kind of choice needs besides the deal (``kingsolve.choices``).
+CHOICE_KINDS = {"trump": ("variant",), "sale": ("variant", "dealer"), "festa": ("host",),
+                "contract": ("chooser",), "redeal": ()}
+#: The rule set of the kinds of choice that belong to one (docs/rules.md 4, 6, 7).
+CHOICE_VARIANTS = {"festa": "portuguese", "contract": "turkish", "redeal": "italian"}
+
+
+def choice_variant(kind: str, variant: RuleSet | None) -> RuleSet | None:
+    """The rule set of a ``kind`` of choice: its own where it belongs to one (a
+    different ``variant`` is an error), else ``variant``."""
+    own = CHOICE_VARIANTS.get(kind)
+    if own is None:
+        return variant
+    if variant is not None and variant.name != own:
+        raise InvalidRequestError(f"choices {kind} is for variant {own!r}, got "
+                                  f"{excerpt(variant.name)}")
+    return get_variant(own)
+
+
+@dataclass(frozen=True)
+class ChoicesRequest:
+    """One choice before the play (``kingsolve.choices``), named by ``kind``: the
+    options of a trump, a sale, a festa, a Turkish contract or a domino redeal."""
+
+    kind: str
+    variant: RuleSet | None
+    deal: "Deal | str"
+    budget: Budget
+    leader: str | None = None
+    dealer: str | None = None
+    contract: str | None = None
+    host: str | None = None
+    chooser: str | None = None
+    chosen: tuple = ()
+    threshold: int = 4
+    seed: Any = None
+    exact: bool = False
+
+    @classmethod
+    def from_request(cls, req: Mapping[str, Any], limits: Limits = LIMITS) -> "ChoicesRequest":
+        """The choice a request asks for: ``kind``, ``deal``, the fields of that kind
+        (``CHOICE_KINDS``) and the budget."""
+        kind = _field(req, "kind", str, required=True)
+        if kind not in CHOICE_KINDS:
+            raise _invalid_field("kind", f"one of {', '.join(CHOICE_KINDS)}", kind)
+        for name in CHOICE_KINDS[kind]:
+            _field(req, name, str, required=True)
+        return cls(kind, choice_variant(kind, variant_from_request(req, required=False)),
+                   _field(req, "deal", str, required=True), budget_from_request(req, limits),
+                   **{name: _field(req, name, str) for name in
+                      ("leader", "dealer", "contract", "host", "chooser")},
+                   chosen=tuple(_field(req, "chosen", list, [])),
+                   threshold=_field(req, "threshold", int, 4),
+                   exact=_field(req, "exact", bool, False))
+
+    def run(self):
+        """The ``Choices``: every option's values."""
+        from .choices import (contract_choice, festa_choice, redeal_choice, sale_choice,
+                              trump_choice)
+        searched = {"budget": self.budget, "seed": self.seed, "exact": self.exact}
+        if self.kind == "trump":
+            return trump_choice(self.variant, self.deal, leader=self.leader, dealer=self.dealer,
+                                contract=self.contract, **searched)
+        if self.kind == "sale":
+            return sale_choice(self.variant, self.deal, self.dealer, **searched)
+        if self.kind == "festa":
+            return festa_choice(self.deal, self.host, **searched)
+        if self.kind == "contract":
+            return contract_choice(self.deal, self.chooser, self.chosen, **searched)
+        return redeal_choice(self.deal, self.threshold, seed=self.seed)

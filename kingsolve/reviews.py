@@ -19,53 +19,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from .analysis import Analysis, format_number, value_text
 from .cards import Card, Seat
 from .checks import check_int, is_int
-from .errors import InvalidRequestError, KingsolveError, SolveTimeout, excerpt
+from .errors import InvalidRequestError, KingsolveError, excerpt
 from .record import Record
-from .result import Budget, Number, SolveResult, Solver, json_number
+from .result import Budget, Number, Solver, json_number
+from .search import analyse_position
 
-__all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "solve_position",
-           "analyse_position", "start_index"]
+__all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "start_index"]
 
 Range = tuple[Number, Number]
-
-
-def solve_position(position, seats: Iterable[Seat] | None = None, budget: Budget | None = None,
-                   solver: Solver | None = None) -> SolveResult:
-    """Solve a trick or domino position with the library's solver (or ``solver``)."""
-    if solver is None:
-        if getattr(position.contract, "kind", "tricks") == "domino":
-            from .domino_solver import solve_domino as solver
-        else:
-            from .solver import solve as solver
-    return solver(position, seats=None if seats is None else list(seats), budget=budget)
-
-
-def analyse_position(position, seats: Iterable[Seat] | None = None,
-                     budget: Budget | None = None, solver: Solver | None = None,
-                     cards: bool = True) -> Analysis:
-    """The analysis of a trick or domino position within ``budget``.
-
-    A trick position with the library's search gets the anytime analysis; the
-    domino, or a given exact ``solver`` (same signature as ``kingsolve.solve``), an
-    exact result, or on a budget stop only the ranges its ``SolveTimeout`` proved.
-    """
-    from .analysis import analyse, exact_analysis
-    from .position import Position
-    seats = None if seats is None else list(seats)
-    if solver is None and isinstance(position, Position):
-        return analyse(position, seats, budget, cards=cards)
-    try:
-        return exact_analysis(position, solve_position(position, seats, budget, solver))
-    except SolveTimeout as exc:
-        bounds = exc.bounds or {}
-        return Analysis(to_move=position.to_move, taken=dict(position.taken), complete=False,
-                        bounds=dict(bounds), estimates={}, card_bounds={}, card_estimates={},
-                        best=[], horizon=None)
 
 
 def _cost_range(before: Range, after: Range, top_lo: Number) -> Range:

@@ -31,7 +31,7 @@ from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards, ite
 from .checks import check_int, is_int
 from .deal import Deal, parse_hand, seats_for_players
 from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError
-from .position import _check_trump
+from .position import check_trump
 from .rules import Contract, RuleSet, compile_contract, get_variant
 from .trick_rules import Restriction, ends_early, legality_filters, trick_winner_index
 
@@ -150,7 +150,7 @@ class SeatView:
         if players not in rs.players:
             raise InvalidRequestError(f"invalid players {players!r} for variant {rs.name!r}: "
                                       f"expected {' or '.join(map(str, rs.players))}")
-        view = cls(rs, c, Seat.parse(seat), 0, (), Seat.parse(leader), _check_trump(c, trump), players)
+        view = cls(rs, c, Seat.parse(seat), 0, (), Seat.parse(leader), check_trump(c, trump), players)
         view._build(hand, play, known or {})
         return view
 

@@ -19,7 +19,7 @@ from kingsolve.errors import InvalidRequestError, excerpt
 from kingsolve.hints import CHOICES as HINT_CHOICES
 from kingsolve.hints import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve.checks import MAX_THREADS
-from kingsolve.request import JSON_SAFE_INT, MAX_PLAY, MAX_TEXT
+from kingsolve.request import CHOICE_KINDS, JSON_SAFE_INT, MAX_PLAY, MAX_TEXT
 from kingsolve.rules import VARIANTS
 
 __all__ = ["Schemas"]
@@ -114,29 +114,29 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
     deal = _position_properties()["deal"]
     variant = _position_properties()["variant"]
 
-    def kind(name: str, description: str, required: list[str], **props: Any) -> dict:
+    def kind(name: str, description: str, **props: Any) -> dict:
         return {"type": "object", "description": description, "additionalProperties": False,
-                "required": ["kind", "deal", *required],
+                "required": ["kind", "deal", *CHOICE_KINDS[name]],
                 "properties": {"kind": {"const": name}, "deal": deal, **props, **budget}}
 
     return {
         "trump": kind("trump", "each trump (and no trump where allowed), every seat's value",
-                      ["variant"], variant=variant,
+                      variant=variant,
                       leader={**SEAT, "description": "the seat that leads"},
                       dealer={**SEAT, "description": "the dealer: the seat after it leads"},
                       contract={**NAME, "description": "the trump contract (default trumps, "
                                                        "or festa)"}),
         "sale": kind("sale", "the Italian sale (docs/rules.md 10): each buyer and price",
-                     ["variant", "dealer"], variant=variant, dealer=SEAT),
+                     variant=variant, dealer=SEAT),
         "festa": kind("festa", "the Portuguese festa (docs/rules.md 6): the host and each bidder",
-                      ["host"], host={**SEAT, "description": "the festa's host (its dealer)"}),
+                      host={**SEAT, "description": "the festa's host (its dealer)"}),
         "contract": kind("contract", "the Turkish chooser's contracts under the quotas (docs/rules.md 7)",
-                         ["chooser"], chooser={**SEAT, "description": "the chooser; it leads"},
+                         chooser={**SEAT, "description": "the chooser; it leads"},
                          chosen={"type": "array", "maxItems": 20, "description":
                                  "(seat, contract) choices already made in the match",
                                  "items": {"type": "array", "prefixItems": [SEAT, NAME],
                                            "minItems": 2, "maxItems": 2}}),
-        "redeal": kind("redeal", "the domino redeal property of a deal (docs/rules.md 4)", [],
+        "redeal": kind("redeal", "the domino redeal property of a deal (docs/rules.md 4)",
                        threshold={"type": "integer", "minimum": 1, "maximum": 8,
                                   "description": "aces and kings that allow a redeal (default 4)"}),
     }

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import secrets
 import threading
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, current_app, request
 
 from kingsolve.deal import Deal
 from kingsolve.errors import KingsolveError, SolveTimeout
-from kingsolve.record import Record
-from kingsolve.request import hint_request, legal_request, solve_request, solve_stream
+from kingsolve.request import (ChoicesRequest, Limits, ReviewRequest, TableRequest, hint_request,
+                               legal_request, limited, solve_request, solve_stream)
 from kingsolve.result import Budget
 from kingsolve.rules import VARIANTS
 
@@ -33,16 +34,34 @@ def _body(schema: str) -> Any:
     return _state().schemas.validate(schema, read_body())
 
 
-def _budget(req: dict, ms_left: float | None = None, default_ms: float | None = None) -> dict:
-    """The request with its node and time budgets clamped to the server's maxima; a
-    request without ``ms`` gets ``default_ms`` (the longest allowed when None)."""
+def _limits(default_ms: float | None = None, ms: float | None = None) -> Limits:
+    """What the server lets one request spend: at most its largest budgets (and ``ms``),
+    its threads (a request's threads are the server's, not the client's, to spend), and
+    ``default_ms`` (the longest allowed when None) for a request without ``ms``."""
     cfg = current_app.config
-    nodes = min(req.get("nodes") or cfg["KINGSOLVE_MAX_NODES"], cfg["KINGSOLVE_MAX_NODES"])
-    ms = min(req.get("ms") or default_ms or cfg["KINGSOLVE_MAX_MS"], cfg["KINGSOLVE_MAX_MS"])
-    if ms_left is not None:
-        ms = min(ms, ms_left)
-    ms = admit_search(ms)       # waits for a search slot; the wait comes out of ms
-    return {**req, "nodes": int(nodes), "ms": float(ms)}
+    longest = float(cfg["KINGSOLVE_MAX_MS"]) if ms is None else min(cfg["KINGSOLVE_MAX_MS"], ms)
+    threads = int(cfg["KINGSOLVE_TABLE_THREADS"])
+    return Limits(nodes=int(cfg["KINGSOLVE_MAX_NODES"]), ms=longest,
+                  default_nodes=int(cfg["KINGSOLVE_MAX_NODES"]),
+                  default_ms=longest if default_ms is None else default_ms,
+                  threads=threads, table_threads=threads, tt_mb=cfg["KINGSOLVE_TT_MB"])
+
+
+def _analysis_limits() -> Limits:
+    """The limits of a review, a choice or a hint: all of its searches share the
+    budget, never past the time one request may take."""
+    return _limits(ms=current_app.config["KINGSOLVE_BATCH_MS"])
+
+
+def _admitted(req: dict) -> dict:
+    """A request with its budget limited, once it holds a search slot: the wait for
+    the slot comes out of its time."""
+    return {**req, "ms": admit_search(req["ms"])}
+
+
+def _admit(req):
+    """``_admitted`` for a request value (``TableRequest``...), whose ``budget`` it is."""
+    return replace(req, budget=replace(req.budget, ms=admit_search(req.budget.ms)))
 
 
 @bp.post("/legal")
@@ -50,36 +69,25 @@ def legal():
     return respond(legal_request(_body("LegalRequest")))
 
 
-def _solve_ms() -> float:
-    return current_app.config["KINGSOLVE_SOLVE_MS"]
-
-
-def _threads(req: dict) -> dict:
-    # a request's threads are the server's, not the client's, to spend
-    req["threads"] = max(1, min(req.get("threads") or 1,
-                                int(current_app.config["KINGSOLVE_TABLE_THREADS"])))
-    return req
-
-
 @bp.post("/solve")
 def solve():
     body = read_body()
-    if not isinstance(body, list):
-        req = _budget(_threads(_state().schemas.validate("SolveRequest", body)),
-                      default_ms=_solve_ms())
+    if isinstance(body, list):
+        reqs = _state().schemas.validate("SolveBatch", body)
         with client_watch(_state().searches) as cancel:
-            answer = solve_request(req, cancel=cancel)
-        return respond(answer)
-    reqs = _state().schemas.validate("SolveBatch", body)
+            answers = _solve_batch(reqs, cancel)
+        return respond(answers)
+    limits = _limits(default_ms=current_app.config["KINGSOLVE_SOLVE_MS"])
+    req = _admitted(limited(_state().schemas.validate("SolveRequest", body), limits))
     with client_watch(_state().searches) as cancel:
-        answers = _solve_batch(reqs, cancel)
-    return respond(answers)
+        answer = solve_request(req, cancel=cancel)
+    return respond(answer)
 
 
 @bp.post("/solve/stream")
 def solve_events():
-    req = _threads(_budget(_body("SolveRequest"),
-                           default_ms=current_app.config["KINGSOLVE_STREAM_MS"]))
+    limits = _limits(default_ms=current_app.config["KINGSOLVE_STREAM_MS"])
+    req = _admitted(limited(_body("SolveRequest"), limits))
     cancel = threading.Event()
     return event_response(solve_stream(req, cancel), cancel, _state().streams)
 
@@ -102,8 +110,8 @@ def _solve_batch(reqs: list, cancel: threading.Event) -> list[dict]:
             if deadline.expired():
                 raise SolveTimeout("batch time budget spent before this request")
             req = _state().schemas.validate("SolveRequest", item)
-            out.append(solve_request(_budget(_threads(req), share.ms, default_ms=_solve_ms()),
-                                     cancel=cancel))
+            limits = _limits(default_ms=current_app.config["KINGSOLVE_SOLVE_MS"], ms=share.ms)
+            out.append(solve_request(_admitted(limited(req, limits)), cancel=cancel))
         except KingsolveError as exc:
             out.append(exc.to_dict())
     return out
@@ -111,66 +119,28 @@ def _solve_batch(reqs: list, cancel: threading.Event) -> list[dict]:
 
 @bp.post("/table")
 def table():
-    from kingsolve.table import dd_table
-    req = _budget(_body("TableRequest"))
-    cfg = current_app.config
     # ms bounds the whole table; a row always answers unless the client asks for exact
-    budget = Budget(nodes=req["nodes"], ms=req["ms"], tt_mb=cfg["KINGSOLVE_TT_MB"])
-    return respond(dd_table(req["variant"], req["deal"], req.get("leader") or "N",
-                            contracts=req.get("contracts"), trump=req.get("trump"),
-                            doubles=req.get("doubles") or False, budget=budget,
-                            threads=cfg["KINGSOLVE_TABLE_THREADS"],
-                            exact=req.get("exact", False)).to_dict())
-
-
-def _analysis_budget(req: dict) -> Budget:
-    """The clamped budget of a review or a choice, which all of its searches share,
-    never past the time one request may take."""
-    cfg = current_app.config
-    req = _budget(req, cfg["KINGSOLVE_BATCH_MS"])
-    return Budget(nodes=req["nodes"], ms=req["ms"], tt_mb=cfg["KINGSOLVE_TT_MB"])
+    req = TableRequest.from_request(_body("TableRequest"), _limits())
+    return respond(_admit(req).run().to_dict())
 
 
 @bp.post("/review")
 def review():
-    from kingsolve.reviews import review as review_record
-    req = _body("ReviewRequest")
-    text = req["record"]
-    record = Record.parse(text) if isinstance(text, str) else Record.from_dict(text)
-    return respond(review_record(record, budget=_analysis_budget(req),
-                                 from_trick=req.get("from_trick", 1),
-                                 from_card=req.get("from_card")).to_dict())
+    req = ReviewRequest.from_request(_body("ReviewRequest"), _analysis_limits())
+    return respond(_admit(req).run().to_dict())
 
 
 @bp.post("/choices")
 def choices():
-    from kingsolve.choices import (contract_choice, festa_choice, redeal_choice, sale_choice,
-                                   trump_choice)
-    req = _body("ChoicesRequest")
-    searched = {"budget": _analysis_budget(req)}
-    kind = req["kind"]
-    if kind == "trump":
-        result = trump_choice(req["variant"], req["deal"], leader=req.get("leader"),
-                              dealer=req.get("dealer"), contract=req.get("contract"), **searched)
-    elif kind == "sale":
-        result = sale_choice(req["variant"], req["deal"], req["dealer"], **searched)
-    elif kind == "festa":
-        result = festa_choice(req["deal"], req["host"], **searched)
-    elif kind == "contract":
-        result = contract_choice(req["deal"], req["chooser"], req.get("chosen") or (), **searched)
-    else:
-        result = redeal_choice(req["deal"], req.get("threshold", 4))
-    return respond(result.to_dict())
+    req = ChoicesRequest.from_request(_body("ChoicesRequest"), _analysis_limits())
+    return respond(_admit(req).run().to_dict())
 
 
 @bp.post("/hint")
 def hint():
-    req = _budget(_body("HintRequest"))
-    cfg = current_app.config
     # A hint's ms bounds the whole hint (its searches share it), so the cap is the
-    # request's time budget; its threads are the server's, not the client's, to spend.
-    req["ms"] = min(req["ms"], float(cfg["KINGSOLVE_BATCH_MS"]))
-    return respond(hint_request(_threads(req)))
+    # request's time budget.
+    return respond(hint_request(_admitted(limited(_body("HintRequest"), _analysis_limits()))))
 
 
 @bp.get("/variants")

@@ -15,16 +15,16 @@ import time
 
 import pytest
 
-from kingsolve import Deal, Position, Seat
+from kingsolve import Deal, Position, Seat, engine
 from kingsolve.analysis import _Part, _Run, analyse
 from kingsolve.errors import SolveTimeout
 from kingsolve.result import Budget
-from kingsolve.solver import _leased_core, solve
+from kingsolve.solver import solve
 
 
 def test_a_value_given_no_time_keeps_its_range():
     pos = Position("russian", "no-queens", Deal.random(7, deck=32), leader="N")
-    with _leased_core(pos, Budget()) as core:
+    with engine.leased_core(pos, Budget()) as core:
         run = _Run(core, pos, list(pos.seats), Budget(ms=10_000), None, time.perf_counter())
         # a finished search of one card leaves core.proved at that card's value
         core.set_budget(10**7, 10_000)

@@ -185,7 +185,8 @@ def fake_solver(monkeypatch):
                  exact=False):
         calls.append(dict(variant=variant, deal=deal, leader=leader, contracts=contracts, trump=trump,
                           doubles=doubles, budget=budget, threads=threads, exact=exact))
-        return types.SimpleNamespace(to_dict=lambda: {"variant": variant, "contracts": {}})
+        return types.SimpleNamespace(to_dict=lambda: {"variant": getattr(variant, "name", variant),
+                                                      "contracts": {}})
 
     monkeypatch.setitem(sys.modules, "kingsolve.solver", module)
     monkeypatch.setattr(views, "solve_request", solve_request)
@@ -338,13 +339,13 @@ def mid_hand_play(req: dict, cards: int) -> list[str]:
 
 
 def test_solve_answers_what_the_library_answers(client):
-    from kingsolve import solver
+    from kingsolve import engine
     from kingsolve.request import solve_request
     req = {**LEGAL, "play": mid_hand_play(LEGAL, 30)}
     body = client.post("/api/v1/solve", json=req).get_json()
     # the same search from an empty table (a core loaded with the same cards keeps
     # its entries), so that the node counts compare too
-    solver._idle_cores.clear()
+    engine.idle_cores.clear()
     direct = solve_request(req)
     assert {k: v for k, v in body.items() if k != "ms"} == {k: v for k, v in direct.items() if k != "ms"}
     assert body["to_move"] and set(body["cards"]) == set(

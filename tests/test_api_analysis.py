@@ -10,7 +10,7 @@ import pytest
 from kingsolve.cards import Seat
 from kingsolve.deal import Deal
 from kingsolve.hints import DEFAULT_HORIZON, MAX_SAMPLES
-from kingsolve import solver
+from kingsolve import engine
 from kingsolve.record import Record
 from kingsolve_api import create_app
 
@@ -102,7 +102,7 @@ def test_review_answers_in_msgpack(client):
     body = msgpack.unpackb(resp.data)
     # the same review from an empty table (a core keeps its table for a hand's
     # positions), so that the node counts compare too
-    solver._idle_cores.clear()
+    engine.idle_cores.clear()
     again = client.post("/api/v1/review", json={"record": SHORT, "from_trick": 3}).get_json()
     assert body == again | {"ms": body["ms"]}
     assert [c["card"] for c in body["cards"]] == ["H8", "H4", "HK", "HQ"]

@@ -1,4 +1,4 @@
-"""Cores reused between searches (kingsolve.solver._leased_core, ext/README.md).
+"""Cores reused between searches (kingsolve.engine.leased_core, ext/README.md).
 
 A thread keeps one core per table size; a load of another deal or contract starts a
 new table epoch instead of clearing the table, every 31 such loads the table is
@@ -17,7 +17,8 @@ import pytest
 from kingsolve import Deal, Position, Seat
 from kingsolve.errors import SolveTimeout
 from kingsolve.result import Budget
-from kingsolve.solver import _leased_core, solve
+from kingsolve import engine
+from kingsolve.solver import solve
 
 import golden
 from contracts import random_position, short_deal
@@ -32,10 +33,10 @@ TRUMPS = ("italian", "trumps", "H", (), 4, True)
 def test_a_thread_reuses_its_core_and_a_nested_lease_gets_another():
     pos = Position("italian", "no-trumps", Deal.random(3), leader=Seat.E)
     budget = Budget()
-    with _leased_core(pos, budget) as first:
-        with _leased_core(pos, budget) as nested:
+    with engine.leased_core(pos, budget) as first:
+        with engine.leased_core(pos, budget) as nested:
             assert nested is not first
-    with _leased_core(pos, budget) as again:
+    with engine.leased_core(pos, budget) as again:
         assert again is first
 
 
@@ -85,28 +86,27 @@ def test_idle_cores_are_shared_by_threads_and_bounded(monkeypatch):
     # the one that last loaded the same hand comes first, and idle tables stay within
     # KEPT_MB, the least recently used going first
     from concurrent.futures import ThreadPoolExecutor
-    from kingsolve import solver
-    solver._idle_cores.clear()
+    engine.idle_cores.clear()
     pos = Position("italian", "no-trumps", Deal.random(7), leader=Seat.N)
     other = Position("italian", "no-trumps", Deal.random(8), leader=Seat.N)
     budget = Budget(tt_mb=4)
 
     def lease_twice():
-        with _leased_core(pos, budget) as a, _leased_core(other, budget) as b:
+        with engine.leased_core(pos, budget) as a, engine.leased_core(other, budget) as b:
             return a, b
 
     with ThreadPoolExecutor(1) as pool:
         a, b = pool.submit(lease_twice).result()
-    with _leased_core(pos, budget) as core:
+    with engine.leased_core(pos, budget) as core:
         assert core is a                  # another thread, the same hand's core
-    with _leased_core(other, budget) as core:
+    with engine.leased_core(other, budget) as core:
         assert core is b
-    assert solver._idle_cores.sizes() == [4, 4]
-    monkeypatch.setattr(solver._IdleCores, "KEPT_MB", 12)
+    assert engine.idle_cores.sizes() == [4, 4]
+    monkeypatch.setattr(engine.IdleCores, "KEPT_MB", 12)
     for mb in (1, 2, 8):
-        with _leased_core(pos, Budget(tt_mb=mb)):
+        with engine.leased_core(pos, Budget(tt_mb=mb)):
             pass
-    assert solver._idle_cores.sizes() == [1, 2, 8]     # the two oldest went first
+    assert engine.idle_cores.sizes() == [1, 2, 8]     # the two oldest went first
 
 
 def test_the_core_counts_its_trick_start_nodes_as_dds_does():
@@ -116,7 +116,7 @@ def test_the_core_counts_its_trick_start_nodes_as_dds_does():
     for _ in range(28):                    # 7 tricks played: a position at a trick start
         pos.play(pos.legal_cards()[0])
     budget = Budget()
-    with _leased_core(pos, budget) as core:
+    with engine.leased_core(pos, budget) as core:
         core.set_budget(budget.nodes, budget.ms)
         assert core.trick_nodes == 0
         core.value(0b0101, 0)              # N+S
@@ -177,7 +177,7 @@ def test_a_second_search_of_a_position_reads_the_first():
     budget = Budget()
     values, nodes = [], []
     for p in (pos, pos.copy()):
-        with _leased_core(p, budget) as core:
+        with engine.leased_core(p, budget) as core:
             core.set_budget(budget.nodes, budget.ms)
             values.append(core.value(0b0001, 0))
             nodes.append(core.nodes)

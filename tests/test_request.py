@@ -198,3 +198,20 @@ def test_cli_bad_json(tmp_path, capsys):
     path.write_text("[1, 2]")
     assert main(["legal", str(path)]) == 3
     assert "expected a JSON object" in capsys.readouterr().err
+
+
+def test_limits_give_a_request_their_defaults_and_caps():
+    # What a surface allows (kingsolve.request.Limits): defaults where the request names
+    # none, caps where it asks for more, the same checks either way.
+    from kingsolve.request import Limits, budget_from_request, limited
+    from kingsolve.result import Budget
+    limits = Limits(nodes=1000, ms=50, default_nodes=900, default_ms=20, threads=2, tt_mb=8)
+    assert budget_from_request({}, limits) == Budget(nodes=900, ms=20, tt_mb=8)
+    assert budget_from_request({"nodes": 10**9, "ms": 10**6}, limits) == Budget(1000, 50, 8)
+    assert budget_from_request({"nodes": 10, "ms": 5}, limits) == Budget(10, 5, 8)
+    assert budget_from_request({}) == Budget()
+    out = limited({**BASE, "threads": 8}, limits)
+    assert (out["threads"], out["nodes"], out["ms"]) == (2, 900, 20)
+    for bad in ({"nodes": 0}, {"ms": -1}, {"nodes": True}, {"threads": 0}):
+        with pytest.raises(InvalidRequestError):
+            limited({**BASE, **bad}, limits)

@@ -17,7 +17,8 @@ from kingsolve import Card, Deal, Position
 from kingsolve.errors import InvalidRequestError, SolveTimeout
 from kingsolve.result import Budget
 from kingsolve.hints import _rollout, play_preference
-from kingsolve.solver import _core, _load, playout_values, rollout_values, solve
+from kingsolve import engine
+from kingsolve.solver import playout_values, rollout_values, solve
 
 from contracts import CONFIGS, config_id, fast_sample
 
@@ -43,8 +44,8 @@ def test_the_core_plays_the_simple_players_card(cfg):
     for seed in range(6):
         pos = random_midgame(cfg, seed, 26)
         while not pos.complete:
-            core = _core.Core(1)
-            _load(core, pos)
+            core = engine.Core(1)
+            engine.load(core, pos)
             want = play_preference(pos)[0]
             assert Card.from_bit(core.policy()) == want, (pos, want)
             pos.play(want)

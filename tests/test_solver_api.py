@@ -18,7 +18,7 @@ from kingsolve.cli import main
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
 from kingsolve.result import Budget, SolveResult
 from kingsolve.request import solve_request
-from kingsolve import solver
+from kingsolve import engine
 from kingsolve.solver import solve
 from kingsolve.table import Table, dd_table, format_table
 
@@ -134,7 +134,7 @@ def test_budget_stop_reports_the_range_proved_so_far(contract, seed, cards):
     for nodes in (5_000, 100_000, 400_000, 1_500_000):
         # a fresh table for each: a core loaded with the same cards keeps its entries,
         # so the exact search's table would answer at once
-        solver._idle_cores.clear()
+        engine.idle_cores.clear()
         try:
             solve(pos, budget=Budget(nodes=nodes), cards=cards)
         except SolveTimeout as exc:

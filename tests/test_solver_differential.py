@@ -19,7 +19,8 @@ import pytest
 from kingsolve import Deal, Position, Seat
 from kingsolve.cards import Card
 from kingsolve.rules import VARIANTS
-from kingsolve.solver import _core, _load, solve
+from kingsolve import engine
+from kingsolve.solver import solve
 
 import bruteforce
 import golden
@@ -90,9 +91,9 @@ def test_core_legal_cards_match_position(cfg):
         deal = Deal.random(rng.randrange(10**9), deck=rs.deck, players=players)
         pos = Position(rs, cname, deal, leader=rng.choice(deal.seats), trump=trump,
                        doubles=doubles, options=options)
-        core = _core.Core(1)
+        core = engine.Core(1)
         while not pos.complete:
-            _load(core, pos)
+            engine.load(core, pos)
             assert core.legal() == pos.legal_mask(), pos
             assert core.to_move == int(pos.to_move)
             moves = core.moves()
@@ -103,15 +104,15 @@ def test_core_legal_cards_match_position(cfg):
 def test_equivalent_cards_are_searched_once_unless_a_card_out_separates_them():
     # ext/README.md: cards of one hand and suit with no card still out between them
     # (in a hand or in the current trick) and equal points form one class.
-    core = _core.Core(1)
+    core = engine.Core(1)
     together = Position("italian", "no-trumps", "N:KQ... - J2... -", leader="N")
-    _load(core, together)
+    engine.load(core, together)
     assert core.moves() == {Card("SK").bit: Card("SQ").bit, Card("SQ").bit: Card("SQ").bit}
     split = Position("italian", "no-trumps", "N:KJ... - Q2... -", leader="S", play=["SQ"])
-    _load(core, split)
+    engine.load(core, split)
     assert core.moves() == {Card("SK").bit: Card("SK").bit, Card("SJ").bit: Card("SJ").bit}
     points = Position("italian", "no-kings-jacks", "N:QJ... - 32... -", leader="N")
-    _load(core, points)
+    engine.load(core, points)
     assert len(set(core.moves().values())) == 2
 
 
@@ -142,8 +143,8 @@ def test_a_side_that_needs_every_trick_is_refuted_without_search():
                    doubles=True)
     assert bruteforce.value(pos, Seat.N) == 4 and bruteforce.value(pos, Seat.E) == 2
     for seat, alpha, beta in ((Seat.N, 5, 6), (Seat.E, 1, 2)):
-        core = _core.Core(1)
-        _load(core, pos)
+        core = engine.Core(1)
+        engine.load(core, pos)
         core.set_budget(10**6, 10_000)
         mask = sum(1 << int(s) for s in pos.side_of(seat))
         value = core.probe(mask, alpha, beta)
@@ -161,8 +162,8 @@ def test_quick_tricks_count_a_suit_cashed_last_through_a_partners_next_best_card
     pos = Position("italian", "no-trumps", "N:A2.AK.2. Q.QJ.AK. K43...32 J.T9.QJ.",
                    leader="N", doubles=True)
     assert bruteforce.value_pruned(pos, Seat.N) == 10
-    core = _core.Core(1)
-    _load(core, pos)
+    core = engine.Core(1)
+    engine.load(core, pos)
     core.set_budget(10**6, 10_000)
     mask = sum(1 << int(s) for s in pos.side_of(Seat.N))
     assert core.probe(mask, 9, 10) >= 10
@@ -188,7 +189,7 @@ def _lone_safe_cases(variant: str, contract: str, tag: str, deals: int, cards, p
     right after another hand's lead, or once its card is beaten), ``value`` (a
     brute force) must give what the seat has taken. Returns how many seats were
     checked and how many the rule held for."""
-    core = _core.Core(1)
+    core = engine.Core(1)
     rs = VARIANTS[variant]
     held = checked = 0
     for seed in range(deals):
@@ -201,7 +202,7 @@ def _lone_safe_cases(variant: str, contract: str, tag: str, deals: int, cards, p
             pos.play(rng.choice(pos.legal_cards()))
         if pos.complete or (pos.tables.protected and not pos.tricks):
             continue
-        _load(core, pos)
+        engine.load(core, pos)
         for seat in Seat:
             if any(s == seat for s, _ in pos.trick) and not _beaten(pos, seat):
                 continue
@@ -229,7 +230,7 @@ def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
     assert checked > 300 and held > 50, (checked, held)
     if (variant, contract) != ("italian", "no-tricks"):
         return
-    core = _core.Core(1)
+    core = engine.Core(1)
     pos = Position("italian", "no-tricks", Deal.random(0), leader=Seat.N)
     rng = random.Random(0)
     for _ in range(16):
@@ -237,7 +238,7 @@ def test_a_lone_seat_the_suit_games_find_safe_loses_no_more(variant, contract):
     assert pos.hands[Seat.N] == Card("SA").mask | Card("ST").mask | Card("S9").mask | \
         Card("S7").mask | Card("S2").mask | Card("D7").mask | Card("D4").mask | \
         Card("D2").mask | Card("C4").mask
-    _load(core, pos)
+    engine.load(core, pos)
     assert core.lone_safe(1 << int(Seat.N))
     result = solve(pos, seats=[Seat.N])
     assert result.values[Seat.N] == pos.taken[Seat.N]
@@ -258,8 +259,8 @@ def test_the_suit_games_let_only_the_seats_that_can_come_to_lead_lead(deal, lead
     # as a trick of its suit. Each of these the rule found unsafe before; N can lose
     # every trick in each (the brute force).
     pos = Position("italian", "no-tricks", deal, leader=leader)
-    core = _core.Core(1)
-    _load(core, pos)
+    core = engine.Core(1)
+    engine.load(core, pos)
     assert core.lone_safe(1 << int(Seat.N))
     assert bruteforce.value(pos, Seat.N) == 0
 

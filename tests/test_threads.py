@@ -18,9 +18,8 @@ from kingsolve import Deal, Position, Seat
 from kingsolve.errors import SolveTimeout
 from kingsolve.result import Budget
 from kingsolve.rules import VARIANTS
-from kingsolve import solver
-from kingsolve.solver import _core, _leased_core, solve
-
+from kingsolve import engine
+from kingsolve.solver import solve
 
 #: every contract of the 52-card rule sets whose points are all penalties
 PENALTY_CONTRACTS = [(vname, cname) for vname, rs in VARIANTS.items() if rs.deck == 52
@@ -79,16 +78,16 @@ def test_budget_stops_on_threads_leave_ranges_that_hold_the_values():
 
 def test_the_threads_share_the_node_budget_and_report_their_nodes():
     pos = _mid_hand("italian", "no-queens", 0, 9)      # a million nodes on one thread
-    with _leased_core(pos, Budget(), threads=2) as core:
+    with engine.leased_core(pos, Budget(), threads=2) as core:
         assert core.threads == 2
         core.set_budget(1 << 40, 60_000.0)
         core.value(1 << int(Seat.N), 0)
         each = core.thread_nodes
         assert len(each) == 2 and core.nodes == sum(each) and each[1] > 0
-    with _leased_core(pos, Budget()) as core:
+    with engine.leased_core(pos, Budget()) as core:
         assert core.threads == 1 and len(core.thread_nodes) == 1
     # from an empty table: the core above keeps this hand's entries
-    solver._idle_cores.clear()
+    engine.idle_cores.clear()
     with pytest.raises(SolveTimeout, match="node budget of 8192"):
         solve(pos, seats=["N"], cards=False, budget=Budget(nodes=8192), threads=2)
 
@@ -103,7 +102,7 @@ def test_doubles_and_one_card_positions_search_on_one_thread():
 def test_a_half_written_entry_reads_as_no_entry():
     # A store racing a probe leaves a slot with one word of each entry: it must read
     # as neither (whatever the keys and bounds), never as a key with another's bounds.
-    core = _core.Core(1)
+    core = engine.Core(1)
     for a, b, lo_a, lo_b in (((1 << 58) | 12345, (1 << 58) | 12346, -5, -7),
                              ((3 << 58) | 1, (3 << 58) | 1 | (1 << 52), 0, -13),
                              ((1 << 58) | 77, (1 << 58) | 77 ^ 2, -2, -4)):

@@ -8,10 +8,11 @@ import random
 
 import pytest
 
-from kingsolve import Position, _core
+from kingsolve import Position
 from kingsolve.analysis import analyse
 from kingsolve.result import Budget
-from kingsolve.solver import _idle_cores, _leased_core, _load, _side_mask, _total, solve
+from kingsolve import engine
+from kingsolve.solver import solve
 from kingsolve.value_model import default_model, read_model, write_model
 
 from training.positions import SETTINGS, position, seat_names
@@ -26,7 +27,7 @@ def _positions(count: int, seed: int, left=None):
 
 
 def _masks(pos):
-    return [_side_mask(pos, s) for s in pos.seats if not pos.doubles or s.name in ("N", "E")]
+    return [engine.side_mask(pos, s) for s in pos.seats if not pos.doubles or s.name in ("N", "E")]
 
 
 def test_the_package_ships_a_model_with_its_making():
@@ -39,9 +40,9 @@ def test_the_package_ships_a_model_with_its_making():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_cores_features_equal_the_reference(seed):
-    core = _core.Core(1)
+    core = engine.Core(1)
     for pos in _positions(60, 1000 + seed):
-        _load(core, pos)
+        engine.load(core, pos)
         for mask in _masks(pos):
             got = core.features(mask)
             want = ref_features(pos, mask, core)
@@ -52,10 +53,10 @@ def test_the_cores_features_equal_the_reference(seed):
 
 
 def test_the_cores_network_equals_the_reference():
-    core = _core.Core(1)
+    core = engine.Core(1)
     n = 0
     for pos in _positions(25, 77):
-        _load(core, pos)
+        engine.load(core, pos)
         for mask in _masks(pos)[:2]:
             x = core.features(mask)
             if x is None:
@@ -78,20 +79,20 @@ def test_a_search_to_the_end_of_the_hand_is_the_exact_value(left):
     checked = 0
     for pos in _positions(40, 500 + left, left=left):
         for seat in (rnd.choice(list(pos.seats)),):
-            mask = _side_mask(pos, seat)
+            mask = engine.side_mask(pos, seat)
             exact = solve(pos, seats=[seat], cards=False).values[seat]
-            with _leased_core(pos, Budget()) as core:
+            with engine.leased_core(pos, Budget()) as core:
                 core.set_model(MODEL.core)
                 core.set_budget(10 ** 9, 60_000)
                 got = core.estimate(mask, left)
-            assert _total(pos, seat, got) == exact, repr(pos)
+            assert engine.total(pos, seat, got) == exact, repr(pos)
             checked += 1
     assert checked == 40
 
 
 def test_the_search_is_held_in_the_quick_bounds():
     for pos in _positions(30, 9):
-        with _leased_core(pos, Budget()) as core:
+        with engine.leased_core(pos, Budget()) as core:
             core.set_model(MODEL.core)
             core.set_budget(10 ** 9, 60_000)
             lo, hi = core.bounds()
@@ -103,7 +104,7 @@ def test_the_search_is_held_in_the_quick_bounds():
 @pytest.mark.parametrize("index", range(6))
 def test_the_model_estimates_lie_in_the_proved_ranges(index):
     pos = position(31, index, left=11)
-    _idle_cores.clear()
+    engine.idle_cores.clear()
     a = analyse(pos, budget=Budget(ms=300), estimator="model")
     assert a.estimated
     for card, (lo, hi) in a.card_bounds.items():

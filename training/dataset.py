@@ -16,10 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from kingsolve import _core
 from kingsolve.cards import Seat
 from kingsolve.position import Position
-from kingsolve.solver import _load, _side_mask, _total
+from kingsolve import engine
 
 
 @dataclass
@@ -82,23 +81,23 @@ def digest(rows: list[dict]) -> str:
 
 def examples(rows: list[dict]) -> Examples:
     """Every labelled seat of every proved row, as features and targets."""
-    core = _core.Core(1)
+    core = engine.Core(1)
     xs, ys, los, his, totals, idx, lefts, groups = [], [], [], [], [], [], [], []
     for row in rows:
         values = row.get("values")
         if not values:
             continue
         pos = position_of(row["position"])
-        _load(core, pos)
+        engine.load(core, pos)
         lo, hi = core.bounds()
         total = contract_total(pos)
         for name, value in values.items():
             seat = Seat.parse(name)
-            mask = _side_mask(pos, seat)
+            mask = engine.side_mask(pos, seat)
             f = core.features(mask)
             if f is None:
                 continue
-            future = value - _total(pos, seat, 0)
+            future = value - engine.total(pos, seat, 0)
             xs.append(f)
             ys.append((future - lo) / (hi - lo))
             los.append(lo)

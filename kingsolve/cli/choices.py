@@ -51,42 +51,21 @@ def parse_chosen(text: str) -> list[tuple[str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..choices import contract_choice, festa_choice, redeal_choice, sale_choice, trump_choice
     from ..deal import Deal
+    from ..request import CHOICE_KINDS, ChoicesRequest, choice_variant
     from ..rules import get_variant
 
-    variant_name = {"festa": "portuguese", "contract": "turkish", "redeal": "italian"}.get(
-        args.kind, args.variant)
-    if variant_name is None:
-        raise InvalidRequestError(f"choices {args.kind} needs --variant")
-    if args.variant is not None and args.variant != variant_name:
-        raise InvalidRequestError(f"choices {args.kind} is for variant {variant_name!r}, "
-                                  f"got --variant {args.variant!r}")
-    variant = get_variant(variant_name)
+    for name in CHOICE_KINDS[args.kind]:
+        if getattr(args, name) is None:
+            raise InvalidRequestError(f"choices {args.kind} needs --{name}")
+    variant = choice_variant(args.kind, None if args.variant is None else get_variant(args.variant))
     if (args.deal is None) == (args.seed is None):
         raise InvalidRequestError("give exactly one of --deal and --seed")
     deal = Deal(args.deal) if args.deal is not None else Deal.random(args.seed, deck=variant.deck)
-    seed = args.seed
-    budget = budget_from_args(args)
-
-    def need(name: str) -> str:
-        value = getattr(args, name)
-        if value is None:
-            raise InvalidRequestError(f"choices {args.kind} needs --{name}")
-        return value
-
-    searched = {"budget": budget, "seed": seed, "exact": args.exact}
-    if args.kind == "trump":
-        result = trump_choice(variant, deal, leader=args.leader, dealer=args.dealer,
-                              contract=args.contract, **searched)
-    elif args.kind == "sale":
-        result = sale_choice(variant, deal, need("dealer"), **searched)
-    elif args.kind == "festa":
-        result = festa_choice(deal, need("host"), **searched)
-    elif args.kind == "contract":
-        result = contract_choice(deal, need("chooser"), parse_chosen(args.chosen), **searched)
-    else:
-        result = redeal_choice(deal, args.threshold, seed=seed)
+    result = ChoicesRequest(args.kind, variant, deal, budget_from_args(args), leader=args.leader,
+                            dealer=args.dealer, contract=args.contract, host=args.host,
+                            chooser=args.chooser, chosen=tuple(parse_chosen(args.chosen)),
+                            threshold=args.threshold, seed=args.seed, exact=args.exact).run()
     print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json else result.text(),
           end="\n" if args.json else "")
     return 0
