@@ -1,5 +1,6 @@
 # A side of two hands under a penalty (Italian doubles' misère contracts), included
-# by _core.pyx: what the move order knows of a side's safe exits.
+# by _core.pyx: what the move order knows of a side's safe exits (measured in
+# benchmarks/RESULTS.md; exact rules for a side's endings did not pay there).
 
 
 cdef inline int side_exit(State* st, int maxmask, int bit) noexcept nogil:
@@ -21,12 +22,15 @@ cdef inline int side_exit(State* st, int maxmask, int bit) noexcept nogil:
     return 0
 
 
+cdef inline int side_shed(Search* c, int bit) noexcept nogil:
+    # A point card led by a side under a penalty: first on a safe exit, where the
+    # other side takes it, else last.
+    cdef int p = c.R.card_points[bit]
+    return -p * 64 if side_exit(&c.st, c.maxmask, bit) else p * 64
+
+
 cdef inline int side_lead_score(Search* c, int bit, uint64_t opp) noexcept nogil:
     # A maximising side's lead under a penalty: under many of the other side's
-    # higher cards, low, a safe exit first and a point card shed on it; a point
-    # card led where it may win last.
-    cdef int p = c.R.card_points[bit]
-    cdef int score = popcount(opp & above(bit)) * 16 - (bit & 15) * 4
-    if side_exit(&c.st, c.maxmask, bit):
-        return score - p * 64
-    return score + p * 64
+    # higher cards (the partner's do not take the trick from it), low, a point
+    # card shed on a safe exit.
+    return popcount(opp & above(bit)) * 16 - (bit & 15) * 4 + side_shed(c, bit)
