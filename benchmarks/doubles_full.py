@@ -9,13 +9,14 @@ For every trick contract of the ``italian`` rule set (the seven penalty contract
 ``trumps`` and ``no-trumps``), ``--deals`` seeded full deals: deal i of a contract
 draws from ``random.Random("doubles/<contract>/<i>")`` the deal, the leader, the side
 asked (N+S or E+W), for ``trumps`` the trump suit and, with ``--played``, that many
-tricks of random legal cards (smaller problems, where every contract is proved and
-nodes compare on all deals). Each value is one
+tricks of random legal cards (smaller problems, where most deals of every contract
+are proved and nodes compare on them). Each value is one
 ``kingsolve.solve(pos, seats=[seat], cards=False, budget=...)`` (one thread, a core
 leased as ``solve`` leases it), with ``--budget-ms`` of time and ``--node-budget``
 nodes. Per contract: the share proved, the median time ("stopped" when a stopped
 search is the median), the median and total nodes (a search stopped at the node budget
-counts at it; one stopped by the clock counts at what it had searched).
+counts at it; one stopped by the clock is left out: ``solve`` does not report its
+count).
 
 Times vary up to 1.7x on this machine when others work on it: judge a change of the
 search by nodes, with a node budget and a time budget that does not bind (say
