@@ -688,6 +688,15 @@ cdef class Core:
             return None
         return [x[i] for i in range(NF)]
 
+    def playout(self, int maxmask, int coalition=0):
+        """The future points of ``maxmask`` when every seat plays the simple player
+        to the end of the hand, or with ``coalition`` the others play together against
+        a lone seat (playout_gain: the value model's inputs 512 and 513; a test hook)."""
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        self._set_max(maxmask)
+        return playout_gain(&self.c, coalition)
+
     def suit_games(self, int maxmask):
         """Per suit, whether the lone seat ``maxmask`` survives the suit's safety game
         (suit_game, every other seat leading): the value model's input (a test hook)."""

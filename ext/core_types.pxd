@@ -125,7 +125,7 @@ cdef struct PatternScratch:
 
 
 cdef enum:
-    NF = 512                 # the value model's features (core_eval.pxi, eval_features)
+    NF = 514                 # the value model's features (core_eval.pxi, eval_features)
     MODEL_HIDDEN = 256       # the widest hidden layer a model file may have
 
 
