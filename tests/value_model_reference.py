@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import struct
 
-from kingsolve.cards import Seat
+from kingsolve.game.cards import Seat
 
 NF = 512
 
@@ -99,7 +99,7 @@ def features(pos, maxmask: int, core) -> list[float] | None:
 
 
 def network(model, x: list[float]) -> float:
-    """The network's output for inputs ``x`` (a ``kingsolve.value_model.ModelFile``)."""
+    """The network's output for inputs ``x`` (a ``kingsolve.search.value_model.ModelFile``)."""
     nf = model.header["features"]
     h1, h2 = model.header["hidden"]
     w = struct.unpack(f"<{len(model.weights) // 4}f", model.weights)

@@ -12,13 +12,13 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterable
 
-from .cards import Card, Seat
-from .checks import check_int, check_threads
+from ..game.cards import Card, Seat
+from ..checks import check_int, check_threads
 from . import engine
 from .engine import Core, doubles_sides, first_guess, leased_core, side_mask, total
-from .errors import InvalidRequestError, SolveTimeout
-from .position import Position, check_seats
-from .result import Budget, SolveResult
+from ..errors import InvalidRequestError, SolveTimeout
+from ..game.position import Position, check_seats
+from ..game.result import Budget, SolveResult
 
 __all__ = ["solve", "solve_loaded", "rollout_values", "playout_values"]
 

@@ -14,12 +14,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .cards import Seat
-from .errors import InvalidRequestError
-from .record import Record, parse_records
-from .result import Budget, Number, Solver, json_number
+from ..game.cards import Seat
+from ..errors import InvalidRequestError
+from ..game.record import Record, parse_records
+from ..game.result import Budget, Number, Solver, json_number
 from .reviews import Review, format_number, review, start_index
-from .search import analyse_position
+from ..search.dispatch import analyse_position
 
 __all__ = ["match_report", "MatchReport", "HandReport", "hand_total"]
 

@@ -30,7 +30,7 @@ from .cards import (SUIT_MASK, SUIT_NAMES, Card, Rank, Seat, Suit, cards_of_mask
                     format_cards)
 from .deal import Deal
 from .position import parse_played_card
-from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError
+from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError
 from .result import Number, json_number
 from .rules import Contract, RuleSet, get_variant
 

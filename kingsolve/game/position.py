@@ -14,7 +14,7 @@ from typing import Iterable
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
-from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError, excerpt
+from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError, excerpt
 from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract, get_variant
 from .trick_rules import ends_early, legal_mask, legal_with_reason, trick_winner_index
 

@@ -13,11 +13,11 @@ import time
 from fractions import Fraction
 from typing import Iterable
 
-from . import _domino
-from .cards import Card, Seat
-from .domino import DominoPosition, exact_score
-from .errors import SolveTimeout
-from .result import Budget, SolveResult
+from .. import _domino
+from ..game.cards import Card, Seat
+from ..game.domino import DominoPosition, exact_score
+from ..errors import SolveTimeout
+from ..game.result import Budget, SolveResult
 
 __all__ = ["solve_domino", "SHARED_SCALE"]
 

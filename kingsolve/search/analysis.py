@@ -44,12 +44,12 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator
 
 from . import engine
-from .cards import Card, Seat
-from .checks import check_threads
+from ..game.cards import Card, Seat
+from ..checks import check_threads
 from .engine import Core, doubles_sides, first_guess, leased_core, side_mask, total
-from .errors import InvalidRequestError, SolveTimeout
-from .position import Position, check_seats
-from .result import Budget, Number, SolveResult, json_number
+from ..errors import InvalidRequestError, SolveTimeout
+from ..game.position import Position, check_seats
+from ..game.result import Budget, Number, SolveResult, json_number
 
 __all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
            "format_number", "HORIZONS", "LEGEND"]

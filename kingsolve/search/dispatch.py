@@ -11,10 +11,10 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from .cards import Seat
-from .errors import SolveTimeout
-from .position import Position
-from .result import Budget, SolveResult, Solver
+from ..game.cards import Seat
+from ..errors import SolveTimeout
+from ..game.position import Position
+from ..game.result import Budget, SolveResult, Solver
 
 if TYPE_CHECKING:
     from .analysis import Analysis

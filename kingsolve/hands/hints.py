@@ -28,16 +28,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
-from .checks import check_int, check_positive, check_threads
-from .deal import Deal
-from .errors import InvalidRequestError, SolveTimeout, excerpt
+from ..game.cards import Card, Seat, Suit, cards_of_mask, deck_mask
+from ..checks import check_int, check_positive, check_threads
+from ..game.deal import Deal
+from ..errors import InvalidRequestError, SolveTimeout, excerpt
 from .match import contract_total
-from .position import Position
-from .result import Budget, Solver, json_int
-from .rules import RuleSet, get_variant
+from ..game.position import Position
+from ..game.result import Budget, Solver, json_int
+from ..game.rules import RuleSet, get_variant
 from .sampling import DealSampler, SeatView
-from .trick_rules import trick_winner_index
+from ..game.trick_rules import trick_winner_index
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
            "sale_hint", "contract_hint", "festa_hint", "play_preference",
@@ -53,7 +53,7 @@ DEFAULT_HORIZON = 3
 
 
 def _default_solver() -> Solver:
-    from .solver import solve
+    from ..search.solver import solve
     return solve
 
 
@@ -358,7 +358,7 @@ class _CardJob:
                         doubles=self.doubles, play=self.record)
 
     def __call__(self, deal: Deal, b: Budget) -> tuple[dict[Card, float], list[Card]]:
-        from .solver import rollout_values
+        from ..search.solver import rollout_values
         p = self.position(deal)
         seat = self.view.seat
         if self.rollout and self.solver is None:
@@ -402,7 +402,7 @@ def _option_values(rs: RuleSet, seat: Seat, hand, opts: Sequence[_Option], seats
     With the default solver a hand longer than ``horizon`` tricks is played out by the
     simple player down to it, then solved (``kingsolve.solver.playout_values``); a
     given ``solver`` solves the whole hand."""
-    from .solver import playout_values
+    from ..search.solver import playout_values
     horizon = _check_horizon(horizon)
     solve = solver or _default_solver()
     first = opts[0]
