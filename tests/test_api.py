@@ -168,7 +168,8 @@ def test_accept_chooses_the_answer_format(client):
 
 @pytest.fixture
 def fake_solver(monkeypatch):
-    """A stand-in ``kingsolve.search.solver`` that records its calls, so the API's own logic is tested."""
+    """A stand-in ``kingsolve.search.solver`` that records its calls, so the API's own logic is
+    tested."""
     calls: list = []
     module = types.ModuleType("kingsolve.search.solver")
 

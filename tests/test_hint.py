@@ -12,8 +12,8 @@ import kingsolve
 from kingsolve import Card, Deal, Position, Seat, Suit
 from kingsolve.game.cards import SUIT_MASK, cards_of_mask
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
-from kingsolve.hands.hints import (DEFAULT_HORIZON, contract_hint, festa_hint, hint, play_preference,
-                            sale_hint, trump_hint)
+from kingsolve.hands.hints import (DEFAULT_HORIZON, contract_hint, festa_hint, hint,
+                                   play_preference, sale_hint, trump_hint)
 from kingsolve.io.request import hint_request
 from kingsolve.game.result import Budget, SolveResult
 from kingsolve.hands.sampling import DealSampler, SeatView

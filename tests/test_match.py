@@ -178,7 +178,8 @@ def test_dealer_and_leader_rotation():
 
 
 def test_three_player_rotation():
-    # Reading (kingsolve.hands.match): with 3 players the dealer rotates among N E S, N leads hand 1.
+    # Reading (kingsolve.hands.match): with 3 players the dealer rotates among N E S, N leads
+    # hand 1.
     sched = ScoreSheet("italian", players=3).schedule
     assert [(h.dealer, h.leader) for h in sched[:4]] == [
         (Seat.S, Seat.N), (Seat.N, Seat.E), (Seat.E, Seat.S), (Seat.S, Seat.N)]

@@ -18,7 +18,7 @@ Readings of docs/rules.md 9 this module takes:
 - Scores are exact: the shared win divides the losers' cards equally among the
   winners, a ``fractions.Fraction`` when the share is not whole.
 
-The search is ``kingsolve.domino_solver``, as ``kingsolve.solver`` is for tricks.
+The search is ``kingsolve.search.domino_solver``, as ``kingsolve.search.solver`` is for tricks.
 """
 
 from __future__ import annotations

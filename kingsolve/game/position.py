@@ -3,7 +3,7 @@
 A ``Position`` holds a deal, the contract's compiled tables and the cards played
 so far. It answers who is on move, which cards are legal, who won each trick and
 the points taken, and it plays and undoes cards. The rules themselves (legal cards
-and why, the trick's winner, the early end) are ``kingsolve.trick_rules``, which
+and why, the trick's winner, the early end) are ``kingsolve.game.trick_rules``, which
 the sampler's inferences read too. Hands are card masks (bit ``16 * suit + rank``).
 """
 

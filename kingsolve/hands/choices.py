@@ -272,7 +272,7 @@ class _Analyser:
 
     def options(self, specs: list[tuple[str, str, Seat, Suit | None]]) -> list[Option]:
         """Each option ``(label, contract, leader, trump)`` analysed within the one
-        budget, as a table's rows are (``kingsolve.table.analyse_each``): each starts
+        budget, as a table's rows are (``kingsolve.search.table.analyse_each``): each starts
         with an equal part of what is left, and the time an option leaves goes to the
         options still open."""
         items = [(label, Position(self.variant, contract, self.deal, leader=leader, trump=trump))

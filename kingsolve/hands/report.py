@@ -2,7 +2,7 @@
 
 For a match file: per hand the actual score of each seat next to the value the seat
 could guarantee double dummy from the deal (docs/rules.md 11), the running totals, the
-total cost of each seat's mistakes (from ``kingsolve.reviews``), and the checks the
+total cost of each seat's mistakes (from ``kingsolve.hands.reviews``), and the checks the
 rules promise: each complete hand hands out exactly its contract's points (docs/rules.md
 3, plus payments that move points between seats), every rule set's full match adds
 up to zero (docs/rules.md 4-8), and the Turkish quotas (docs/rules.md 7).

@@ -158,7 +158,7 @@ def hint_request(request: Any) -> dict:
     """Answer a hint request: the shared request fields (no deal) plus ``seat``, ``hand``,
     ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
     (``trump``, ``sale``, ``contract``, ``festa`` with ``role``) instead of a card hint
-    (``kingsolve.hints``). Returns the JSON-ready result."""
+    (``kingsolve.hands.hints``). Returns the JSON-ready result."""
     from ..hands.hints import CHOICES
     req = check_request(request, HINT_FIELDS, "hint request")
     budget = budget_from_request(req)
@@ -247,7 +247,7 @@ def _request_seats(req: Mapping[str, Any]) -> list[Seat] | None:
 def solve_request(request: Any, on_update: "Callable[[Any], Any] | None" = None,
                   cancel: "threading.Event | None" = None) -> dict:
     """Answer a solve request (the shared request shape plus ``seats``, ``nodes``,
-    ``ms`` and ``exact``): the analysis of ``kingsolve.analysis`` within the budget,
+    ``ms`` and ``exact``): the analysis of ``kingsolve.search.analysis`` within the budget,
     exact values where proved, estimates and proved ranges elsewhere. With
     ``"exact": true`` the values must all be exact within the budget, or the answer
     is a ``SolveTimeout`` carrying the ranges proved. ``on_update`` is called with
@@ -311,7 +311,7 @@ def _answer(req: Mapping[str, Any], budget, result) -> dict:
 # --- table, review and choices --------------------------------------------------------
 @dataclass(frozen=True)
 class TableRequest:
-    """A deal's table (``kingsolve.table.dd_table``): every trick contract (or
+    """A deal's table (``kingsolve.search.table.dd_table``): every trick contract (or
     ``contracts``) times every seat, within one budget for the whole table."""
 
     variant: "RuleSet | str"
@@ -345,9 +345,9 @@ class TableRequest:
 
 @dataclass(frozen=True)
 class ReviewRequest:
-    """A played record's review (``kingsolve.reviews.review``) within one budget."""
+    """A played record's review (``kingsolve.hands.reviews.review``) within one budget."""
 
-    record: Any                 # a ``kingsolve.record.Record``
+    record: Any                 # a ``kingsolve.game.record.Record``
     budget: Budget
     from_trick: int = 1
     from_card: int | None = None
@@ -370,7 +370,7 @@ class ReviewRequest:
                       from_card=self.from_card)
 
 
-#: The fields each kind of choice needs besides the deal (``kingsolve.choices``).
+#: The fields each kind of choice needs besides the deal (``kingsolve.hands.choices``).
 CHOICE_KINDS = {"trump": ("variant",), "sale": ("variant", "dealer"), "festa": ("host",),
                 "contract": ("chooser",), "redeal": ()}
 #: The rule set of the kinds of choice that belong to one (docs/rules.md 4, 6, 7).
@@ -391,7 +391,7 @@ def choice_variant(kind: str, variant: RuleSet | None) -> RuleSet | None:
 
 @dataclass(frozen=True)
 class ChoicesRequest:
-    """One choice before the play (``kingsolve.choices``), named by ``kind``: the
+    """One choice before the play (``kingsolve.hands.choices``), named by ``kind``: the
     options of a trump, a sale, a festa, a Turkish contract or a domino redeal."""
 
     kind: str

@@ -14,11 +14,11 @@ budget and says how sure each number is:
 
 **What an estimate is** (docs/rules.md 12). A legal card's estimate at horizon ``h``
 is either its play-out value (``estimator="playout"``): the card is played, every
-seat then plays the simple player (``kingsolve.hints.play_preference``, compiled in the
+seat then plays the simple player (``kingsolve.hands.hints.play_preference``, compiled in the
 core) until a trick starts with at most ``h`` tricks left, and the rest is searched
 exactly; or (``"model"``) the mean of the value model's search a few tricks deep and
 of the play-out the model guides, searched exactly from ``h`` tricks left
-(``kingsolve.value_model``). ``"auto"`` takes the model where it measured better. The
+(``kingsolve.search.value_model``). ``"auto"`` takes the model where it measured better. The
 estimate of the mover's value is the best of its cards' estimates; of any other seat
 (side), the least over the mover's cards of that seat's estimate after the card (the
 mover is one of its opponents). Every estimate is then held inside the range proved

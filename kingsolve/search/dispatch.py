@@ -1,6 +1,6 @@
 """The search of any position: the anytime analysis or the exact search of a trick
-contract (``kingsolve.analysis``, ``kingsolve.solver``), the exact search of the
-domino (``kingsolve.domino_solver``). The one place that tells them apart for the
+contract (``kingsolve.search.analysis``, ``kingsolve.search.solver``), the exact search of the
+domino (``kingsolve.search.domino_solver``). The one place that tells them apart for the
 analyses built on them (reviews, reports, requests). The searches are imported when
 a position is searched: a server without the compiled core still answers the
 requests that need none.

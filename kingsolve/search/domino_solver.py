@@ -1,10 +1,10 @@
 """The domino search (docs/rules.md 9 and 11): paranoid double-dummy values of a
 ``DominoPosition``.
 
-The play engine is ``kingsolve.domino``; the search is the compiled core
+The play engine is ``kingsolve.game.domino``; the search is the compiled core
 ``kingsolve._domino`` (``ext/_domino.pyx``), and this module is its one door: it
 converts positions into the core's card layout and its results back into a
-``SolveResult``, as ``kingsolve.solver`` does for trick contracts.
+``SolveResult``, as ``kingsolve.search.solver`` does for trick contracts.
 """
 
 from __future__ import annotations
