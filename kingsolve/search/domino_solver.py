@@ -13,7 +13,7 @@ import time
 from fractions import Fraction
 from typing import Iterable
 
-from .. import _domino
+from .._domino import solve as compiled_solve
 from ..game.cards import Card, Seat
 from ..game.domino import DominoPosition, exact_score
 from ..errors import SolveTimeout
@@ -58,7 +58,7 @@ def solve_domino(position: DominoPosition, seats: "Iterable[Seat | str] | None" 
     opener = position.opener if position.opener is not None else mover
     last = position.next_seat(opener, -1)
     out_mask = sum(1 << s for s in position.out)
-    status, values, card_values, nodes = _domino.solve(
+    status, values, card_values, nodes = compiled_solve(
         tuple(_internal(h) for h in position.hands), _internal(position.played),
         _internal(position.opening_mask), int(mover), int(last), int(position.variant.direction),
         scale, out_mask, [int(s) for s in wanted], budget.nodes, float(budget.ms),
