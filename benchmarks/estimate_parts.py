@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kingsolve import _core  # noqa: E402
-from kingsolve.cards import Card  # noqa: E402
-from kingsolve import engine  # noqa: E402
-from kingsolve.value_model import default_model, read_model  # noqa: E402
+from kingsolve.game.cards import Card  # noqa: E402
+from kingsolve.search import engine  # noqa: E402
+from kingsolve.search.value_model import default_model, read_model  # noqa: E402
 from training.dataset import contract_total, position_of  # noqa: E402
 
 from estimates import Exact  # noqa: E402

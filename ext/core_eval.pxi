@@ -1,6 +1,6 @@
 # The value model and the estimating search (included by _core.pyx).
 #
-# The model (kingsolve/value_model.py reads its file, training/ makes it) maps a
+# The model (kingsolve/search/value_model.py reads its file, training/ makes it) maps a
 # trick start, seen from the maximiser set, to the share of the points left that the
 # set gets: a feature vector (eval_features) through a network of two hidden layers
 # (model_eval). The estimating search (hsearch) is alpha-beta on the same moves as

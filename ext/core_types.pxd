@@ -1,5 +1,5 @@
 # The structs of the trick search core, cimported by ext/_core.pyx and its .pxi sections.
-# Every mask uses the card bit layout 16 * suit + rank (rank 2..14), as kingsolve.cards.
+# Every mask uses the card bit layout 16 * suit + rank (rank 2..14), as kingsolve.game.cards.
 
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, int32_t, uint32_t
 

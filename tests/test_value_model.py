@@ -9,11 +9,11 @@ import random
 import pytest
 
 from kingsolve import Position
-from kingsolve.analysis import analyse
-from kingsolve.result import Budget
-from kingsolve import engine
-from kingsolve.solver import solve
-from kingsolve.value_model import default_model, read_model, write_model
+from kingsolve.search.analysis import analyse
+from kingsolve.game.result import Budget
+from kingsolve.search import engine
+from kingsolve.search.solver import solve
+from kingsolve.search.value_model import default_model, read_model, write_model
 
 from training.positions import SETTINGS, position, seat_names
 from value_model_reference import NF, features as ref_features

@@ -3,15 +3,15 @@
 written from their documented layouts. The suits' safety games are the exact
 search's own rules (tested with it), and the coalition's play-out is the core's play
 of the others against a lone seat: the reference takes them from the core's hooks.
-The simple player's play-out is played here, with ``kingsolve.hints``.
+The simple player's play-out is played here, with ``kingsolve.hands.hints``.
 """
 
 from __future__ import annotations
 
 import struct
 
-from kingsolve.cards import Seat
-from kingsolve.hints import play_preference
+from kingsolve.game.cards import Seat
+from kingsolve.hands.hints import play_preference
 
 NF = 514
 
@@ -118,7 +118,7 @@ def features(pos, maxmask: int, core) -> list[float] | None:
 
 
 def network(model, x: list[float]) -> float:
-    """The network's output for inputs ``x`` (a ``kingsolve.value_model.ModelFile``)."""
+    """The network's output for inputs ``x`` (a ``kingsolve.search.value_model.ModelFile``)."""
     nf = model.header["features"]
     h1, h2 = model.header["hidden"]
     w = struct.unpack(f"<{len(model.weights) // 4}f", model.weights)

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from kingsolve.cards import Seat
-from kingsolve.position import Position
-from kingsolve import engine
+from kingsolve.game.cards import Seat
+from kingsolve.game.position import Position
+from kingsolve.search import engine
 
 
 @dataclass
