@@ -61,13 +61,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from core_speed import forget  # noqa: E402
 from kingsolve import Deal, Position, Seat  # noqa: E402
-from kingsolve.analysis import HORIZONS, _Run, analyse, analyses  # noqa: E402
+from kingsolve.search.analysis import HORIZONS, _Run, analyse, analyses  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
-from kingsolve.hints import play_preference  # noqa: E402
-from kingsolve.result import Budget  # noqa: E402
-from kingsolve.rules import VARIANTS, RuleSet  # noqa: E402
-from kingsolve import engine  # noqa: E402
-from kingsolve.solver import rollout_values, solve  # noqa: E402
+from kingsolve.hands.hints import play_preference  # noqa: E402
+from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.game.rules import VARIANTS, RuleSet  # noqa: E402
+from kingsolve.search import engine  # noqa: E402
+from kingsolve.search.solver import rollout_values, solve  # noqa: E402
 
 NODES = 2_000_000_000          # the time caps stop every search here, never the nodes
 ANALYSE_MS = (250, 1000)

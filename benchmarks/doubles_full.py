@@ -44,8 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kingsolve import Deal, Position, Seat, solve  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
-from kingsolve.result import Budget  # noqa: E402
-from kingsolve.rules import VARIANTS  # noqa: E402
+from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.game.rules import VARIANTS  # noqa: E402
 
 
 def trick_contracts() -> list[str]:

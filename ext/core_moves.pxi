@@ -1,5 +1,5 @@
 # Move generation, make/unmake and move ordering (included by _core.pyx).
-# Legal cards follow docs/rules.md section 2 in the order of kingsolve/position.py
+# Legal cards follow docs/rules.md section 2 in the order of kingsolve/game/position.py
 # Position._legal_with_reason; make/unmake keep the trick winner incrementally.
 
 cdef inline uint64_t lane_of(int suit) noexcept nogil:
@@ -1104,7 +1104,7 @@ cdef int contract_positive(Rules* R) noexcept nogil:
 
 
 cdef int policy_card(Rules* R, State* st, int positive) noexcept nogil:
-    # The simple player's card (the first of kingsolve.hints.play_preference, which
+    # The simple player's card (the first of kingsolve.hands.hints.play_preference, which
     # says why): the legal card of least key. Leading, positive: the highest rank
     # (then the lowest suit); penalty: a card without penalty points, the lowest
     # rank. Following, positive: a card that wins the trick as it stands (a plain

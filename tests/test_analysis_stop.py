@@ -15,11 +15,12 @@ import time
 
 import pytest
 
-from kingsolve import Deal, Position, Seat, engine
-from kingsolve.analysis import _Part, _Run, analyse
+from kingsolve import Deal, Position, Seat
 from kingsolve.errors import SolveTimeout
-from kingsolve.result import Budget
-from kingsolve.solver import solve
+from kingsolve.game.result import Budget
+from kingsolve.search import engine
+from kingsolve.search.analysis import _Part, _Run, analyse
+from kingsolve.search.solver import solve
 
 
 def test_a_value_given_no_time_keeps_its_range():
@@ -37,7 +38,7 @@ def test_a_value_given_no_time_keeps_its_range():
 
 def test_analyses_under_short_rounds_keep_the_exact_values(monkeypatch):
     # Rounds far shorter than a search: most values of each round get no time.
-    import kingsolve.analysis as analysis
+    import kingsolve.search.analysis as analysis
     monkeypatch.setattr(analysis, "FIRST_ROUND", 0.0005)
     pos = Position("russian", "no-queens", Deal.random(7, deck=32), leader="N")
     exact = solve(pos)

@@ -15,8 +15,8 @@ import random
 import pytest
 
 from kingsolve import Deal, Position, Seat
-from kingsolve.rules import VARIANTS
-from kingsolve.solver import solve
+from kingsolve.game.rules import VARIANTS
+from kingsolve.search.solver import solve
 
 import bruteforce
 from contracts import CONFIGS, config_id, fast_sample

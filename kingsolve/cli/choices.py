@@ -51,9 +51,9 @@ def parse_chosen(text: str) -> list[tuple[str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..deal import Deal
-    from ..request import CHOICE_KINDS, ChoicesRequest, choice_variant
-    from ..rules import get_variant
+    from ..game.deal import Deal
+    from ..io.request import CHOICE_KINDS, ChoicesRequest, choice_variant
+    from ..game.rules import get_variant
 
     for name in CHOICE_KINDS[args.kind]:
         if getattr(args, name) is None:

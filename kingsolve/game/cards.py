@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .errors import ParseError, excerpt
+from ..errors import ParseError, excerpt
 
 __all__ = [
     "Suit",

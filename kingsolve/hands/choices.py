@@ -23,16 +23,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .cards import Seat, Suit
-from .checks import check_int
-from .deal import Deal
+from ..game.cards import Seat, Suit
+from ..checks import check_int
+from ..game.deal import Deal
 from .match import TURKISH_PENALTIES
-from .position import Position
-from .analysis import LEGEND, format_number, value_text
-from .errors import InvalidRequestError
-from .result import Budget, Number, Solver, json_number
-from .rules import TRUMP_NONE, RuleSet, get_variant
-from .table import analyse_each
+from ..game.position import Position
+from ..search.analysis import LEGEND, format_number, value_text
+from ..errors import InvalidRequestError
+from ..game.result import Budget, Number, Solver, json_number
+from ..game.rules import TRUMP_NONE, RuleSet, get_variant
+from ..search.table import analyse_each
 
 __all__ = ["Choices", "Option", "trump_choice", "sale_choice", "festa_choice",
            "contract_choice", "redeal_choice", "TURKISH_PENALTIES"]
@@ -272,7 +272,7 @@ class _Analyser:
 
     def options(self, specs: list[tuple[str, str, Seat, Suit | None]]) -> list[Option]:
         """Each option ``(label, contract, leader, trump)`` analysed within the one
-        budget, as a table's rows are (``kingsolve.table.analyse_each``): each starts
+        budget, as a table's rows are (``kingsolve.search.table.analyse_each``): each starts
         with an equal part of what is left, and the time an option leaves goes to the
         options still open."""
         items = [(label, Position(self.variant, contract, self.deal, leader=leader, trump=trump))
@@ -527,7 +527,7 @@ def contract_choice(deal: "Deal | str", chooser: "Seat | str",
 
 def redeal_choice(deal: "Deal | str", threshold: int = 4, seed: Any = None) -> Choices:
     """The booklet's domino redeal property (docs/rules.md 4): who may ask for a redeal."""
-    from .domino import redeal_property
+    from ..game.domino import redeal_property
     check_int(threshold, "threshold", 1, expected="a whole number of at least 1")
     deal = _deal(deal)
     prop = redeal_property(deal, threshold)

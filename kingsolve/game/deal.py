@@ -6,7 +6,7 @@ import random
 from typing import Iterable, Sequence
 
 from .cards import Card, Rank, Seat, Suit, cards_of_mask, deck_mask
-from .errors import InvalidDealError, ParseError, excerpt
+from ..errors import InvalidDealError, ParseError, excerpt
 
 __all__ = ["Deal", "seats_for_players", "hand_text", "parse_hand"]
 

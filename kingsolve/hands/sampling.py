@@ -27,13 +27,13 @@ from functools import lru_cache
 from math import comb
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards, iter_bits
-from .checks import check_int, is_int
-from .deal import Deal, parse_hand, seats_for_players
-from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError
-from .position import check_trump
-from .rules import Contract, RuleSet, compile_contract, get_variant
-from .trick_rules import Restriction, ends_early, legality_filters, trick_winner_index
+from ..game.cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards, iter_bits
+from ..checks import check_int, is_int
+from ..game.deal import Deal, parse_hand, seats_for_players
+from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError
+from ..game.position import check_trump
+from ..game.rules import Contract, RuleSet, compile_contract, get_variant
+from ..game.trick_rules import Restriction, ends_early, legality_filters, trick_winner_index
 
 __all__ = ["Inference", "SeatView", "DealSampler", "exclusion_mask", "parse_cards", "MAX_EXACT"]
 

@@ -26,13 +26,13 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, Iterator, Mapping
 
-from .cards import Seat
-from .checks import MAX_THREADS, check_fields, check_threads, is_int, is_number
-from .deal import Deal
-from .errors import InvalidRequestError, SolveTimeout, excerpt
-from .play import new_position
-from .result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (the JSON limits, re-exported)
-from .rules import RuleSet, get_variant
+from ..game.cards import Seat
+from ..checks import MAX_THREADS, check_fields, check_threads, is_int, is_number
+from ..game.deal import Deal
+from ..errors import InvalidRequestError, SolveTimeout, excerpt
+from ..game.play import new_position
+from ..game.result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (JSON limits, re-exported)
+from ..game.rules import RuleSet, get_variant
 
 __all__ = ["position_from_request", "legal_request", "solve_request", "solve_stream",
            "hint_request", "budget_from_request", "request_threads", "limited",
@@ -158,8 +158,8 @@ def hint_request(request: Any) -> dict:
     """Answer a hint request: the shared request fields (no deal) plus ``seat``, ``hand``,
     ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
     (``trump``, ``sale``, ``contract``, ``festa`` with ``role``) instead of a card hint
-    (``kingsolve.hints``). Returns the JSON-ready result."""
-    from .hints import CHOICES
+    (``kingsolve.hands.hints``). Returns the JSON-ready result."""
+    from ..hands.hints import CHOICES
     req = check_request(request, HINT_FIELDS, "hint request")
     budget = budget_from_request(req)
     choice = _field(req, "choice", str, "card")
@@ -183,7 +183,7 @@ def hint_request(request: Any) -> dict:
 def _choice_hint(req: Mapping[str, Any], choice: str, variant: RuleSet, seat: str, hand: Any,
                  common: dict):
     """The hint a checked hint request asks for: a card, or one of the choices."""
-    from .hints import contract_hint, festa_hint, hint, sale_hint, trump_hint
+    from ..hands.hints import contract_hint, festa_hint, hint, sale_hint, trump_hint
     if choice == "card":
         known = _field(req, "known", dict, {})
         play = _field(req, "play", list, [])
@@ -247,7 +247,7 @@ def _request_seats(req: Mapping[str, Any]) -> list[Seat] | None:
 def solve_request(request: Any, on_update: "Callable[[Any], Any] | None" = None,
                   cancel: "threading.Event | None" = None) -> dict:
     """Answer a solve request (the shared request shape plus ``seats``, ``nodes``,
-    ``ms`` and ``exact``): the analysis of ``kingsolve.analysis`` within the budget,
+    ``ms`` and ``exact``): the analysis of ``kingsolve.search.analysis`` within the budget,
     exact values where proved, estimates and proved ranges elsewhere. With
     ``"exact": true`` the values must all be exact within the budget, or the answer
     is a ``SolveTimeout`` carrying the ranges proved. ``on_update`` is called with
@@ -288,7 +288,7 @@ def solve_stream(request: Any, cancel: "threading.Event | None" = None) -> Itera
 def _analyses_of(request: Any, cancel: "threading.Event | None" = None):
     """The checked request, its budget and the analyses that answer it (a generator,
     started lazily: the request's errors raise here, at once)."""
-    from .search import position_analyses
+    from ..search.dispatch import position_analyses
     req = check_request(request)
     seats = _request_seats(req)
     budget = budget_from_request(req)
@@ -311,7 +311,7 @@ def _answer(req: Mapping[str, Any], budget, result) -> dict:
 # --- table, review and choices --------------------------------------------------------
 @dataclass(frozen=True)
 class TableRequest:
-    """A deal's table (``kingsolve.table.dd_table``): every trick contract (or
+    """A deal's table (``kingsolve.search.table.dd_table``): every trick contract (or
     ``contracts``) times every seat, within one budget for the whole table."""
 
     variant: "RuleSet | str"
@@ -337,7 +337,7 @@ class TableRequest:
 
     def run(self):
         """The ``Table``."""
-        from .table import dd_table
+        from ..search.table import dd_table
         return dd_table(self.variant, self.deal, self.leader, contracts=self.contracts,
                         trump=self.trump, doubles=self.doubles, budget=self.budget,
                         threads=self.threads, exact=self.exact)
@@ -345,9 +345,9 @@ class TableRequest:
 
 @dataclass(frozen=True)
 class ReviewRequest:
-    """A played record's review (``kingsolve.reviews.review``) within one budget."""
+    """A played record's review (``kingsolve.hands.reviews.review``) within one budget."""
 
-    record: Any                 # a ``kingsolve.record.Record``
+    record: Any                 # a ``kingsolve.game.record.Record``
     budget: Budget
     from_trick: int = 1
     from_card: int | None = None
@@ -356,7 +356,7 @@ class ReviewRequest:
     def from_request(cls, req: Mapping[str, Any], limits: Limits = LIMITS) -> "ReviewRequest":
         """The review a request asks for: ``record`` (its text or its JSON twin),
         ``from_trick``, ``from_card`` and the budget."""
-        from .record import Record
+        from ..game.record import Record
         text = _field(req, "record", (str, dict), required=True)
         record = Record.parse(text) if isinstance(text, str) else Record.from_dict(text)
         return cls(record, budget_from_request(req, limits),
@@ -365,12 +365,12 @@ class ReviewRequest:
 
     def run(self):
         """The ``Review``."""
-        from .reviews import review
+        from ..hands.reviews import review
         return review(self.record, budget=self.budget, from_trick=self.from_trick,
                       from_card=self.from_card)
 
 
-#: The fields each kind of choice needs besides the deal (``kingsolve.choices``).
+#: The fields each kind of choice needs besides the deal (``kingsolve.hands.choices``).
 CHOICE_KINDS = {"trump": ("variant",), "sale": ("variant", "dealer"), "festa": ("host",),
                 "contract": ("chooser",), "redeal": ()}
 #: The rule set of the kinds of choice that belong to one (docs/rules.md 4, 6, 7).
@@ -391,7 +391,7 @@ def choice_variant(kind: str, variant: RuleSet | None) -> RuleSet | None:
 
 @dataclass(frozen=True)
 class ChoicesRequest:
-    """One choice before the play (``kingsolve.choices``), named by ``kind``: the
+    """One choice before the play (``kingsolve.hands.choices``), named by ``kind``: the
     options of a trump, a sale, a festa, a Turkish contract or a domino redeal."""
 
     kind: str
@@ -427,8 +427,8 @@ class ChoicesRequest:
 
     def run(self):
         """The ``Choices``: every option's values."""
-        from .choices import (contract_choice, festa_choice, redeal_choice, sale_choice,
-                              trump_choice)
+        from ..hands.choices import (contract_choice, festa_choice, redeal_choice,
+                                     sale_choice, trump_choice)
         searched = {"budget": self.budget, "seed": self.seed, "exact": self.exact}
         if self.kind == "trump":
             return trump_choice(self.variant, self.deal, leader=self.leader, dealer=self.dealer,

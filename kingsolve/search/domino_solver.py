@@ -1,10 +1,10 @@
 """The domino search (docs/rules.md 9 and 11): paranoid double-dummy values of a
 ``DominoPosition``.
 
-The play engine is ``kingsolve.domino``; the search is the compiled core
+The play engine is ``kingsolve.game.domino``; the search is the compiled core
 ``kingsolve._domino`` (``ext/_domino.pyx``), and this module is its one door: it
 converts positions into the core's card layout and its results back into a
-``SolveResult``, as ``kingsolve.solver`` does for trick contracts.
+``SolveResult``, as ``kingsolve.search.solver`` does for trick contracts.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import time
 from fractions import Fraction
 from typing import Iterable
 
-from . import _domino
-from .cards import Card, Seat
-from .domino import DominoPosition, exact_score
-from .errors import SolveTimeout
-from .result import Budget, SolveResult
+from .._domino import solve as compiled_solve
+from ..game.cards import Card, Seat
+from ..game.domino import DominoPosition, exact_score
+from ..errors import SolveTimeout
+from ..game.result import Budget, SolveResult
 
 __all__ = ["solve_domino", "SHARED_SCALE"]
 
@@ -58,7 +58,7 @@ def solve_domino(position: DominoPosition, seats: "Iterable[Seat | str] | None" 
     opener = position.opener if position.opener is not None else mover
     last = position.next_seat(opener, -1)
     out_mask = sum(1 << s for s in position.out)
-    status, values, card_values, nodes = _domino.solve(
+    status, values, card_values, nodes = compiled_solve(
         tuple(_internal(h) for h in position.hands), _internal(position.played),
         _internal(position.opening_mask), int(mover), int(last), int(position.variant.direction),
         scale, out_mask, [int(s) for s in wanted], budget.nodes, float(budget.ms),

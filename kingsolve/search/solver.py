@@ -3,7 +3,7 @@
 docs/rules.md section 11: in singles the value of a seat is the score it can guarantee
 when the three others play together against it (the paranoid value); in Italian
 doubles it is the exact value of its side. The search runs in the compiled core,
-reached through ``kingsolve.engine``; this module speaks in the value types.
+reached through ``kingsolve.search.engine``; this module speaks in the value types.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterable
 
-from .cards import Card, Seat
-from .checks import check_int, check_threads
+from ..game.cards import Card, Seat
+from ..checks import check_int, check_threads
 from . import engine
 from .engine import (Core, doubles_sides, first_guess, leased_core, mirror_sides, other_side,
                      side_mask, total)
-from .errors import InvalidRequestError, SolveTimeout
-from .position import Position, check_seats
-from .result import Budget, SolveResult
+from ..errors import InvalidRequestError, SolveTimeout
+from ..game.position import Position, check_seats
+from ..game.result import Budget, SolveResult
 
 __all__ = ["solve", "solve_loaded", "rollout_values", "playout_values"]
 
@@ -40,7 +40,7 @@ def _playout_core(position: Position, budget: Budget):
 def rollout_values(position: Position, seat: "Seat | str", horizon: int,
                    budget: Budget | None = None) -> dict[Card, int]:
     """Each legal card's value for ``seat`` (its side's in doubles) when the card is
-    played, every seat then plays the simple player (``kingsolve.hints.play_preference``)
+    played, every seat then plays the simple player (``kingsolve.hands.hints.play_preference``)
     until a trick starts with at most ``horizon`` tricks left, and the rest is solved
     double dummy (docs/rules.md 11). The hint engine's evaluation far from the end of the
     hand; the play-out runs in the compiled core. Every card gets its own play-out:
@@ -65,7 +65,7 @@ def rollout_values(position: Position, seat: "Seat | str", horizon: int,
 def playout_values(position: Position, seats: "Iterable[Seat | str] | None", horizon: int,
                    budget: Budget | None = None) -> dict[Seat, int]:
     """The seats' values (their sides' in doubles) when every seat plays the simple
-    player (``kingsolve.hints.play_preference``) from the position until a trick starts
+    player (``kingsolve.hands.hints.play_preference``) from the position until a trick starts
     with at most ``horizon`` tricks left, and the rest is solved double dummy. With no
     more than ``horizon`` tricks left, the double-dummy values (``solve``). The choice
     hints' evaluation of a whole hand."""

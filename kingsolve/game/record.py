@@ -43,9 +43,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from .cards import Card, Seat, Suit
-from .checks import check_fields, is_int
+from ..checks import check_fields, is_int
 from .deal import Deal
-from .errors import KingsolveError, ParseError, excerpt
+from ..errors import KingsolveError, ParseError, excerpt
 from .result import JSON_SAFE_INT
 from .rules import TRUMP_NONE, RuleSet, get_variant
 

@@ -8,7 +8,7 @@ over the samples. Far from the end of the hand (more than ``horizon`` tricks lef
 default 3), each card of each sample is instead played out: every seat follows the
 simple player (``play_preference``) until ``horizon`` tricks remain, and that
 position is solved double dummy (the play-out runs in the compiled core,
-``kingsolve.solver.rollout_values``). Exact search of a whole 13-card singles hand
+``kingsolve.search.solver.rollout_values``). Exact search of a whole 13-card singles hand
 is often out of reach, and in the early tricks the play-out does not assume that
 the three others play together against the seat; measured in
 ``benchmarks/hint_play.py``, it plays better than searching whole hands (README).
@@ -16,7 +16,7 @@ the three others play together against the seat; measured in
 The choice hints (trump, the Italian sale, Turkish contract, Portuguese festa) score each
 option by the same sampling of the unseen hands, from the seat's hand alone, with
 the same deals for every option, each hand played out the same way
-(``kingsolve.solver.playout_values``).
+(``kingsolve.search.solver.playout_values``).
 """
 
 from __future__ import annotations
@@ -28,16 +28,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .cards import Card, Seat, Suit, cards_of_mask, deck_mask
-from .checks import check_int, check_positive, check_threads
-from .deal import Deal
-from .errors import InvalidRequestError, SolveTimeout, excerpt
+from ..game.cards import Card, Seat, Suit, cards_of_mask, deck_mask
+from ..checks import check_int, check_positive, check_threads
+from ..game.deal import Deal
+from ..errors import InvalidRequestError, SolveTimeout, excerpt
 from .match import contract_total
-from .position import Position
-from .result import Budget, Solver, json_int
-from .rules import RuleSet, get_variant
+from ..game.position import Position
+from ..game.result import Budget, Solver, json_int
+from ..game.rules import RuleSet, get_variant
 from .sampling import DealSampler, SeatView
-from .trick_rules import trick_winner_index
+from ..game.trick_rules import trick_winner_index
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
            "sale_hint", "contract_hint", "festa_hint", "play_preference",
@@ -53,7 +53,7 @@ DEFAULT_HORIZON = 3
 
 
 def _default_solver() -> Solver:
-    from .solver import solve
+    from ..search.solver import solve
     return solve
 
 
@@ -222,7 +222,7 @@ def _rollout(p: Position, seat: Seat, legal: Sequence[Card], horizon: int,
     playing ``play_preference`` until a trick starts with ``horizon`` tricks left,
     then ``solve``'s value there (the score if the hand is over). ``p`` is restored.
     The hint uses it with a given solver; with the default one the compiled
-    ``kingsolve.solver.rollout_values`` does the same (the tests hold them equal)."""
+    ``kingsolve.search.solver.rollout_values`` does the same (the tests hold them equal)."""
     values: dict[Card, float] = {}
     for card in legal:
         p.play(card)
@@ -358,7 +358,7 @@ class _CardJob:
                         doubles=self.doubles, play=self.record)
 
     def __call__(self, deal: Deal, b: Budget) -> tuple[dict[Card, float], list[Card]]:
-        from .solver import rollout_values
+        from ..search.solver import rollout_values
         p = self.position(deal)
         seat = self.view.seat
         if self.rollout and self.solver is None:
@@ -400,9 +400,9 @@ def _option_values(rs: RuleSet, seat: Seat, hand, opts: Sequence[_Option], seats
                    ) -> tuple[list[dict[str, dict[Seat, float]]], int]:
     """Per sampled deal: each option's value for each of ``seats``, and the timeouts.
     With the default solver a hand longer than ``horizon`` tricks is played out by the
-    simple player down to it, then solved (``kingsolve.solver.playout_values``); a
+    simple player down to it, then solved (``kingsolve.search.solver.playout_values``); a
     given ``solver`` solves the whole hand."""
-    from .solver import playout_values
+    from ..search.solver import playout_values
     horizon = _check_horizon(horizon)
     solve = solver or _default_solver()
     first = opts[0]

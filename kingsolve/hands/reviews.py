@@ -21,13 +21,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .analysis import Analysis, format_number, value_text
-from .cards import Card, Seat
-from .checks import check_int, is_int
-from .errors import InvalidRequestError, KingsolveError, excerpt
-from .record import Record
-from .result import Budget, Number, Solver, json_number
-from .search import analyse_position
+from ..search.analysis import Analysis, format_number, value_text
+from ..game.cards import Card, Seat
+from ..checks import check_int, is_int
+from ..errors import InvalidRequestError, KingsolveError, excerpt
+from ..game.record import Record
+from ..game.result import Budget, Number, Solver, json_number
+from ..search.dispatch import analyse_position
 
 __all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "start_index"]
 

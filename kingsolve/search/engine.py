@@ -15,11 +15,11 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Mapping, TypeVar
 
-from ._core import BudgetExceeded, ContractTable, Core
-from .cards import Seat
-from .errors import SolveTimeout
-from .position import Position
-from .result import Budget
+from .._core import BudgetExceeded, ContractTable, Core
+from ..game.cards import Seat
+from ..errors import SolveTimeout
+from ..game.position import Position
+from ..game.result import Budget
 
 __all__ = ["Core", "BudgetExceeded", "load", "side_mask", "total", "first_guess", "run",
            "leased_core", "table_mb", "IdleCores", "idle_cores", "doubles_sides", "meet",

@@ -14,11 +14,11 @@ budget and says how sure each number is:
 
 **What an estimate is** (docs/rules.md 12). A legal card's estimate at horizon ``h``
 is either its play-out value (``estimator="playout"``): the card is played, every
-seat then plays the simple player (``kingsolve.hints.play_preference``, compiled in the
+seat then plays the simple player (``kingsolve.hands.hints.play_preference``, compiled in the
 core) until a trick starts with at most ``h`` tricks left, and the rest is searched
 exactly; or (``"model"``) the mean of the value model's search a few tricks deep and
 of the play-out the model guides, searched exactly from ``h`` tricks left
-(``kingsolve.value_model``). ``"auto"`` takes the model where it measured better. The
+(``kingsolve.search.value_model``). ``"auto"`` takes the model where it measured better. The
 estimate of the mover's value is the best of its cards' estimates; of any other seat
 (side), the least over the mover's cards of that seat's estimate after the card (the
 mover is one of its opponents). Every estimate is then held inside the range proved
@@ -44,13 +44,13 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator
 
 from . import engine
-from .cards import Card, Seat
-from .checks import check_threads
+from ..game.cards import Card, Seat
+from ..checks import check_threads
 from .engine import (Core, doubles_sides, first_guess, leased_core, meet, mirror_sides,
                      side_mask, total)
-from .errors import InvalidRequestError, SolveTimeout
-from .position import Position, check_seats
-from .result import Budget, Number, SolveResult, json_number
+from ..errors import InvalidRequestError, SolveTimeout
+from ..game.position import Position, check_seats
+from ..game.result import Budget, Number, SolveResult, json_number
 
 __all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
            "format_number", "HORIZONS", "LEGEND"]

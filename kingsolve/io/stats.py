@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from itertools import zip_longest
 from typing import Any, Iterable, NamedTuple
 
-from .analysis import LEGEND
-from .cards import Seat
-from .errors import InvalidRequestError, KingsolveError
-from .rules import get_variant
+from ..search.analysis import LEGEND
+from ..game.cards import Seat
+from ..errors import InvalidRequestError, KingsolveError
+from ..game.rules import get_variant
 
 __all__ = ["Found", "ValueStats", "collect", "format_stats", "plot_stats"]
 

@@ -14,7 +14,7 @@ from typing import Iterable
 from .cards import Card, Seat, Suit
 from .deal import Deal
 from .domino import DominoPosition
-from .errors import InvalidRequestError
+from ..errors import InvalidRequestError
 from .position import Position
 from .rules import Contract, RuleSet, get_variant
 

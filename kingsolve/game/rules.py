@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from .cards import Card, Rank, Seat, Suit, deck_mask
-from .errors import UnknownContractError, UnknownVariantError, excerpt
+from ..errors import UnknownContractError, UnknownVariantError, excerpt
 
 __all__ = [
     "LeadMode",

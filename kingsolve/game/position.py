@@ -3,7 +3,7 @@
 A ``Position`` holds a deal, the contract's compiled tables and the cards played
 so far. It answers who is on move, which cards are legal, who won each trick and
 the points taken, and it plays and undoes cards. The rules themselves (legal cards
-and why, the trick's winner, the early end) are ``kingsolve.trick_rules``, which
+and why, the trick's winner, the early end) are ``kingsolve.game.trick_rules``, which
 the sampler's inferences read too. Hands are card masks (bit ``16 * suit + rank``).
 """
 
@@ -14,7 +14,7 @@ from typing import Iterable
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
-from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError, excerpt
+from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError, excerpt
 from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract, get_variant
 from .trick_rules import ends_early, legal_mask, legal_with_reason, trick_winner_index
 

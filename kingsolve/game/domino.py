@@ -18,7 +18,7 @@ Readings of docs/rules.md 9 this module takes:
 - Scores are exact: the shared win divides the losers' cards equally among the
   winners, a ``fractions.Fraction`` when the share is not whole.
 
-The search is ``kingsolve.domino_solver``, as ``kingsolve.solver`` is for tricks.
+The search is ``kingsolve.search.domino_solver``, as ``kingsolve.search.solver`` is for tricks.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from .cards import (SUIT_MASK, SUIT_NAMES, Card, Rank, Seat, Suit, cards_of_mask
                     format_cards)
 from .deal import Deal
 from .position import parse_played_card
-from .errors import IllegalPlayError, InvalidDealError, InvalidRequestError
+from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError
 from .result import Number, json_number
 from .rules import Contract, RuleSet, get_variant
 

@@ -136,7 +136,7 @@ def legal_mask(t: ContractTables, hand: int, trick: Sequence[int], played: int,
                first_trick: bool) -> int:
     """The cards of ``hand`` that may be played next to ``trick`` (section 2).
 
-    >>> from kingsolve.rules import compile_contract, get_variant
+    >>> from kingsolve.game.rules import compile_contract, get_variant
     >>> t = compile_contract(get_variant("italian").contract("no-hearts"), 13, None)
     >>> format_cards(legal_mask(t, Card("HA").mask | Card("S2").mask, [], 0, True))
     ['S2']

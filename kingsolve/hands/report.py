@@ -2,7 +2,7 @@
 
 For a match file: per hand the actual score of each seat next to the value the seat
 could guarantee double dummy from the deal (docs/rules.md 11), the running totals, the
-total cost of each seat's mistakes (from ``kingsolve.reviews``), and the checks the
+total cost of each seat's mistakes (from ``kingsolve.hands.reviews``), and the checks the
 rules promise: each complete hand hands out exactly its contract's points (docs/rules.md
 3, plus payments that move points between seats), every rule set's full match adds
 up to zero (docs/rules.md 4-8), and the Turkish quotas (docs/rules.md 7).
@@ -14,12 +14,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .cards import Seat
-from .errors import InvalidRequestError
-from .record import Record, parse_records
-from .result import Budget, Number, Solver, json_number
+from ..game.cards import Seat
+from ..errors import InvalidRequestError
+from ..game.record import Record, parse_records
+from ..game.result import Budget, Number, Solver, json_number
 from .reviews import Review, format_number, review, start_index
-from .search import analyse_position
+from ..search.dispatch import analyse_position
 
 __all__ = ["match_report", "MatchReport", "HandReport", "hand_total"]
 

@@ -1,6 +1,6 @@
 """The search of any position: the anytime analysis or the exact search of a trick
-contract (``kingsolve.analysis``, ``kingsolve.solver``), the exact search of the
-domino (``kingsolve.domino_solver``). The one place that tells them apart for the
+contract (``kingsolve.search.analysis``, ``kingsolve.search.solver``), the exact search of the
+domino (``kingsolve.search.domino_solver``). The one place that tells them apart for the
 analyses built on them (reviews, reports, requests). The searches are imported when
 a position is searched: a server without the compiled core still answers the
 requests that need none.
@@ -11,10 +11,10 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from .cards import Seat
-from .errors import SolveTimeout
-from .position import Position
-from .result import Budget, SolveResult, Solver
+from ..game.cards import Seat
+from ..errors import SolveTimeout
+from ..game.position import Position
+from ..game.result import Budget, SolveResult, Solver
 
 if TYPE_CHECKING:
     from .analysis import Analysis

@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator
 
-from .errors import InvalidRequestError, KingsolveError
+from ..errors import InvalidRequestError, KingsolveError
 
 __all__ = ["BatchSummary", "run_batch", "read_requests", "answer", "OPERATIONS"]
 

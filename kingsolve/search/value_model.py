@@ -24,12 +24,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from . import _core
+from .._core import ValueModel
 
 __all__ = ["MODEL_PATH", "ModelFile", "read_model", "write_model", "default_model"]
 
 #: The model the analysis uses.
-MODEL_PATH = Path(__file__).resolve().parent / "data" / "value_model.bin"
+MODEL_PATH = Path(__file__).resolve().parent.parent / "data" / "value_model.bin"
 MAGIC = b"KSVM"
 FORMAT = 1
 
@@ -41,7 +41,7 @@ class ModelFile:
         self.header = header
         self.weights = weights
         h1, h2 = header["hidden"]
-        self.core = _core.ValueModel(header["features"], h1, h2, weights)
+        self.core = ValueModel(header["features"], h1, h2, weights)
 
     @property
     def trained(self) -> dict:

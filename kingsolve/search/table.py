@@ -18,13 +18,13 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator
 
 from .analysis import LEGEND, Analysis, analyses, exact_analysis, value_text
-from .cards import Seat, Suit
-from .checks import check_threads
-from .deal import Deal
-from .errors import InvalidRequestError, SolveTimeout
-from .position import Position
-from .result import Budget, Deadline, Number, Solver, json_number
-from .rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet, get_variant
+from ..game.cards import Seat, Suit
+from ..checks import check_threads
+from ..game.deal import Deal
+from ..errors import InvalidRequestError, SolveTimeout
+from ..game.position import Position
+from ..game.result import Budget, Deadline, Number, Solver, json_number
+from ..game.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet, get_variant
 from .solver import solve
 
 __all__ = ["Table", "TableRow", "dd_table", "analyse_each", "format_table"]

@@ -34,12 +34,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from .cards import Card, Seat, Suit, deck_mask
-from .checks import check_int, is_int
-from .deal import seats_for_players
-from .errors import KingsolveError
-from .result import Number, json_number
-from .rules import RuleSet, ScheduledHand, compile_contract, get_variant
+from ..game.cards import Card, Seat, Suit, deck_mask
+from ..checks import check_int, is_int
+from ..game.deal import seats_for_players
+from ..errors import KingsolveError
+from ..game.result import Number, json_number
+from ..game.rules import RuleSet, ScheduledHand, compile_contract, get_variant
 
 __all__ = ["ScoreSheet", "SheetHand", "Sale", "Bid", "Festa", "ScoreSheetError",
            "contract_total", "check_turkish_choices"]
