@@ -86,6 +86,7 @@ cdef extern from *:
 
 include "core_moves.pxi"
 include "core_tt.pxi"
+include "core_sides.pxi"
 
 
 class BudgetExceeded(Exception):

@@ -940,9 +940,12 @@ cdef inline void lead_scores(Search* c, int* mv, int n, int ttmove, uint64_t leg
         if tendency < 0:
             # penalty: the maximiser leads under many higher cards, first from a
             # suit whose game it may lose (lone_game_unsafe); the others lead
-            # where the maximiser holds few cards that can duck
+            # where the maximiser holds few cards that can duck; a side sheds
+            # its point cards on safe exits (core_sides.pxi)
             mx = maxcards & lane_of(s)
-            if mover_max:
+            if mover_max and not c.lone:
+                score[i] = side_lead_score(c, bit, opp)
+            elif mover_max:
                 score[i] = popcount(others & above(bit)) * 16 - rank * 4
                 if (unsafe >> s) & 1:
                     score[i] += 128
@@ -954,6 +957,8 @@ cdef inline void lead_scores(Search* c, int* mv, int n, int ttmove, uint64_t leg
                 score[i] = -popcount(others & above(low_bit(mx)) & ~maxcards) * 16 - rank * 4
             else:
                 score[i] = -4096 - rank * 4
+            if not mover_max and not c.lone:
+                score[i] += side_shed(c, bit)
         else:
             # positive: a sure winner, else a low lead to a partner's winner, else
             # one a void partner ruffs

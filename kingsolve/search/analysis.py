@@ -46,7 +46,8 @@ from typing import Any, Callable, Iterable, Iterator
 from . import engine
 from ..game.cards import Card, Seat
 from ..checks import check_threads
-from .engine import Core, doubles_sides, first_guess, leased_core, side_mask, total
+from .engine import (Core, doubles_sides, first_guess, leased_core, meet, mirror_sides,
+                     side_mask, total)
 from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position, check_seats
 from ..game.result import Budget, Number, SolveResult, json_number
@@ -225,10 +226,6 @@ def _clamp(x: int, lo: int, hi: int) -> int:
     return lo if x < lo else hi if x > hi else x
 
 
-def _meet(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    return max(a[0], b[0]), min(a[1], b[1])
-
-
 class _Run:
     """The shared state of one analysis: the ranges proved so far (future values,
     without the points taken) and the estimates of each horizon done, which its
@@ -286,7 +283,7 @@ class _Run:
 
     def exact_done(self) -> bool:
         return all(lo == hi for lo, hi in self.card_range.values()) and \
-            all(lo == hi for lo, hi in self.seat_range.values())
+            all(lo == hi for lo, hi in self.side_ranges().values())
 
     def spent(self, nodes: int) -> None:
         with self.lock:
@@ -312,6 +309,12 @@ class _Run:
         return (max(lo for lo, _ in self.card_range.values()),
                 max(hi for _, hi in self.card_range.values()))
 
+    def side_ranges(self) -> dict[int, tuple[int, int]]:
+        """Each side's proved range by mask; in doubles met with the other side's."""
+        return mirror_sides(self.position, self.quick, {
+            m: self._mover_range() if m == self.mover_mask else self.seat_range[m]
+            for m in self.masks})
+
     def card_estimate(self, rep: int) -> int | None:
         """The card's estimate held in its proved range (None before any estimate)."""
         lo, hi = self.card_range[rep]
@@ -327,7 +330,7 @@ class _Run:
             cards = [self.card_estimate(r) for r in self.reps]
             lo, hi = self._mover_range()
             return None if None in cards else _clamp(max(cards), lo, hi)
-        lo, hi = self.seat_range[mask]
+        lo, hi = self.side_ranges()[mask]
         if lo == hi:
             return lo
         if self.horizon is None:
@@ -353,9 +356,10 @@ class _Run:
             if est is not None:
                 card_estimates[card] = total(p, mover, est)
         bounds, estimates = {}, {}
+        ranges = self.side_ranges()
         for seat in self.seats:
             mask = side_mask(p, seat)
-            lo, hi = self._mover_range() if mask == self.mover_mask else self.seat_range[mask]
+            lo, hi = ranges[mask]
             bounds[seat] = (total(p, seat, lo), total(p, seat, hi))
             est = self.seat_estimate(mask)
             if est is not None:
@@ -461,9 +465,9 @@ class _Part:
         cards = [r for r in self.reps
                  if r in run.card_range and run.card_range[r][0] < run.card_range[r][1]]
         cards.sort(key=lambda r: -(run.card_estimate(r) or 0))
+        sides = run.side_ranges()
         todo = [(run.card_range, r, run.mover_mask) for r in cards] + \
-            [(run.seat_range, m, m) for m in self.seat_masks
-             if run.seat_range[m][0] < run.seat_range[m][1]]
+            [(run.seat_range, m, m) for m in self.seat_masks if sides[m][0] < sides[m][1]]
         for i, (ranges, key, mask) in enumerate(todo):
             share = (until - time.perf_counter()) / (len(todo) - i)
             old = ranges[key]
@@ -475,7 +479,7 @@ class _Part:
                 got = self._call(share, lambda: core.value(mask, guess))
             if got is not None:
                 with run.lock:
-                    ranges[key] = _meet(ranges[key], got)
+                    ranges[key] = meet(ranges[key], got)
             if run.stopped():
                 break
 

@@ -22,7 +22,8 @@ from ..game.position import Position
 from ..game.result import Budget
 
 __all__ = ["Core", "BudgetExceeded", "load", "side_mask", "total", "first_guess", "run",
-           "leased_core", "table_mb", "IdleCores", "idle_cores", "doubles_sides"]
+           "leased_core", "table_mb", "IdleCores", "idle_cores", "doubles_sides", "meet",
+           "other_side", "mirror_sides"]
 
 # ``Core(mb)``: the compiled search core, with a transposition table of ``mb`` MiB.
 # ``BudgetExceeded``: what a core call raises at its budget; ``run`` makes it a
@@ -68,6 +69,31 @@ def total(position: Position, seat: Seat, future: int) -> int:
     the constant per seat."""
     side = position.side_of(seat)
     return future + sum(position.taken[s] for s in side) + position.tables.seat_constant * len(side)
+
+
+def meet(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """The intersection of two ranges."""
+    return max(a[0], b[0]), min(a[1], b[1])
+
+
+def other_side(mask: int) -> int:
+    """The other side's seat mask (doubles: four seats in two sides)."""
+    return 0b1111 ^ mask
+
+
+def mirror_sides(position: Position, quick: tuple[int, int],
+                 ranges: Mapping[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    """Ranges of future values by side mask, in doubles each met with the mirror of
+    the other side's: the sides take every point left between them (the sum of the
+    quick bounds ``quick``), so N+S's value v is E+W's ``sum(quick) - v``."""
+    out = dict(ranges)
+    if not position.doubles:
+        return out
+    points = sum(quick)
+    for mask, (lo, hi) in ranges.items():
+        if other_side(mask) in out:
+            out[other_side(mask)] = meet(out[other_side(mask)], (points - hi, points - lo))
+    return out
 
 
 def first_guess(lo: int, hi: int) -> int:

@@ -15,7 +15,8 @@ from typing import Any, Iterable
 from ..game.cards import Card, Seat
 from ..checks import check_int, check_threads
 from . import engine
-from .engine import Core, doubles_sides, first_guess, leased_core, side_mask, total
+from .engine import (Core, doubles_sides, first_guess, leased_core, mirror_sides, other_side,
+                     side_mask, total)
 from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position, check_seats
 from ..game.result import Budget, SolveResult
@@ -122,10 +123,11 @@ class _LoadedSearch:
             values = {seat: self.total(seat, self.value(side_mask(self.position, seat)))
                       for seat in seats}
         except SolveTimeout as exc:
-            bounds = {}
-            for seat in seats:
-                lo, hi = self.proved(seat)
-                bounds[seat] = (self.total(seat, lo), self.total(seat, hi))
+            masks = {seat: side_mask(self.position, seat) for seat in seats}
+            ranges = mirror_sides(self.position, self.quick,
+                                  {m: self.proved(seat) for seat, m in masks.items()})
+            bounds = {seat: (self.total(seat, ranges[m][0]), self.total(seat, ranges[m][1]))
+                      for seat, m in masks.items()}
             raise SolveTimeout.proved(str(exc), bounds) from None
         return values, card_values
 
@@ -168,9 +170,14 @@ class _LoadedSearch:
             for i, mask in enumerate(todo):
                 self.running = mask
                 lo, hi = self.ranges.get(mask, quick)
+                if mask in done:             # the other side's value gave it
+                    continue
                 try:
                     done[mask] = engine.run(lambda: core.value(
                         mask, min(max(first_guess(*quick), lo), hi), len(todo) - i), self.budget)
+                    if self.position.doubles:
+                        # the sides share the points left: one's value is the other's
+                        done[other_side(mask)] = sum(quick) - done[mask]
                 except SolveTimeout as exc:
                     plo, phi = core.proved
                     self.ranges[mask] = (max(lo, plo), min(hi, phi))
