@@ -19,20 +19,20 @@ from kingsolve import Deal, Position, Seat
 from kingsolve.errors import SolveTimeout
 from kingsolve.game.result import Budget
 from kingsolve.search import engine
-from kingsolve.search.analysis import _Part, _Run, analyse
+from kingsolve.search.analysis import Searcher, AnalysisState, analyse
 from kingsolve.search.solver import solve
 
 
 def test_a_value_given_no_time_keeps_its_range():
     pos = Position("russian", "no-queens", Deal.random(7, deck=32), leader="N")
     with engine.leased_core(pos, Budget()) as core:
-        run = _Run(core, pos, list(pos.seats), Budget(ms=10_000), None, time.perf_counter())
+        run = AnalysisState(core, pos, list(pos.seats), Budget(ms=10_000), None, time.perf_counter())
         # a finished search of one card leaves core.proved at that card's value
         core.set_budget(10**7, 10_000)
         v = core.child_value(run.reps[0], run.mover_mask, 0)
         assert core.proved == (v, v)
         cards, seats = dict(run.card_range), dict(run.seat_range)
-        _Part(run, core).prove(time.perf_counter() - 1)   # a round with no time left
+        Searcher(run, core).prove(time.perf_counter() - 1)   # a round with no time left
         assert (run.card_range, run.seat_range) == (cards, seats)
 
 

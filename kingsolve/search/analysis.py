@@ -226,10 +226,10 @@ def _clamp(x: int, lo: int, hi: int) -> int:
     return lo if x < lo else hi if x > hi else x
 
 
-class _Run:
+class AnalysisState:
     """The shared state of one analysis: the ranges proved so far (future values,
     without the points taken) and the estimates of each horizon done, which its
-    searcher (``_Part``) fills."""
+    searcher (``Searcher``) fills."""
 
     def __init__(self, core: Core, position: Position, seats: list[Seat],
                  budget: Budget, cancel: threading.Event | None, start: float,
@@ -272,9 +272,9 @@ class _Run:
         if self.model is not None:
             core.set_model(self.model.core)
         last = max(self.tricks_left - 1, 0)
-        self.rungs = sorted({min(h, last) for h in HORIZONS})
+        self.horizons = sorted({min(h, last) for h in HORIZONS})
         # horizon -> {(rep, mask): play-out value}, filled by the parts
-        self.estimates: dict[int, dict[tuple[int, int], int]] = {h: {} for h in self.rungs}
+        self.estimates: dict[int, dict[tuple[int, int], int]] = {h: {} for h in self.horizons}
         self.horizon: int | None = None
 
     def stopped(self) -> bool:
@@ -290,7 +290,7 @@ class _Run:
             self.nodes += nodes
             self.nodes_left -= nodes
 
-    def finish_rung(self, h: int) -> None:
+    def finish_horizon(self, h: int) -> None:
         """Publish horizon ``h`` once every estimate of it is in."""
         with self.lock:
             if len(self.estimates[h]) == len(self.reps) * len(self.masks) and \
@@ -390,16 +390,16 @@ class _Run:
                         equal=self.equal)
 
 
-class _Part:
+class Searcher:
     """The searcher of an analysis: its core, the cards for the play-outs and the
     exact searches, and the other seats' exact searches."""
 
-    def __init__(self, run: _Run, core: Core) -> None:
+    def __init__(self, run: AnalysisState, core: Core) -> None:
         self.run = run
         self.core = core
         self.reps = run.reps
         self.seat_masks = [m for m in run.masks if m != run.mover_mask or not run.with_cards]
-        self.rung = 0             # the index of the next horizon to play out
+        self.next_horizon = 0             # the index of the next horizon to play out
 
     def _call(self, seconds: float, call: Callable[[], Any],
               estimate: bool = False) -> tuple[Any, Any] | None:
@@ -423,18 +423,18 @@ class _Part:
         """This part's play-outs one horizon deeper, searching until ``until`` at
         most; whether that horizon is done here (a stop keeps what is done)."""
         run, core = self.run, self.core
-        if self.rung >= len(run.rungs):
+        if self.next_horizon >= len(run.horizons):
             return False
-        h = run.rungs[self.rung]
+        h = run.horizons[self.next_horizon]
         done = run.estimates[h]
-        earlier = run.estimates[run.rungs[self.rung - 1]] if self.rung else {}
+        earlier = run.estimates[run.horizons[self.next_horizon - 1]] if self.next_horizon else {}
         for mask in run.masks:
             for rep in self.reps:
                 key = (rep, mask)
                 if key in done:
                     continue
                 guess = earlier.get(key, first_guess(*run.quick))
-                if run.model is not None and (h != run.rungs[0] or len(run.rungs) == 1):
+                if run.model is not None and (h != run.horizons[0] or len(run.horizons) == 1):
                     depth = run.model_depth(h)
                     got = self._call(until - time.perf_counter(),
                                      lambda: self.model_estimate(rep, mask, h, depth, guess), True)
@@ -445,8 +445,8 @@ class _Part:
                     return False
                 with run.lock:
                     done[key] = got[0]
-        self.rung += 1
-        run.finish_rung(h)
+        self.next_horizon += 1
+        run.finish_horizon(h)
         return True
 
     def model_estimate(self, rep: int, mask: int, h: int, depth: int, guess) -> float:
@@ -580,11 +580,11 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
         yield _finished(position, wanted, start)
         return
     with leased_core(position, budget, threads) as core:
-        run = _Run(core, position, wanted, budget, cancel, start, cards, estimator)
+        run = AnalysisState(core, position, wanted, budget, cancel, start, cards, estimator)
         # the first horizon, on every card, with the whole budget before anything else
         # (a slice of a busy machine's time could miss it): an estimate of everything
         # comes first, whatever the searches then do
-        part = _Part(run, core)
+        part = Searcher(run, core)
         if part.deepen(run.deadline) and not run.stopped() and not run.exact_done():
             yield run.snapshot()
         for _ in part.rounds():
