@@ -25,7 +25,7 @@ again.
    * "decisive": the same over the positions where not every legal card is best.
 
    Beside each horizon, the exact search stopped after the time that horizon's estimate
-   took: the analysis's own exact part with its estimates switched off (``_Run`` with
+   took: the analysis's own exact part with its estimates switched off (``AnalysisState`` with
    no horizon to step through: rounds of doubling length, each giving every card not
    yet exact an equal share), scored by the midpoint of each card's proved range.
    Baselines in the same run: the simple player's card (``play_preference(p)[0]``);
@@ -61,13 +61,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from core_speed import forget  # noqa: E402
 from kingsolve import Deal, Position, Seat  # noqa: E402
-from kingsolve.analysis import HORIZONS, _Run, analyse, analyses  # noqa: E402
+from kingsolve.search.analysis import HORIZONS, AnalysisState, Searcher, analyse, analyses  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
-from kingsolve.hints import play_preference  # noqa: E402
-from kingsolve.result import Budget  # noqa: E402
-from kingsolve.rules import VARIANTS, RuleSet  # noqa: E402
-from kingsolve import engine  # noqa: E402
-from kingsolve.solver import rollout_values, solve  # noqa: E402
+from kingsolve.hands.hints import play_preference  # noqa: E402
+from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.game.rules import VARIANTS, RuleSet  # noqa: E402
+from kingsolve.search import engine  # noqa: E402
+from kingsolve.search.solver import rollout_values, solve  # noqa: E402
 
 NODES = 2_000_000_000          # the time caps stop every search here, never the nodes
 ANALYSE_MS = (250, 1000)
@@ -199,10 +199,11 @@ def stopped_search(pos: Position, ms: float) -> dict[str, tuple[int, int]]:
     budget = Budget(nodes=NODES, ms=ms)
     forget(pos, budget)
     with engine.leased_core(pos, budget) as core:
-        run = _Run(core, pos, [mover], budget, None)
-        run.rungs = []                          # no estimates: the exact search only
-        for last in run.rounds():
+        run = AnalysisState(core, pos, [mover], budget, None, time.perf_counter())
+        run.horizons = []                          # no estimates: the exact search only
+        for _ in Searcher(run, core).rounds():
             pass
+        last = run.snapshot()
     return {str(c): r for c, r in last.card_bounds.items()}
 
 

@@ -18,9 +18,9 @@ import random
 import pytest
 
 from kingsolve import Deal, Position, Seat
-from kingsolve.deal import hand_text
-from kingsolve.result import Budget
-from kingsolve.solver import solve
+from kingsolve.game.deal import hand_text
+from kingsolve.game.result import Budget
+from kingsolve.search.solver import solve
 
 TRICKS_LEFT = 9
 DEALS = 6

@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pytest  # noqa: E402
 
 from kingsolve import Deal, Seat  # noqa: E402
-from kingsolve.domino import DominoPosition  # noqa: E402
-from kingsolve.domino_solver import solve_domino  # noqa: E402
-from kingsolve.result import Budget  # noqa: E402
+from kingsolve.game.domino import DominoPosition  # noqa: E402
+from kingsolve.search.domino_solver import solve_domino  # noqa: E402
+from kingsolve.game.result import Budget  # noqa: E402
 
 VARIANTS = ("italian", "italian-wikipedia")
 FIRST_SEED = 1000

@@ -54,13 +54,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kingsolve import Deal, Position, Seat  # noqa: E402
-from kingsolve.deal import hand_text  # noqa: E402
+from kingsolve.game.deal import hand_text  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
-from kingsolve.result import Budget  # noqa: E402
-from kingsolve.rules import VARIANTS  # noqa: E402
-from kingsolve import engine  # noqa: E402
-from kingsolve.solver import solve_loaded  # noqa: E402
-from kingsolve.table import dd_table  # noqa: E402
+from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.game.rules import VARIANTS  # noqa: E402
+from kingsolve.search import engine  # noqa: E402
+from kingsolve.search.solver import solve_loaded  # noqa: E402
+from kingsolve.search.table import dd_table  # noqa: E402
 
 
 def p95(xs: list[float]) -> float:

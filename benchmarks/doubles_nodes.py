@@ -35,8 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kingsolve import Card, Deal, Position, Seat  # noqa: E402
-from kingsolve.deal import hand_text  # noqa: E402
-from kingsolve import engine  # noqa: E402
+from kingsolve.game.deal import hand_text  # noqa: E402
+from kingsolve.search import engine  # noqa: E402
 
 
 def parse_seeds(text: str) -> list[int]:

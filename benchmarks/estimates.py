@@ -32,14 +32,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kingsolve import Position  # noqa: E402
-from kingsolve.analysis import analyse  # noqa: E402
+from kingsolve.search.analysis import analyse  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
-from kingsolve.hints import play_preference  # noqa: E402
-from kingsolve.result import Budget  # noqa: E402
-from kingsolve import engine  # noqa: E402
-from kingsolve.solver import solve  # noqa: E402
+from kingsolve.hands.hints import play_preference  # noqa: E402
+from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.search import engine  # noqa: E402
+from kingsolve.search.solver import solve  # noqa: E402
 from training.dataset import contract_total, position_of  # noqa: E402
-from kingsolve.rules import VARIANTS  # noqa: E402
+from kingsolve.game.rules import VARIANTS  # noqa: E402
 from training.positions import SETTINGS, position  # noqa: E402
 
 CACHE = ROOT / "benchmarks" / "data" / "estimates_exact.jsonl"

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from core_speed import p95, seat_value  # noqa: E402
 from kingsolve import Deal, Position, Seat  # noqa: E402
-from kingsolve.result import Budget  # noqa: E402
-from kingsolve.rules import VARIANTS  # noqa: E402
+from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.game.rules import VARIANTS  # noqa: E402
 
 
 def penalty_contracts() -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ chair, with a 95% confidence interval (normal approximation, paired by deal).
 Hint seats follow the heuristic until ``--from`` tricks are left (default: every
 trick) and the hint engine from there on (the first line printed says how many). With
 more than ``--horizon`` tricks left a hint plays each card of each sample out with the
-simple player down to that many tricks and solves from there (``kingsolve.hints``);
+simple player down to that many tricks and solves from there (``kingsolve.hands.hints``);
 ``--horizon 13`` searches whole hands exactly (out of reach for 13-card singles).
 ``--doubles`` plays Italian doubles (the chair's side's points). The second part times one hint at
 50 and 200 samples for a 13-card position (and, for scale, an 8-card one) under a
@@ -35,13 +35,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from kingsolve import Deal, Position, Seat, Suit                       # noqa: E402
 from kingsolve.errors import SolveTimeout                               # noqa: E402
-from kingsolve.hints import hint, play_preference                        # noqa: E402
-from kingsolve.result import Budget                                     # noqa: E402
-from kingsolve.rules import VARIANTS                                    # noqa: E402
+from kingsolve.hands.hints import hint, play_preference                        # noqa: E402
+from kingsolve.game.result import Budget                                     # noqa: E402
+from kingsolve.game.rules import VARIANTS                                    # noqa: E402
 
 
 def heuristic(p: Position) -> str:
-    """The simple player: the first card of ``kingsolve.hints.play_preference``."""
+    """The simple player: the first card of ``kingsolve.hands.hints.play_preference``."""
     return str(play_preference(p)[0])
 
 

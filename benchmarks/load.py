@@ -38,8 +38,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kingsolve.deal import Deal
-from kingsolve.request import position_from_request
+from kingsolve.game.deal import Deal
+from kingsolve.io.request import position_from_request
 
 POSITIONS = 16          # distinct positions per scenario
 #: Every client of the benchmark is one loopback address: its per-client limits are

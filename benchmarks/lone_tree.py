@@ -43,8 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from frontier import penalty_contracts, position_at  # noqa: E402
-from kingsolve.result import Budget  # noqa: E402
-from kingsolve import engine  # noqa: E402
+from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.search import engine  # noqa: E402
 
 Cards = tuple[tuple[int, int], ...]     # (rank, owner) of one suit's cards, high to low
 

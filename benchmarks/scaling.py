@@ -19,7 +19,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from kingsolve import Deal  # noqa: E402
-from kingsolve.batch import run_batch  # noqa: E402
+from kingsolve.io.batch import run_batch  # noqa: E402
 
 
 def make_requests(n: int, variant: str, contract: str) -> list[dict]:

@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from core_speed import forget  # noqa: E402
 from frontier import penalty_contracts, position_at  # noqa: E402
-from kingsolve.result import Budget  # noqa: E402
-from kingsolve import engine  # noqa: E402
+from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.search import engine  # noqa: E402
 
 
 def timed(pos, seat, threads: int, budget: Budget) -> tuple[float, float, int | None, tuple]:

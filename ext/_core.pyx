@@ -6,7 +6,7 @@ the caller), a transposition table, and answers: the future value of a set of
 maximising seats (the paranoid value in singles, the side's value in doubles), the
 value after each legal card, and the legal cards (a test hook). The search runs
 without the GIL. This module never imports the kingsolve package: it raises its
-own ``BudgetExceeded``, which ``kingsolve.solver`` turns into a package error.
+own ``BudgetExceeded``, which ``kingsolve.search.solver`` turns into a package error.
 """
 
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
@@ -86,6 +86,7 @@ cdef extern from *:
 
 include "core_moves.pxi"
 include "core_tt.pxi"
+include "core_sides.pxi"
 
 
 class BudgetExceeded(Exception):
@@ -191,7 +192,7 @@ cdef class ContractTable:
 
 
 cdef class ValueModel:
-    """The value model's weights (``kingsolve.value_model`` reads them from its file),
+    """The value model's weights (``kingsolve.search.value_model`` reads them from its file),
     held for every core that evaluates with it: ``nf`` inputs (the core's NF), hidden
     layers of ``h1`` and ``h2`` units, and ``weights`` as little-endian float32: w1
     (nf x h1, a feature's row together), b1, w2 (h1 x h2), b2, w3, b3."""
@@ -659,7 +660,7 @@ cdef class Core:
 
     def rollout_value(self, int bit, int maxmask, int horizon, int guess, int coalition=0):
         """The future value (from the root) of ``maxmask`` when ``bit`` is played, every
-        seat then plays the simple player (``kingsolve.hints.play_preference``) until a
+        seat then plays the simple player (``kingsolve.hands.hints.play_preference``) until a
         trick starts with at most ``horizon`` tricks left, and the rest is searched.
         With ``coalition`` 1, the others of a lone seat play coalition_card instead;
         with 2, every seat plays guided_card (the value model's choice)."""
@@ -699,6 +700,15 @@ cdef class Core:
         if i < 0:
             return None
         return [x[i] for i in range(NF)]
+
+    def playout(self, int maxmask, int coalition=0):
+        """The future points of ``maxmask`` when every seat plays the simple player
+        to the end of the hand, or with ``coalition`` the others play together against
+        a lone seat (playout_gain: the value model's inputs 512 and 513; a test hook)."""
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        self._set_max(maxmask)
+        return playout_gain(&self.c, coalition)
 
     def suit_games(self, int maxmask):
         """Per suit, whether the lone seat ``maxmask`` survives the suit's safety game

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The compiled domino search (docs/rules.md 9 and 11): paranoid alpha-beta, no Python inside.
 
-Private to ``kingsolve.domino_solver``, which converts positions and results. Card bits
+Private to ``kingsolve.search.domino_solver``, which converts positions and results. Card bits
 here put the ace *below* the two (bit 1 of its suit's lane, ``16 * suit + place``,
 place A=1 .. K=13), so the cards next to a suit's run are its run shifted by one.
 The state is the cards down (``played``) and the seat to move: the hands follow.

@@ -1,6 +1,6 @@
 # The value model and the estimating search (included by _core.pyx).
 #
-# The model (kingsolve/value_model.py reads its file, training/ makes it) maps a
+# The model (kingsolve/search/value_model.py reads its file, training/ makes it) maps a
 # trick start, seen from the maximiser set, to the share of the points left that the
 # set gets: a feature vector (eval_features) through a network of two hidden layers
 # (model_eval). The estimating search (hsearch) is alpha-beta on the same moves as
@@ -34,6 +34,38 @@ cdef inline void suit_order(Rules* R, int* order) noexcept nogil:
             j += 1
 
 
+cdef int playout_gain(Search* c, int coalition) noexcept nogil:
+    # The points the maximiser set takes from a trick start to the end of the hand
+    # when every seat plays the simple player's card (policy_card), or, with
+    # `coalition`, when the others of a lone seat play coalition_card against it: the
+    # two play-outs' verdicts, which the model corrects. No search; the state is
+    # restored.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int closed[4 * MAX_TRICKS]
+    cdef int n = 0, gain = 0, g, w, i, card
+    cdef int positive = contract_positive(R)
+    while st.tricks_done < R.n_tricks:
+        if coalition and c.lone and not (c.maxmask >> st.to_move) & 1:
+            card = coalition_card(c)
+        else:
+            card = policy_card(R, st, positive)
+        play_card(R, st, card)
+        closed[n] = 0
+        if st.count == R.nseats:
+            g = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+            w = close_trick(R, st)
+            if (c.maxmask >> w) & 1:
+                gain += g
+            closed[n] = 1
+        n += 1
+    for i in range(n - 1, -1, -1):
+        if closed[i]:
+            reopen_trick(R, st)
+        unplay_card(st)
+    return gain
+
+
 cdef int eval_features(Search* c, float* x) noexcept nogil:
     # The model's inputs at a trick start, from the maximiser set's view (its lowest
     # seat P is seat 0; the others follow in play order); returns 0, or -1 when no
@@ -58,6 +90,9 @@ cdef int eval_features(Search* c, float* x) noexcept nogil:
     #             seat's points in the suit over the scale
     #   510, 511  the safety games apply (a lone seat, no trump, no overtaking, past
     #             the first trick's protection); P can lose every trick (lone_safe)
+    #   512, 513  the share of the points left that the set takes when every seat
+    #             plays the simple player to the end; when the others play together
+    #             against a lone seat (playout_gain), (gain - lo) over the scale
     # The scale is bound_hi - bound_lo: every point still to fall.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
@@ -151,6 +186,8 @@ cdef int eval_features(Search* c, float* x) noexcept nogil:
         x[510] = 1.0
         if lo < 0 and lone_safe(c):
             x[511] = 1.0
+    x[512] = (playout_gain(c, 0) - lo) / scale
+    x[513] = (playout_gain(c, 1) - lo) / scale if c.lone else x[512]
     return 0
 
 

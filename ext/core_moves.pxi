@@ -1,5 +1,5 @@
 # Move generation, make/unmake and move ordering (included by _core.pyx).
-# Legal cards follow docs/rules.md section 2 in the order of kingsolve/position.py
+# Legal cards follow docs/rules.md section 2 in the order of kingsolve/game/position.py
 # Position._legal_with_reason; make/unmake keep the trick winner incrementally.
 
 cdef inline uint64_t lane_of(int suit) noexcept nogil:
@@ -945,9 +945,12 @@ cdef inline void lead_scores(Search* c, int* mv, int n, int ttmove, uint64_t leg
         if tendency < 0:
             # penalty: the maximiser leads under many higher cards, first from a
             # suit whose game it may lose (lone_game_unsafe); the others lead
-            # where the maximiser holds few cards that can duck
+            # where the maximiser holds few cards that can duck; a side sheds
+            # its point cards on safe exits (core_sides.pxi)
             mx = maxcards & lane_of(s)
-            if mover_max:
+            if mover_max and not c.lone:
+                score[i] = side_lead_score(c, bit, opp)
+            elif mover_max:
                 score[i] = popcount(others & above(bit)) * 16 - rank * 4
                 if (unsafe >> s) & 1:
                     score[i] += 128
@@ -959,6 +962,8 @@ cdef inline void lead_scores(Search* c, int* mv, int n, int ttmove, uint64_t leg
                 score[i] = -popcount(others & above(low_bit(mx)) & ~maxcards) * 16 - rank * 4
             else:
                 score[i] = -4096 - rank * 4
+            if not mover_max and not c.lone:
+                score[i] += side_shed(c, bit)
         else:
             # positive: a sure winner, else a low lead to a partner's winner, else
             # one a void partner ruffs
@@ -1104,7 +1109,7 @@ cdef int contract_positive(Rules* R) noexcept nogil:
 
 
 cdef int policy_card(Rules* R, State* st, int positive) noexcept nogil:
-    # The simple player's card (the first of kingsolve.hints.play_preference, which
+    # The simple player's card (the first of kingsolve.hands.hints.play_preference, which
     # says why): the legal card of least key. Leading, positive: the highest rank
     # (then the lowest suit); penalty: a card without penalty points, the lowest
     # rank. Following, positive: a card that wins the trick as it stands (a plain

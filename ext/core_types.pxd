@@ -1,5 +1,5 @@
 # The structs of the trick search core, cimported by ext/_core.pyx and its .pxi sections.
-# Every mask uses the card bit layout 16 * suit + rank (rank 2..14), as kingsolve.cards.
+# Every mask uses the card bit layout 16 * suit + rank (rank 2..14), as kingsolve.game.cards.
 
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, int32_t, uint32_t
 
@@ -130,7 +130,7 @@ cdef struct PatternScratch:
 
 
 cdef enum:
-    NF = 512                 # the value model's features (core_eval.pxi, eval_features)
+    NF = 514                 # the value model's features (core_eval.pxi, eval_features)
     MODEL_HIDDEN = 256       # the widest hidden layer a model file may have
 
 

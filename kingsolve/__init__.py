@@ -6,7 +6,7 @@ results (``SolveResult``, ``Analysis``, ``Table``...) and the budgets that bound
 them (``Budget``, started as a ``Deadline``).
 
 Each name is imported from its module on first use, so that what enters through
-one module (the command line, the API, ``kingsolve.cards``) loads only what it uses.
+one module (the command line, the API, ``kingsolve.game.cards``) loads only what it uses.
 """
 
 from __future__ import annotations
@@ -19,26 +19,26 @@ __version__ = "0.2.0"
 
 #: Each module and the names the package hands on from it.
 _EXPORTS: dict[str, tuple[str, ...]] = {
-    "cards": ("Card", "Rank", "Seat", "Suit"),
-    "deal": ("Deal",),
+    "game.cards": ("Card", "Rank", "Seat", "Suit"),
+    "game.deal": ("Deal",),
     "errors": ("IllegalPlayError", "InvalidDealError", "InvalidRequestError", "KingsolveError",
                "ParseError", "SolveTimeout", "UnknownContractError", "UnknownVariantError",
                "InvalidRulesError"),
-    "position": ("Position", "Trick"),
-    "request": ("hint_request", "legal_request", "position_from_request", "solve_request"),
-    "result": ("Budget", "Deadline", "SolveResult"),
-    "rules": ("VARIANTS", "Contract", "RuleSet", "get_variant"),
-    "rule_documents": ("resolve_variant", "rules_from_dict", "rules_from_json"),
-    "solver": ("solve",),
-    "analysis": ("Analysis", "analyse", "analyses"),
-    "table": ("Table", "dd_table"),
-    "record": ("Record", "RecordError", "format_records", "parse_records", "read_records"),
-    "reviews": ("Review", "review"),
-    "report": ("MatchReport", "match_report"),
-    "choices": ("Choices", "contract_choice", "festa_choice", "redeal_choice", "sale_choice",
-                "trump_choice"),
-    "hints": ("ChoiceHint", "HintResult", "contract_hint", "festa_hint", "hint", "sale_hint",
-              "trump_hint"),
+    "game.position": ("Position", "Trick"),
+    "io.request": ("hint_request", "legal_request", "position_from_request", "solve_request"),
+    "game.result": ("Budget", "Deadline", "SolveResult"),
+    "game.rules": ("VARIANTS", "Contract", "RuleSet", "get_variant"),
+    "game.rule_documents": ("resolve_variant", "rules_from_dict", "rules_from_json"),
+    "search.solver": ("solve",),
+    "search.analysis": ("Analysis", "analyse", "analyses"),
+    "search.table": ("Table", "dd_table"),
+    "game.record": ("Record", "RecordError", "format_records", "parse_records", "read_records"),
+    "hands.reviews": ("Review", "review"),
+    "hands.report": ("MatchReport", "match_report"),
+    "hands.choices": ("Choices", "contract_choice", "festa_choice", "redeal_choice",
+                      "sale_choice", "trump_choice"),
+    "hands.hints": ("ChoiceHint", "HintResult", "contract_hint", "festa_hint", "hint",
+                    "sale_hint", "trump_hint"),
 }
 _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 
@@ -73,23 +73,23 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:   # the names as type checkers and editors see them
-    from .analysis import Analysis, analyse, analyses
-    from .cards import Card, Rank, Seat, Suit
-    from .choices import (Choices, contract_choice, festa_choice, redeal_choice, sale_choice,
-                          trump_choice)
-    from .deal import Deal
+    from .search.analysis import Analysis, analyse, analyses
+    from .game.cards import Card, Rank, Seat, Suit
+    from .hands.choices import (Choices, contract_choice, festa_choice, redeal_choice,
+                                sale_choice, trump_choice)
+    from .game.deal import Deal
     from .errors import (IllegalPlayError, InvalidDealError, InvalidRequestError,
                          InvalidRulesError, KingsolveError, ParseError, SolveTimeout,
                          UnknownContractError, UnknownVariantError)
-    from .hints import (ChoiceHint, HintResult, contract_hint, festa_hint, hint, sale_hint,
-                        trump_hint)
-    from .position import Position, Trick
-    from .record import (Record, RecordError, format_records, parse_records, read_records)
-    from .report import MatchReport, match_report
-    from .request import hint_request, legal_request, position_from_request, solve_request
-    from .result import Budget, Deadline, SolveResult
-    from .reviews import Review, review
-    from .rule_documents import resolve_variant, rules_from_dict, rules_from_json
-    from .rules import VARIANTS, Contract, RuleSet, get_variant
-    from .solver import solve
-    from .table import Table, dd_table
+    from .hands.hints import (ChoiceHint, HintResult, contract_hint, festa_hint, hint,
+                              sale_hint, trump_hint)
+    from .game.position import Position, Trick
+    from .game.record import (Record, RecordError, format_records, parse_records, read_records)
+    from .hands.report import MatchReport, match_report
+    from .io.request import hint_request, legal_request, position_from_request, solve_request
+    from .game.result import Budget, Deadline, SolveResult
+    from .hands.reviews import Review, review
+    from .game.rule_documents import resolve_variant, rules_from_dict, rules_from_json
+    from .game.rules import VARIANTS, Contract, RuleSet, get_variant
+    from .search.solver import solve
+    from .search.table import Table, dd_table

@@ -98,7 +98,7 @@ class InvalidRequestError(KingsolveError):
 
 
 class InvalidRulesError(InvalidRequestError):
-    """A rule document (``kingsolve.rule_documents``) that cannot be played or is too
+    """A rule document (``kingsolve.game.rule_documents``) that cannot be played or is too
     large; the message names the field."""
 
     code = "invalid-rules"

@@ -16,13 +16,13 @@ from jsonschema.exceptions import best_match
 
 from kingsolve import __version__
 from kingsolve.errors import InvalidRequestError, excerpt
-from kingsolve.hints import CHOICES as HINT_CHOICES
-from kingsolve.hints import DEFAULT_HORIZON, MAX_SAMPLES
+from kingsolve.hands.hints import CHOICES as HINT_CHOICES
+from kingsolve.hands.hints import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve.checks import MAX_THREADS
-from kingsolve.request import CHOICE_KINDS, JSON_SAFE_INT, MAX_PLAY, MAX_TEXT
-from kingsolve.rule_documents import (MAX_CONTRACTS, MAX_DESCRIPTION, MAX_POINT_ROWS,
-                                      MAX_POINTS, MAX_SCHEDULE)
-from kingsolve.rules import VARIANTS, LeadMode, TrumpObligation
+from kingsolve.io.request import CHOICE_KINDS, JSON_SAFE_INT, MAX_PLAY, MAX_TEXT
+from kingsolve.game.rule_documents import (MAX_CONTRACTS, MAX_DESCRIPTION, MAX_POINT_ROWS,
+                                           MAX_POINTS, MAX_SCHEDULE)
+from kingsolve.game.rules import VARIANTS, LeadMode, TrumpObligation
 
 __all__ = ["Schemas"]
 
@@ -117,7 +117,7 @@ def rule_document() -> dict:
 
 
 def _position_properties() -> dict:
-    """The fields that describe a position (kingsolve.request, the shared request shape)."""
+    """The fields that describe a position (kingsolve.io.request, the shared request shape)."""
     return {
         "variant": {"anyOf": [{"type": "string", "enum": list(VARIANTS)}, rule_document()],
                     "description": "rule set: a built-in's name, or a rule document"},
@@ -149,7 +149,7 @@ BUDGET_OUT = {"type": ["object", "null"], "properties": {
 
 
 def _record_twin() -> dict:
-    """The JSON twin of a record (``kingsolve.record.Record.to_dict``)."""
+    """The JSON twin of a record (``kingsolve.game.record.Record.to_dict``)."""
     pos = _position_properties()
     text = {"type": ["string", "integer", "null"], "maxLength": 200,
             "minimum": -JSON_SAFE_INT, "maximum": JSON_SAFE_INT}
@@ -183,7 +183,7 @@ def _record_twin() -> dict:
 
 
 def _choices_requests(budget: dict) -> dict[str, dict]:
-    """One request schema per kind of choice (``kingsolve.choices``)."""
+    """One request schema per kind of choice (``kingsolve.hands.choices``)."""
     deal = _position_properties()["deal"]
     variant = _position_properties()["variant"]
 
@@ -216,7 +216,7 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
 
 
 def _hint_request(max_ms: float) -> dict:
-    """The hint request (``kingsolve.request.hint_request``): the position without the deal."""
+    """The hint request (``kingsolve.io.request.hint_request``): the position without the deal."""
     pos = _position_properties()
     return {
         "type": "object", "required": ["variant", "seat", "hand"], "additionalProperties": False,
@@ -254,7 +254,7 @@ VALUES = {"type": "object", "additionalProperties": {"type": "number"}}
 
 
 def _card_review() -> dict:
-    """One card of a review (``kingsolve.reviews.CardReview``)."""
+    """One card of a review (``kingsolve.hands.reviews.CardReview``)."""
     return {
         "type": "object",
         "required": ["index", "trick", "seat", "card", "before", "after", "cost", "best", "forced"],
@@ -513,13 +513,13 @@ def _deal_query() -> dict:
 
 
 def _solve_response() -> dict:
-    """The answer of /solve (``kingsolve.analysis``)."""
+    """The answer of /solve (``kingsolve.search.analysis``)."""
     pair = {"type": "array", "items": SCORE, "minItems": 2, "maxItems": 2,
             "description": "[lo, hi]: the range proved (lo == hi once exact)"}
     ranges = {"type": "object", "additionalProperties": pair}
     return {
         "type": "object",
-        "description": "the analysis of a position (kingsolve.analysis): exact values "
+        "description": "the analysis of a position (kingsolve.search.analysis): exact values "
                        "where proved, else estimates inside proved ranges",
         "required": ["to_move", "taken", "solved", "values", "cards", "bounds", "card_bounds",
                      "estimates", "card_estimates", "best", "horizon", "complete", "nodes",
@@ -575,7 +575,7 @@ def _legal_response() -> dict:
 
 
 def _table_response() -> dict:
-    """The answer of /table (``kingsolve.table``)."""
+    """The answer of /table (``kingsolve.search.table``)."""
     return {
         "type": "object", "required": ["seats", "rows", "solved"],
         "description": "values of every contract (a row per trump suit) and seat",

@@ -9,12 +9,12 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from kingsolve.deal import Deal
+from kingsolve.game.deal import Deal
 from kingsolve.errors import KingsolveError, SolveTimeout, UnknownVariantError
-from kingsolve.request import (ChoicesRequest, Limits, ReviewRequest, TableRequest, hint_request,
+from kingsolve.io.request import (ChoicesRequest, Limits, ReviewRequest, TableRequest, hint_request,
                                legal_request, limited, solve_request, solve_stream)
-from kingsolve.result import Budget
-from kingsolve.rules import VARIANTS, get_variant
+from kingsolve.game.result import Budget
+from kingsolve.game.rules import VARIANTS, get_variant
 
 from .limits import admit_search
 from .stream import event_response

@@ -9,9 +9,9 @@ Scores include the points taken so far and the constant per seat.
 
 from __future__ import annotations
 
-from kingsolve.cards import Card, Seat
-from kingsolve.position import Position
-from kingsolve.result import SolveResult
+from kingsolve.game.cards import Card, Seat
+from kingsolve.game.position import Position
+from kingsolve.game.result import SolveResult
 
 
 def _final(position: Position, side: tuple[Seat, ...]) -> int:

@@ -14,10 +14,10 @@ from typing import Callable, Sequence
 import pytest
 
 from kingsolve import Deal, Position, Seat
-from kingsolve.cards import Card, cards_of_mask, deck_mask
-from kingsolve.record import Record
-from kingsolve.deal import seats_for_players
-from kingsolve.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
+from kingsolve.game.cards import Card, cards_of_mask, deck_mask
+from kingsolve.game.record import Record
+from kingsolve.game.deal import seats_for_players
+from kingsolve.game.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
 
 
 def _configs():

@@ -8,9 +8,9 @@ own value and the minimum of every other seat's value over its legal cards.
 
 from __future__ import annotations
 
-from kingsolve.cards import Card, Seat
-from kingsolve.domino import DominoPosition
-from kingsolve.result import Number
+from kingsolve.game.cards import Card, Seat
+from kingsolve.game.domino import DominoPosition
+from kingsolve.game.result import Number
 
 
 def paranoid_values(position: DominoPosition) -> dict[Seat, Number]:

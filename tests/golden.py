@@ -25,9 +25,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 
-from kingsolve.cards import Card, Seat
-from kingsolve.domino import DominoPosition
-from kingsolve.position import Position
+from kingsolve.game.cards import Card, Seat
+from kingsolve.game.domino import DominoPosition
+from kingsolve.game.position import Position
 
 import bruteforce
 import domino_bruteforce

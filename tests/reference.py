@@ -1,6 +1,6 @@
 """A deliberately simple plain-Python reference of docs/rules.md sections 2 and 3.
 
-Written from docs/rules.md alone, not from ``kingsolve.position`` (which it must never
+Written from docs/rules.md alone, not from ``kingsolve.game.position`` (which it must never
 import): the contracts are typed in again below from the tables of docs/rules.md 4-8,
 cards are ``(suit letter, rank)`` tuples (rank 2..14, ace 14), hands are sets.
 Speed does not matter here; each rule is a few plain lines that can be read

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bruteforce  # noqa: E402
-from kingsolve.solver import solve  # noqa: E402
+from kingsolve.search.solver import solve  # noqa: E402
 from contracts import CONFIGS, config_id, deeper_position  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""The anytime analysis (``kingsolve.analysis``) against exact values.
+"""The anytime analysis (``kingsolve.search.analysis``) against exact values.
 
 docs/rules.md section 11: every range the analysis proves holds the exact value (the
 brute force's on small positions of every trick contract, read from
@@ -17,11 +17,11 @@ import time
 import pytest
 
 from kingsolve import Deal, Position, Seat
-from kingsolve.analysis import Analysis, analyse, analyses
+from kingsolve.search.analysis import Analysis, analyse, analyses
 from kingsolve.errors import InvalidRequestError
-from kingsolve.result import Budget
-from kingsolve.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
-from kingsolve.solver import solve
+from kingsolve.game.result import Budget
+from kingsolve.game.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
+from kingsolve.search.solver import solve
 
 import golden
 from contracts import CONFIGS, config_id, random_position

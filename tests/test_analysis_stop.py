@@ -4,34 +4,41 @@ The core's ``proved`` is the range of its last search: a value the round gives n
 time (no search runs for it) must not take that range, which belongs to another card
 or seat. Under load the rounds run out of time often, and such a range crossed the
 value's true one (E [-8, -12]) or replaced it (S -8 where it is -16).
+
+In doubles the two sides' ranges mirror each other (a stopped search reported N -6 to
+0 beside E -12 to 0, where E's is -12 to -6).
 """
 
 from __future__ import annotations
 
 import time
 
-from kingsolve import Deal, Position
-from kingsolve.analysis import _Part, _Run
-from kingsolve.result import Budget
-from kingsolve import engine
-from kingsolve.solver import solve
+import pytest
+
+from kingsolve import Deal, Position, Seat
+from kingsolve.errors import SolveTimeout
+from kingsolve.game.result import Budget
+from kingsolve.search import engine
+from kingsolve.search.analysis import Searcher, AnalysisState, analyse
+from kingsolve.search.solver import solve
+
 
 def test_a_value_given_no_time_keeps_its_range():
     pos = Position("russian", "no-queens", Deal.random(7, deck=32), leader="N")
     with engine.leased_core(pos, Budget()) as core:
-        run = _Run(core, pos, list(pos.seats), Budget(ms=10_000), None, time.perf_counter())
+        run = AnalysisState(core, pos, list(pos.seats), Budget(ms=10_000), None, time.perf_counter())
         # a finished search of one card leaves core.proved at that card's value
         core.set_budget(10**7, 10_000)
         v = core.child_value(run.reps[0], run.mover_mask, 0)
         assert core.proved == (v, v)
         cards, seats = dict(run.card_range), dict(run.seat_range)
-        _Part(run, core).prove(time.perf_counter() - 1)   # a round with no time left
+        Searcher(run, core).prove(time.perf_counter() - 1)   # a round with no time left
         assert (run.card_range, run.seat_range) == (cards, seats)
 
 
 def test_analyses_under_short_rounds_keep_the_exact_values(monkeypatch):
     # Rounds far shorter than a search: most values of each round get no time.
-    import kingsolve.analysis as analysis
+    import kingsolve.search.analysis as analysis
     monkeypatch.setattr(analysis, "FIRST_ROUND", 0.0005)
     pos = Position("russian", "no-queens", Deal.random(7, deck=32), leader="N")
     exact = solve(pos)
@@ -39,3 +46,41 @@ def test_analyses_under_short_rounds_keep_the_exact_values(monkeypatch):
         a = analysis.analyse(pos, budget=Budget(ms=3000))
         assert all(lo <= exact.values[s] <= hi for s, (lo, hi) in a.bounds.items()), a.bounds
         assert all(lo <= exact.cards[c] <= hi for c, (lo, hi) in a.card_bounds.items()), a.card_bounds
+
+
+def _doubles_ending(contract: str, seed: int) -> Position:
+    """A doubles hand of ``contract`` four tricks in (first legal cards), 9 tricks left."""
+    pos = Position("italian", contract, Deal.random(seed), leader=Seat(seed % 4), doubles=True)
+    for _ in range(16):
+        pos.play(pos.legal_cards()[0])
+    return pos
+
+
+@pytest.mark.parametrize("contract", ["no-tricks", "no-queens", "no-hearts", "no-last-two"])
+def test_the_two_sides_ranges_mirror_each_other(contract):
+    # The sides take every point left between them: N+S's range [lo, hi] is E+W's
+    # [total - hi, total - lo], however far each side's own search got.
+    for seed in range(4):
+        pos = _doubles_ending(contract, seed)
+        exact = solve(pos, seats=["N", "E"], cards=False).values
+        total = exact[Seat.N] + exact[Seat.E]
+        for nodes in (300, 1000, 3000):
+            for cards in (True, False):
+                got = analyse(pos, seats=["N", "E"], budget=Budget(nodes=nodes), cards=cards)
+                (nlo, nhi), (elo, ehi) = got.bounds[Seat.N], got.bounds[Seat.E]
+                assert (nlo + ehi, nhi + elo) == (total, total), (seed, nodes, got.bounds)
+                assert nlo <= exact[Seat.N] <= nhi
+
+
+def test_a_stopped_doubles_solve_reports_mirrored_ranges():
+    stops = 0
+    for seed in range(3):
+        pos = Position("italian", "no-queens", Deal.random(seed), leader=Seat(seed % 4),
+                       doubles=True)
+        try:
+            solve(pos, seats=["N", "E"], cards=False, budget=Budget(nodes=60_000))
+        except SolveTimeout as exc:
+            stops += 1
+            (nlo, nhi), (elo, ehi) = exc.bounds[Seat.N], exc.bounds[Seat.E]
+            assert nlo + ehi == nhi + elo == -12, exc.bounds    # the four queens' points
+    assert stops

@@ -18,9 +18,9 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from kingsolve.deal import Deal
+from kingsolve.game.deal import Deal
 from kingsolve.errors import SolveTimeout
-from kingsolve.rules import VARIANTS
+from kingsolve.game.rules import VARIANTS
 from kingsolve_api import DEFAULTS, create_app, views
 
 from api_answers import error_of
@@ -168,9 +168,10 @@ def test_accept_chooses_the_answer_format(client):
 
 @pytest.fixture
 def fake_solver(monkeypatch):
-    """A stand-in ``kingsolve.solver`` that records its calls, so the API's own logic is tested."""
+    """A stand-in ``kingsolve.search.solver`` that records its calls, so the API's own logic is
+    tested."""
     calls: list = []
-    module = types.ModuleType("kingsolve.solver")
+    module = types.ModuleType("kingsolve.search.solver")
 
     def solve_request(req, cancel=None):
         calls.append(req)
@@ -188,11 +189,11 @@ def fake_solver(monkeypatch):
         return types.SimpleNamespace(to_dict=lambda: {"variant": getattr(variant, "name", variant),
                                                       "contracts": {}})
 
-    monkeypatch.setitem(sys.modules, "kingsolve.solver", module)
+    monkeypatch.setitem(sys.modules, "kingsolve.search.solver", module)
     monkeypatch.setattr(views, "solve_request", solve_request)
-    table = types.ModuleType("kingsolve.table")
+    table = types.ModuleType("kingsolve.search.table")
     table.dd_table = dd_table
-    monkeypatch.setitem(sys.modules, "kingsolve.table", table)
+    monkeypatch.setitem(sys.modules, "kingsolve.search.table", table)
     return calls
 
 
@@ -247,7 +248,7 @@ def test_solve_batch_shares_one_time_budget(fake_solver):
 @pytest.mark.parametrize("path", ["/api/v1/solve", "/api/v1/solve/stream"])
 def test_solve_without_a_solver_is_503(client, monkeypatch, path):
     # As if the compiled search were missing: its modules cannot be imported.
-    for name in ("kingsolve.solver", "kingsolve.analysis"):
+    for name in ("kingsolve.search.solver", "kingsolve.search.analysis"):
         monkeypatch.setitem(sys.modules, name, None)
     assert "not installed" in error_of(client.post(path, json=LEGAL), 503, "unavailable")
     # /legal does not need the search
@@ -331,7 +332,7 @@ SMALL = "N:AK.Q.. QJ.K.. T9.A.. 87.J.."
 
 def mid_hand_play(req: dict, cards: int) -> list[str]:
     """A play record of ``cards`` cards: each seat plays its lowest legal card."""
-    from kingsolve.request import position_from_request
+    from kingsolve.io.request import position_from_request
     pos = position_from_request(req)
     for _ in range(cards):
         pos.play(pos.legal_cards()[-1])
@@ -339,8 +340,8 @@ def mid_hand_play(req: dict, cards: int) -> list[str]:
 
 
 def test_solve_answers_what_the_library_answers(client):
-    from kingsolve import engine
-    from kingsolve.request import solve_request
+    from kingsolve.search import engine
+    from kingsolve.io.request import solve_request
     req = {**LEGAL, "play": mid_hand_play(LEGAL, 30)}
     # both searches from an empty table (a core loaded with the same cards keeps its
     # entries, and earlier tests search this deal), so that the node counts compare too

@@ -7,11 +7,11 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from kingsolve.cards import Seat
-from kingsolve.deal import Deal
-from kingsolve.hints import DEFAULT_HORIZON, MAX_SAMPLES
-from kingsolve import engine
-from kingsolve.record import Record
+from kingsolve.game.cards import Seat
+from kingsolve.game.deal import Deal
+from kingsolve.hands.hints import DEFAULT_HORIZON, MAX_SAMPLES
+from kingsolve.search import engine
+from kingsolve.game.record import Record
 from kingsolve_api import create_app
 
 from api_answers import error_of

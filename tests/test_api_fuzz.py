@@ -14,8 +14,8 @@ import random
 import pytest
 
 from kingsolve import Deal, Position, Seat
-from kingsolve.deal import hand_text
-from kingsolve.rules import VARIANTS
+from kingsolve.game.deal import hand_text
+from kingsolve.game.rules import VARIANTS
 from kingsolve_api import create_app
 
 from api_answers import error_of

@@ -73,8 +73,8 @@ def test_a_batch_item_quotes_an_excerpt(client):
 
 def test_library_errors_quote_an_excerpt():
     from kingsolve.errors import KingsolveError
-    from kingsolve.record import Record
-    from kingsolve.request import position_from_request
+    from kingsolve.game.record import Record
+    from kingsolve.io.request import position_from_request
     for bad in ({**LEGAL, "play": "SA" * 10_000}, {**LEGAL, "leader": BIG}, {**LEGAL, "deal": DEAL + " " + "K" * 300},
                 {**LEGAL, "contract": BIG}, {**LEGAL, "variant": BIG}, {**LEGAL, "trump": BIG}):
         with pytest.raises(KingsolveError) as err:
@@ -124,7 +124,7 @@ def test_a_records_100_digit_hand_tag_is_refused_not_echoed(client):
 
 
 def test_counts_past_2_53_go_as_text():
-    from kingsolve.request import JSON_SAFE_INT, hint_request
+    from kingsolve.io.request import JSON_SAFE_INT, hint_request
     # a first lead with nothing known: the other 39 cards can lie in ~8.4e16 ways
     out = hint_request({"variant": "italian", "contract": "no-queens", "seat": "N", "leader": "N",
                         "hand": DEAL[2:18], "samples": 1, "ms": 5000, "nodes": 1000})
@@ -146,10 +146,10 @@ def test_an_unparseable_card_is_a_parse_error(client):
 
 
 def test_the_sale_has_one_name_and_its_retired_name_is_refused(client, monkeypatch):
-    from kingsolve import hints as hint_module
+    from kingsolve.hands import hints as hint_module
     from kingsolve.errors import InvalidRequestError
-    from kingsolve.request import hint_request
-    from kingsolve.result import SolveResult
+    from kingsolve.io.request import hint_request
+    from kingsolve.game.result import SolveResult
 
     def trumps_held(position, seats=None, budget=None):
         t = position.trump
@@ -177,7 +177,7 @@ def test_api_v1_healthz_answers_like_healthz(client):
 
 
 def test_hint_reports_the_per_search_budget_it_used():
-    from kingsolve.deal import Deal
+    from kingsolve.game.deal import Deal
     client = create_app({"KINGSOLVE_MAX_MS": 2000}).test_client()
     north = Deal.random(5, deck=32).pbn()[2:].split()[0]
     body = {"variant": "russian", "contract": "no-queens", "seat": "N", "hand": north, "samples": 2,
@@ -265,7 +265,7 @@ def held_solver(monkeypatch):
     import sys
     import threading
     import types
-    module = types.ModuleType("kingsolve.solver")
+    module = types.ModuleType("kingsolve.search.solver")
     module.release, module.started, module.calls = threading.Event(), threading.Semaphore(0), []
 
     def solve_request(req, cancel=None):

@@ -9,7 +9,7 @@ import msgpack
 import pytest
 
 from kingsolve import Deal
-from kingsolve.batch import answer, run_batch
+from kingsolve.io.batch import answer, run_batch
 from kingsolve.cli import main
 
 

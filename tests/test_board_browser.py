@@ -15,8 +15,8 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from kingsolve.deal import Deal
-from kingsolve.request import legal_request
+from kingsolve.game.deal import Deal
+from kingsolve.io.request import legal_request
 
 from board_page import SHOTS, d_text, wait_for
 

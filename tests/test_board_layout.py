@@ -13,7 +13,7 @@ from urllib.parse import quote
 import pytest
 from selenium.webdriver.common.by import By
 
-from kingsolve.deal import Deal
+from kingsolve.game.deal import Deal
 from kingsolve_api import create_app
 
 from board_page import SHOTS, d_text, wait_for
@@ -36,7 +36,7 @@ def widest_values(monkeypatch):
     hand on every legal card: proved -16..-10, estimates from -16 to -10 in turn (every
     colour of the scale). A real analysis stops at its deadline with ranges that
     depend on the machine's speed; these do not."""
-    from kingsolve.request import legal_request
+    from kingsolve.io.request import legal_request
     from kingsolve_api import views
 
     def widest(req, cancel):
@@ -309,7 +309,7 @@ def test_doubles_speak_of_sides_and_show_each_sides_value_once(server, browser):
 def domino_played(variant: str, cards: int | None = None):
     """A domino hand of seed 5 from North, each seat playing its last legal card, for
     ``cards`` cards or to the end."""
-    from kingsolve.domino import DominoPosition
+    from kingsolve.game.domino import DominoPosition
     position = DominoPosition(variant, Deal.random(5), leader="N")
     while not position.complete and (cards is None or len(position.record) < cards):
         position.play(position.legal_cards()[-1])

@@ -1,18 +1,18 @@
 """How a table's rows and a choice's options share one budget (``Deadline``,
-``kingsolve.table.analyse_each``): on a clock the tests move themselves, with searches
+``kingsolve.search.table.analyse_each``): on a clock the tests move themselves, with searches
 that stand in for the real ones, so every figure is exact and nothing is timed."""
 
 from __future__ import annotations
 
 import pytest
 
-import kingsolve.table as table_module
+import kingsolve.search.table as table_module
 from kingsolve import Deal, Position, Seat
-from kingsolve.analysis import Analysis
-from kingsolve.choices import trump_choice
+from kingsolve.search.analysis import Analysis
+from kingsolve.hands.choices import trump_choice
 from kingsolve.errors import SolveTimeout
-from kingsolve.result import Budget, Deadline, SolveResult
-from kingsolve.table import analyse_each, dd_table
+from kingsolve.game.result import Budget, Deadline, SolveResult
+from kingsolve.search.table import analyse_each, dd_table
 
 DEAL = "N:A643.KJT8.92.AK3 2.653.QJT7.T9842 KQ97.Q9.AK54.J75 JT85.A742.863.Q6"
 STEP = 0.05         # seconds of the stand-in clock one step of a stand-in search takes

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kingsolve import Card, KingsolveError, ParseError, Rank, Seat, Suit
-from kingsolve.cards import (SUIT_MASK, cards_of_mask, deck_mask, format_cards, mask_of_cards)
+from kingsolve.game.cards import (SUIT_MASK, cards_of_mask, deck_mask, format_cards, mask_of_cards)
 
 ALL_CARDS = [Card(s, r) for s in Suit for r in Rank]
 

@@ -1,4 +1,4 @@
-"""Cores reused between searches (kingsolve.engine.leased_core, ext/README.md).
+"""Cores reused between searches (kingsolve.search.engine.leased_core, ext/README.md).
 
 A thread keeps one core per table size; a load of another deal or contract starts a
 new table epoch instead of clearing the table, every 31 such loads the table is
@@ -16,9 +16,9 @@ import pytest
 
 from kingsolve import Deal, Position, Seat
 from kingsolve.errors import SolveTimeout
-from kingsolve.result import Budget
-from kingsolve import engine
-from kingsolve.solver import solve
+from kingsolve.game.result import Budget
+from kingsolve.search import engine
+from kingsolve.search.solver import solve
 
 import golden
 from contracts import random_position, short_deal

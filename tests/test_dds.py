@@ -16,11 +16,11 @@ import random
 import pytest
 
 from kingsolve import Deal, Position, Seat
-from kingsolve.cards import Card
-from kingsolve.deal import hand_text
-from kingsolve.result import Budget
-from kingsolve.solver import solve
-from kingsolve.table import dd_table
+from kingsolve.game.cards import Card
+from kingsolve.game.deal import hand_text
+from kingsolve.game.result import Budget
+from kingsolve.search.solver import solve
+from kingsolve.search.table import dd_table
 
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")

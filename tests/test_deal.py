@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kingsolve import Card, Deal, InvalidDealError, KingsolveError, ParseError, Seat
-from kingsolve.cards import deck_mask
+from kingsolve.game.cards import deck_mask
 
 DATA = Path(__file__).parent / "data"
 

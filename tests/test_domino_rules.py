@@ -9,12 +9,12 @@ from fractions import Fraction
 
 import pytest
 
-from kingsolve.cards import Card, Rank, Seat, Suit
-from kingsolve.deal import Deal
-from kingsolve.domino import DominoPosition, redeal_property
+from kingsolve.game.cards import Card, Rank, Seat, Suit
+from kingsolve.game.deal import Deal
+from kingsolve.game.domino import DominoPosition, redeal_property
 from kingsolve.errors import IllegalPlayError, InvalidDealError, InvalidRequestError, KingsolveError, ParseError
-from kingsolve.request import legal_request, position_from_request
-from kingsolve.rules import get_variant
+from kingsolve.io.request import legal_request, position_from_request
+from kingsolve.game.rules import get_variant
 
 # Each seat holds one whole suit: N spades, E hearts, S diamonds, W clubs.
 SUITS = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"

@@ -13,12 +13,12 @@ from fractions import Fraction
 
 import pytest
 
-from kingsolve.cards import Card, Seat
-from kingsolve.deal import Deal
-from kingsolve.domino import DominoPosition
-from kingsolve.domino_solver import solve_domino
+from kingsolve.game.cards import Card, Seat
+from kingsolve.game.deal import Deal
+from kingsolve.game.domino import DominoPosition
+from kingsolve.search.domino_solver import solve_domino
 from kingsolve.errors import SolveTimeout
-from kingsolve.result import Budget
+from kingsolve.game.result import Budget
 
 import golden
 from domino_bruteforce import paranoid_values
@@ -94,7 +94,7 @@ def test_round_completion_positions_match(variant):
 
 def short_deck_deal(low: int, high: int, seed: int) -> Deal:
     """A random deal of the ranks ``low..high`` of each suit, dealt to four seats."""
-    from kingsolve.cards import Rank, Suit
+    from kingsolve.game.cards import Rank, Suit
     deck = [Card(s, Rank(r)) for s in Suit for r in range(low, high + 1)]
     random.Random(seed).shuffle(deck)
     per = len(deck) // 4

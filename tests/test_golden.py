@@ -14,8 +14,8 @@ import json
 
 import pytest
 
-from kingsolve.cards import Seat
-from kingsolve.domino import DominoPosition
+from kingsolve.game.cards import Seat
+from kingsolve.game.domino import DominoPosition
 
 import bruteforce
 import domino_bruteforce

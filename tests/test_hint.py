@@ -10,13 +10,13 @@ import pytest
 
 import kingsolve
 from kingsolve import Card, Deal, Position, Seat, Suit
-from kingsolve.cards import SUIT_MASK, cards_of_mask
+from kingsolve.game.cards import SUIT_MASK, cards_of_mask
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
-from kingsolve.hints import (DEFAULT_HORIZON, contract_hint, festa_hint, hint, play_preference,
-                            sale_hint, trump_hint)
-from kingsolve.request import hint_request
-from kingsolve.result import Budget, SolveResult
-from kingsolve.sampling import DealSampler, SeatView
+from kingsolve.hands.hints import (DEFAULT_HORIZON, contract_hint, festa_hint, hint,
+                                   play_preference, sale_hint, trump_hint)
+from kingsolve.io.request import hint_request
+from kingsolve.game.result import Budget, SolveResult
+from kingsolve.hands.sampling import DealSampler, SeatView
 
 
 def brute_solve(position, seats=None, budget=None, cards=True):
@@ -381,7 +381,7 @@ def test_hint_breaks_ties_by_the_play_preference():
 # --- rollouts before the horizon -----------------------------------------------------------
 
 def rollout_by_hand(position, seat, card, horizon):
-    """The reading of the rollout of kingsolve.hints, written out: the card, then every seat
+    """The reading of the rollout of kingsolve.hands.hints, written out: the card, then every seat
     plays the simple player's first card until a trick starts with ``horizon`` tricks
     left, then plain minimax (docs/rules.md 11) for the seat."""
     p = position.copy()

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from kingsolve import Deal, InvalidRulesError, Position, engine, rules_from_dict, rules_from_json, solve
+from kingsolve import Deal, InvalidRulesError, Position, rules_from_dict, rules_from_json, solve
 from kingsolve._core import ContractTable
-from kingsolve.cards import cards_of_mask, deck_mask
+from kingsolve.game.cards import cards_of_mask, deck_mask
+from kingsolve.search import engine
 
 import bruteforce
 from reference import RefHand, load_house_rules, text

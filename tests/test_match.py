@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 
 from kingsolve import Deal, KingsolveError, Position, Seat, UnknownContractError
-from kingsolve.domino import DominoPosition
-from kingsolve.match import (Bid, Festa, Sale, ScoreSheet, ScoreSheetError,
+from kingsolve.game.domino import DominoPosition
+from kingsolve.hands.match import (Bid, Festa, Sale, ScoreSheet, ScoreSheetError,
                              check_turkish_choices, contract_total)
 
 SUITS = ["S", "H", "D", "C"]
@@ -178,7 +178,8 @@ def test_dealer_and_leader_rotation():
 
 
 def test_three_player_rotation():
-    # Reading (kingsolve.match): with 3 players the dealer rotates among N E S, N leads hand 1.
+    # Reading (kingsolve.hands.match): with 3 players the dealer rotates among N E S, N leads
+    # hand 1.
     sched = ScoreSheet("italian", players=3).schedule
     assert [(h.dealer, h.leader) for h in sched[:4]] == [
         (Seat.S, Seat.N), (Seat.N, Seat.E), (Seat.E, Seat.S), (Seat.S, Seat.N)]

@@ -1,6 +1,6 @@
 """Game records: text and JSON round trips, match files, and every error path.
 
-The record format is documented in ``kingsolve/record.py``; the rules it checks
+The record format is documented in ``kingsolve/game/record.py``; the rules it checks
 are those of docs/rules.md (sections cited per test).
 """
 
@@ -14,8 +14,8 @@ from hypothesis import given, settings, strategies as st
 
 from kingsolve import Card, Deal, Position, Seat, Suit
 from kingsolve.errors import ParseError
-from kingsolve.record import Record, RecordError, format_records, parse_records, read_records
-from kingsolve.rules import VARIANTS
+from kingsolve.game.record import Record, RecordError, format_records, parse_records, read_records
+from kingsolve.game.rules import VARIANTS
 
 DATA = Path(__file__).parent / "data"
 
@@ -139,7 +139,7 @@ def test_festa_outcomes_settle_the_points():
 
 def test_match_report_counts_a_433_festa():
     # docs/rules.md 6 (3): the settlement is the hand's whole value; the festa hands out 325.
-    from kingsolve.report import hand_total, match_report
+    from kingsolve.hands.report import hand_total, match_report
     settled = Record.parse(record_text('[Variant "portuguese"]', '[Contract "festa"]',
                                        '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]'))
     report = match_report([settled])
@@ -285,7 +285,7 @@ def test_with_play_checks_the_cards():
 @given(st.integers(0, 10**6), st.sampled_from(["italian", "italian-wikipedia"]))
 def test_domino_records_round_trip(seed, variant):
     # docs/rules.md 9: cards in the order played, passes implied, several to a line.
-    from kingsolve.domino import DominoPosition
+    from kingsolve.game.domino import DominoPosition
     rng = random.Random(seed)
     pos = DominoPosition(variant, Deal.random(seed=seed), leader=rng.choice(list(Seat)))
     for _ in range(rng.randrange(53)):

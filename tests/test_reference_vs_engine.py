@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from kingsolve import Deal, Position, legal_request
-from kingsolve.cards import cards_of_mask, deck_mask
-from kingsolve.deal import seats_for_players
-from kingsolve.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
+from kingsolve.game.cards import cards_of_mask, deck_mask
+from kingsolve.game.deal import seats_for_players
+from kingsolve.game.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
 
 from contracts import fast_sample
 from reference import RefHand, text

@@ -201,10 +201,10 @@ def test_cli_bad_json(tmp_path, capsys):
 
 
 def test_limits_give_a_request_their_defaults_and_caps():
-    # What a surface allows (kingsolve.request.Limits): defaults where the request names
+    # What a surface allows (kingsolve.io.request.Limits): defaults where the request names
     # none, caps where it asks for more, the same checks either way.
-    from kingsolve.request import Limits, budget_from_request, limited
-    from kingsolve.result import Budget
+    from kingsolve.io.request import Limits, budget_from_request, limited
+    from kingsolve.game.result import Budget
     limits = Limits(nodes=1000, ms=50, default_nodes=900, default_ms=20, threads=2, tt_mb=8)
     assert budget_from_request({}, limits) == Budget(nodes=900, ms=20, tt_mb=8)
     assert budget_from_request({"nodes": 10**9, "ms": 10**6}, limits) == Budget(1000, 50, 8)

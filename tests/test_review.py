@@ -15,9 +15,9 @@ import pytest
 
 from kingsolve import Card, Deal, Position, Seat, Suit
 from kingsolve.errors import InvalidRequestError
-from kingsolve.record import Record
-from kingsolve.result import SolveResult
-from kingsolve.reviews import review
+from kingsolve.game.record import Record
+from kingsolve.game.result import SolveResult
+from kingsolve.hands.reviews import review
 
 from bruteforce import solve as brute_solve
 from contracts import small_deal
@@ -149,8 +149,8 @@ def test_review_accepts_record_text_and_refuses_other_things():
 @pytest.mark.parametrize("variant", ["italian", "italian-wikipedia"])
 def test_domino_review_reports_a_deliberate_mistake(variant):
     # docs/rules.md 9 (single winner / shared win, exact fractions) and 11.
-    from kingsolve.domino import DominoPosition
-    from kingsolve.domino_solver import solve_domino
+    from kingsolve.game.domino import DominoPosition
+    from kingsolve.search.domino_solver import solve_domino
     for seed in range(40):
         rng = random.Random(seed)
         pos = DominoPosition(variant, Deal.random(seed=seed), leader=rng.choice(list(Seat)))
@@ -184,10 +184,10 @@ def test_domino_review_reports_a_deliberate_mistake(variant):
     raise AssertionError("no domino position with a costly card found")
 
 
-# --- match reports (kingsolve/report.py) ----------------------------------------------
-from kingsolve.record import format_records  # noqa: E402
-from kingsolve.report import hand_total, match_report  # noqa: E402
-from kingsolve.rules import VARIANTS  # noqa: E402
+# --- match reports (kingsolve/hands/report.py) ----------------------------------------------
+from kingsolve.game.record import format_records  # noqa: E402
+from kingsolve.hands.report import hand_total, match_report  # noqa: E402
+from kingsolve.game.rules import VARIANTS  # noqa: E402
 
 
 def test_match_report_scores_values_costs_and_running_totals():
@@ -274,7 +274,7 @@ def test_match_report_flags_scores_that_do_not_add_up_and_broken_quotas():
 ])
 def test_review_with_the_library_solver_matches_the_brute_force(contract, trump, doubles):
     for record, at, cost in find_mistakes(contract, trump, doubles, want=1):
-        rv = review(record)  # kingsolve.solver.solve
+        rv = review(record)  # kingsolve.search.solver.solve
         assert [(c.before, c.after, c.best, c.forced) for c in rv.cards] == \
             [(c.before, c.after, c.best, c.forced)
              for c in review(record, solver=brute_solve).cards]
@@ -351,7 +351,7 @@ def test_package_exports_the_analysis_surface():
     assert kingsolve.Record is Record
 
 
-@pytest.mark.parametrize("first", ["import kingsolve.reviews, kingsolve.hints",
+@pytest.mark.parametrize("first", ["import kingsolve.hands.reviews, kingsolve.hands.hints",
                                    "from kingsolve import review, hint"])
 def test_no_exported_name_is_a_module_of_the_package(first):
     # Loading a submodule binds it on the package under its own name, over an exported
@@ -361,7 +361,7 @@ def test_no_exported_name_is_a_module_of_the_package(first):
     check = (f"{first}\n"
              "import pkgutil, types, kingsolve\n"
              "from kingsolve import review, hint\n"
-             "import kingsolve.reviews, kingsolve.hints\n"
+             "import kingsolve.hands.reviews, kingsolve.hands.hints\n"
              "modules = {m.name for m in pkgutil.iter_modules(kingsolve.__path__)}\n"
              "assert not modules & set(kingsolve.__all__), modules & set(kingsolve.__all__)\n"
              "assert isinstance(review, types.FunctionType) and kingsolve.review is review\n"
@@ -419,7 +419,7 @@ def _played_out(seed: int, contract: str = "no-queens", per_seat: int = 13) -> R
 def test_a_whole_13_card_hand_reviews_within_its_total_budget():
     # every card gets an estimate inside its proved range within the review's one
     # budget; the late positions come out exact and agree with an exact review
-    from kingsolve.result import Budget
+    from kingsolve.game.result import Budget
     record = _played_out(7)
     rv = review(record, budget=Budget(ms=3000))
     assert len(rv.cards) == len(record.play) == 52 and rv.ms < 3000 + 2000
@@ -478,7 +478,7 @@ def test_a_proved_mistake_is_a_real_mistake(seed):
     # docs/rules.md 11: a card whose highest value is below another card's lowest costs at
     # least the gap, whatever the exact values turn out to be; checked against the
     # exact review on 8-card hands, reviewed first on a budget too small to be exact
-    from kingsolve.result import Budget
+    from kingsolve.game.result import Budget
     record = _played_out(seed, "no-tricks", per_seat=8)
     exact = review(record).cards
     for ms in (20, 80):
@@ -497,7 +497,7 @@ def test_a_proved_mistake_is_a_real_mistake(seed):
 
 
 def test_the_text_and_json_tell_proved_from_estimated_mistakes():
-    from kingsolve.reviews import CardReview, SeatSummary, _seat_summary
+    from kingsolve.hands.reviews import CardReview, SeatSummary, _seat_summary
     head = dict(trick=1, seat=Seat.E, forced=False)
     proved = CardReview(index=1, card=Card.parse("SK"), before=None, after=None,
                         best=(Card.parse("SJ"),), bounds=(-3, 0), after_bounds=(-6, -3),
@@ -515,6 +515,6 @@ def test_the_text_and_json_tell_proved_from_estimated_mistakes():
     d = summary.to_dict()
     assert d["costly"] == 1 and d["estimated"] == 1 and d["largest"]["mistake"] == "proved"
     assert d["largest_estimated"]["mistake"] == "estimated"
-    from kingsolve.reviews import _summary_text
+    from kingsolve.hands.reviews import _summary_text
     text = _summary_text(summary)
     assert text.startswith("at least 3 in 1 of 2 cards; largest H2 (3)") and "by estimate ≈3 more in 1 card" in text

@@ -1,8 +1,8 @@
 """The hint engine's play-outs in the compiled core against their Python reading.
 
-``kingsolve.hints.play_preference`` is the simple player; the core's ``policy_card``
-plays the same card, and ``kingsolve.solver.rollout_values`` (the play-out and the
-search at the horizon, all compiled) gives the values of ``kingsolve.hints._rollout``
+``kingsolve.hands.hints.play_preference`` is the simple player; the core's ``policy_card``
+plays the same card, and ``kingsolve.search.solver.rollout_values`` (the play-out and the
+search at the horizon, all compiled) gives the values of ``kingsolve.hands.hints._rollout``
 (the play-out in Python, then ``solve``). Every contract of every rule set, 2 to 4
 players, singles and doubles (the configurations of the differential tests).
 """
@@ -15,10 +15,10 @@ import pytest
 
 from kingsolve import Card, Deal, Position
 from kingsolve.errors import InvalidRequestError, SolveTimeout
-from kingsolve.result import Budget
-from kingsolve.hints import _rollout, play_preference
-from kingsolve import engine
-from kingsolve.solver import playout_values, rollout_values, solve
+from kingsolve.game.result import Budget
+from kingsolve.hands.hints import _rollout, play_preference
+from kingsolve.search import engine
+from kingsolve.search.solver import playout_values, rollout_values, solve
 
 from contracts import CONFIGS, config_id, fast_sample
 
@@ -38,7 +38,7 @@ def random_midgame(cfg, seed: int, most_left: int) -> Position:
 
 @pytest.mark.parametrize("cfg", fast_sample(CONFIGS, config_id))
 def test_the_core_plays_the_simple_players_card(cfg):
-    """docs/rules.md 2 legal cards, the choice of kingsolve.hints.play_preference: along whole
+    """docs/rules.md 2 legal cards, the choice of kingsolve.hands.hints.play_preference: along whole
     hands played by that player, at every card."""
     checked = 0
     for seed in range(6):
@@ -88,8 +88,8 @@ def test_compiled_playouts_of_a_whole_position(cfg):
 def test_choice_hints_play_whole_hands_out():
     """A 13-card choice hint with the default solver: each option's hand played out to
     the horizon, then solved; a given solver searches whole hands (horizon None)."""
-    from kingsolve.hints import DEFAULT_HORIZON, contract_hint, trump_hint
-    from kingsolve.request import hint_request
+    from kingsolve.hands.hints import DEFAULT_HORIZON, contract_hint, trump_hint
+    from kingsolve.io.request import hint_request
     hand = Deal.random(3).hands[0]
     t = trump_hint("italian", "N", hand, samples=4, seed=2)
     assert t.horizon == DEFAULT_HORIZON and t.to_dict()["horizon"] == DEFAULT_HORIZON

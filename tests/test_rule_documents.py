@@ -11,11 +11,11 @@ import pytest
 
 from kingsolve import (Budget, Deal, InvalidRulesError, Position, RuleSet, VARIANTS, analyse,
                        hint, rules_from_dict, rules_from_json, solve)
-from kingsolve.batch import answer
+from kingsolve.io.batch import answer
 from kingsolve.cli import main
-from kingsolve.record import Record, RecordError
-from kingsolve.request import legal_request, solve_request
-from kingsolve.rule_documents import MAX_CONTRACTS, resolve_variant
+from kingsolve.game.record import Record, RecordError
+from kingsolve.io.request import legal_request, solve_request
+from kingsolve.game.rule_documents import MAX_CONTRACTS, resolve_variant
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))

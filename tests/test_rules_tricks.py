@@ -11,7 +11,7 @@ import pytest
 
 from kingsolve import Card, Deal, IllegalPlayError, InvalidDealError, Position, Seat
 from kingsolve.errors import InvalidRequestError
-from kingsolve.rules import VARIANTS, compile_contract
+from kingsolve.game.rules import VARIANTS, compile_contract
 
 
 def pos(variant, contract, hands, leader="N", trump=None, play=(), **kw) -> Position:

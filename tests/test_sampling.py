@@ -9,12 +9,12 @@ from collections import Counter
 import pytest
 
 from kingsolve import Card, Deal, Position, Seat
-from kingsolve.cards import SUIT_MASK, deck_mask, format_cards, iter_bits, mask_of_cards
+from kingsolve.game.cards import SUIT_MASK, deck_mask, format_cards, iter_bits, mask_of_cards
 from kingsolve.errors import IllegalPlayError, InvalidRequestError, KingsolveError
-from kingsolve.rules import VARIANTS
-from kingsolve.sampling import DealSampler, SeatView, exclusion_mask
-from kingsolve.trick_rules import higher_in_suit, legality_filters
-import kingsolve.sampling as sampling
+from kingsolve.game.rules import VARIANTS
+from kingsolve.hands.sampling import DealSampler, SeatView, exclusion_mask
+from kingsolve.game.trick_rules import higher_in_suit, legality_filters
+import kingsolve.hands.sampling as sampling
 
 H, C_ = (SUIT_MASK[s] & deck_mask(52) for s in (1, 3))
 QUEENS = mask_of_cards(["SQ", "HQ", "DQ", "CQ"])

@@ -1,7 +1,7 @@
 """The solver's Python surface: ``solve``, ``solve_request``, ``dd_table`` and the CLI.
 
 docs/rules.md section 11 (values), section 3 (scores, the constant per seat); the
-request shape is the shared one of kingsolve/request.py plus seats and budgets.
+request shape is the shared one of kingsolve/io/request.py plus seats and budgets.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ import pytest
 
 import kingsolve
 from kingsolve import Deal, Position, Seat
-from kingsolve.cards import Card
+from kingsolve.game.cards import Card
 from kingsolve.cli import main
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
-from kingsolve.result import Budget, SolveResult
-from kingsolve.request import solve_request
-from kingsolve import engine
-from kingsolve.solver import solve
-from kingsolve.table import Table, dd_table, format_table
+from kingsolve.game.result import Budget, SolveResult
+from kingsolve.io.request import solve_request
+from kingsolve.search import engine
+from kingsolve.search.solver import solve
+from kingsolve.search.table import Table, dd_table, format_table
 
 DEAL = "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"
 def _play(n: int, seed: int = 3) -> list[str]:
@@ -212,7 +212,7 @@ def test_dd_table_rows_and_text():
 
 
 def _eight_card_deal(seed: int) -> Deal:
-    from kingsolve.cards import cards_of_mask
+    from kingsolve.game.cards import cards_of_mask
     return Deal([sum(c.mask for c in sorted(cards_of_mask(h), key=lambda c: c.bit)[:8])
                  for h in Deal.random(seed).hands])
 
@@ -294,7 +294,7 @@ def test_a_deadline_splits_the_time_left_and_expires():
 def test_analysis_without_cards_bounds_hold_the_exact_values(seed):
     # docs/rules.md 11: the mover's side searched whole like the others; estimates inside
     # the proved ranges, no per-card values; exact once the budget allows
-    from kingsolve.analysis import analyse
+    from kingsolve.search.analysis import analyse
     deal = _eight_card_deal(seed)
     pos = Position("italian", ["no-tricks", "no-queens", "no-hearts"][seed], deal, leader="E")
     exact = solve(pos, cards=False).values
@@ -430,7 +430,7 @@ def test_cli_table_prints_every_row_on_a_small_budget(capsys):
 
 
 def test_domino_requests_go_to_the_domino_solver():
-    pytest.importorskip("kingsolve.domino_solver")
+    pytest.importorskip("kingsolve.search.domino_solver")
     deal = Deal.random(5).pbn()
     with pytest.raises(SolveTimeout, match="domino"):
         solve_request({"variant": "italian", "contract": "domino", "deal": deal,
@@ -438,8 +438,8 @@ def test_domino_requests_go_to_the_domino_solver():
 
 
 def test_the_typed_results_and_budgets_come_from_the_package_root():
-    from kingsolve.analysis import Analysis
-    from kingsolve.table import Table
+    from kingsolve.search.analysis import Analysis
+    from kingsolve.search.table import Table
     exported = {"Budget": Budget, "Deadline": type(Budget().start()), "SolveResult": SolveResult,
                 "Analysis": Analysis, "Table": Table}
     for name, kind in exported.items():

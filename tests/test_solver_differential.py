@@ -17,10 +17,10 @@ import random
 import pytest
 
 from kingsolve import Deal, Position, Seat
-from kingsolve.cards import Card
-from kingsolve.rules import VARIANTS
-from kingsolve import engine
-from kingsolve.solver import solve
+from kingsolve.game.cards import Card
+from kingsolve.game.rules import VARIANTS
+from kingsolve.search import engine
+from kingsolve.search.solver import solve
 
 import bruteforce
 import golden

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from kingsolve.cli import main
-from kingsolve.stats import collect, format_stats, plot_stats
+from kingsolve.io.stats import collect, format_stats, plot_stats
 
 
 def _req(i, leader, contract="trumps", trump="S", play=None):
@@ -93,7 +93,7 @@ def test_every_response_is_counted_or_skipped_with_its_reason():
     # tests/data/stats_*.jsonl: a `kingsolve batch` of 20 solve requests: six doubles rows
     # and two domino deals proved, seven analyses by estimate, an exact request stopped at
     # its budget, one with cards played, three errors
-    from kingsolve.batch import read_requests
+    from kingsolve.io.batch import read_requests
     stats = collect(read_requests(str(DATA / "stats_requests.jsonl")),
                     read_requests(str(DATA / "stats_responses.jsonl")))
     assert dict(stats.counted) == {"exact": 8, "estimated": 7, "ranges": 1}

@@ -16,10 +16,10 @@ import pytest
 
 from kingsolve import Deal, Position, Seat
 from kingsolve.errors import SolveTimeout
-from kingsolve.result import Budget
-from kingsolve.rules import VARIANTS
-from kingsolve import engine
-from kingsolve.solver import solve
+from kingsolve.game.result import Budget
+from kingsolve.game.rules import VARIANTS
+from kingsolve.search import engine
+from kingsolve.search.solver import solve
 
 #: every contract of the 52-card rule sets whose points are all penalties
 PENALTY_CONTRACTS = [(vname, cname) for vname, rs in VARIANTS.items() if rs.deck == 52
@@ -116,7 +116,7 @@ def test_a_solve_request_takes_threads_from_the_library_cli_and_api(capsys):
     from kingsolve_api import create_app
     from kingsolve.cli import main
     from kingsolve.errors import InvalidRequestError
-    from kingsolve.request import solve_request
+    from kingsolve.io.request import solve_request
     pos = _mid_hand("italian", "no-hearts", 3, 8)
     req = {"variant": "italian", "contract": "no-hearts", "deal": pos.deal.pbn(),
            "leader": pos.leader.name, "play": [str(c) for c in pos.record], "exact": True}

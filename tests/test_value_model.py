@@ -9,14 +9,14 @@ import random
 import pytest
 
 from kingsolve import Position
-from kingsolve.analysis import analyse
-from kingsolve.result import Budget
-from kingsolve import engine
-from kingsolve.solver import solve
-from kingsolve.value_model import default_model, read_model, write_model
+from kingsolve.search.analysis import analyse
+from kingsolve.game.result import Budget
+from kingsolve.search import engine
+from kingsolve.search.solver import solve
+from kingsolve.search.value_model import default_model, read_model, write_model
 
 from training.positions import SETTINGS, position, seat_names
-from value_model_reference import features as ref_features
+from value_model_reference import NF, features as ref_features
 from value_model_reference import network as ref_network
 
 MODEL = default_model()
@@ -35,7 +35,7 @@ def test_the_package_ships_a_model_with_its_making():
     trained = MODEL.trained
     assert trained["command"].startswith("python -m training.fit")
     assert trained["seed"] is not None and trained["data_digest"]
-    assert MODEL.header["features"] == 512
+    assert MODEL.header["features"] == NF
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -1,16 +1,33 @@
 """A plain-Python reference of the value model: its features (ext/core_eval.pxi,
 ``eval_features``) from a ``Position`` and the network's output from a model file,
 written from their documented layouts. The suits' safety games are the exact
-search's own rules (tested with it): the reference takes them from the core's hook.
+search's own rules (tested with it), and the coalition's play-out is the core's play
+of the others against a lone seat: the reference takes them from the core's hooks.
+The simple player's play-out is played here, with ``kingsolve.hands.hints``.
 """
 
 from __future__ import annotations
 
 import struct
 
-from kingsolve.cards import Seat
+from kingsolve.game.cards import Seat
+from kingsolve.hands.hints import play_preference
 
-NF = 512
+NF = 514
+
+
+def simple_playout(pos, maxmask: int) -> int:
+    """The points the seats of ``maxmask`` take from here to the end of the hand when
+    every seat plays the simple player's card."""
+    before = sum(v for s, v in pos.taken.items() if maxmask >> s & 1)
+    n = 0
+    while not pos.complete:
+        pos.play(play_preference(pos)[0])
+        n += 1
+    gain = sum(v for s, v in pos.taken.items() if maxmask >> s & 1) - before
+    for _ in range(n):
+        pos.undo()
+    return gain
 
 
 def features(pos, maxmask: int, core) -> list[float] | None:
@@ -95,11 +112,13 @@ def features(pos, maxmask: int, core) -> list[float] | None:
     if games:
         x[510] = 1.0
         x[511] = float(lo < 0 and core.lone_safe(maxmask))
+    x[512] = (simple_playout(pos, maxmask) - lo) / scale
+    x[513] = (core.playout(maxmask, 1) - lo) / scale if lone else x[512]
     return x
 
 
 def network(model, x: list[float]) -> float:
-    """The network's output for inputs ``x`` (a ``kingsolve.value_model.ModelFile``)."""
+    """The network's output for inputs ``x`` (a ``kingsolve.search.value_model.ModelFile``)."""
     nf = model.header["features"]
     h1, h2 = model.header["hidden"]
     w = struct.unpack(f"<{len(model.weights) // 4}f", model.weights)

@@ -9,6 +9,7 @@ quick bounds: ``(value - lo) / (hi - lo)``. Examples with no points left are dro
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 from dataclasses import dataclass
@@ -16,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from kingsolve.cards import Seat
-from kingsolve.position import Position
-from kingsolve import engine
+from kingsolve.game.cards import Seat
+from kingsolve.game.position import Position
+from kingsolve.search import engine
 
 
 @dataclass
@@ -52,7 +53,7 @@ def read_rows(paths: list[Path], counts: "list[int] | None" = None) -> list[dict
     out: list[dict] = []
     for n, path in enumerate(paths):
         rows: dict[tuple[int, int], dict] = {}
-        with path.open() as f:
+        with (gzip.open(path, "rt") if path.suffix == ".gz" else path.open()) as f:
             for line in f:
                 if line.endswith("\n"):
                     row = json.loads(line)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kingsolve.value_model import write_model
+from kingsolve.search.value_model import write_model
 
 from .dataset import Examples, digest, examples, read_rows
 

@@ -23,9 +23,9 @@ from pathlib import Path
 
 from kingsolve import solve
 from kingsolve.errors import SolveTimeout
-from kingsolve.result import Budget
+from kingsolve.game.result import Budget
 
-from kingsolve.hints import play_preference
+from kingsolve.hands.hints import play_preference
 
 from .positions import CHAIN_LEVELS, position, seat_names
 

@@ -2,7 +2,7 @@
 seed and its index alone, so that a set is made again (or resumed) exactly.
 
 A position is a trick start reached from a random deal by play that mixes the
-simple player's card (``kingsolve.hints.play_preference``) with random legal cards,
+simple player's card (``kingsolve.hands.hints.play_preference``) with random legal cards,
 in a proportion drawn per position: the search meets both kinds at its horizon.
 Every trick contract of every rule set is drawn, in singles with 4 players, in
 Italian doubles, and with 3 and 2 players where the rule set has them.
@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 
 from kingsolve import Deal, Position, Seat
-from kingsolve.hints import play_preference
-from kingsolve.rules import VARIANTS
+from kingsolve.hands.hints import play_preference
+from kingsolve.game.rules import VARIANTS
 
 
 @dataclass(frozen=True)

@@ -52,10 +52,10 @@ def parse_chosen(text: str) -> list[tuple[str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..deal import Deal
-    from ..request import CHOICE_KINDS, ChoicesRequest, choice_variant
-    from ..rule_documents import resolve_variant
-    from ..rules import get_variant
+    from ..game.deal import Deal
+    from ..io.request import CHOICE_KINDS, ChoicesRequest, choice_variant
+    from ..game.rule_documents import resolve_variant
+    from ..game.rules import get_variant
 
     document = rules_document(args)
     for name in CHOICE_KINDS[args.kind]:

@@ -32,7 +32,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..table import dd_table, format_table
+    from ..search.table import dd_table, format_table
     if not args.deal:
         raise KingsolveError("table needs --deal")
     live = LiveText()

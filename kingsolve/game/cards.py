@@ -1,0 +1,287 @@
+"""Cards, suits, ranks and seats: small immutable values and their text notations.
+
+docs/rules.md section 1. A card's *bit* is ``16 * suit + rank`` (rank 2..14), the layout
+every bit mask in kingsolve uses, the compiled core included: a suit's holding is
+one 16-bit lane of a hand's mask, its ranks in bit order.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from ..errors import ParseError, excerpt
+
+__all__ = [
+    "Suit",
+    "Rank",
+    "Seat",
+    "Card",
+    "SUIT_MASK",
+    "SUIT_NAMES",
+    "deck_mask",
+    "cards_of_mask",
+    "mask_of_cards",
+    "format_cards",
+]
+
+
+class Suit(enum.IntEnum):
+    """A suit, in the order of a hand's text: spades, hearts, diamonds, clubs."""
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+
+    @property
+    def letter(self) -> str:
+        """The suit's letter: ``S``, ``H``, ``D`` or ``C``."""
+        return self.name
+
+    @property
+    def symbol(self) -> str:
+        """The suit's symbol, for display."""
+        return "♠♥♦♣"[self]
+
+    @classmethod
+    def parse(cls, text: str) -> "Suit":
+        """Parse a suit letter or symbol in either case.
+
+        >>> Suit.parse("h"), Suit.parse("♣")
+        (<Suit.H: 1>, <Suit.C: 3>)
+        """
+        if isinstance(text, Suit):
+            return text
+        key = str(text).strip().upper()
+        suit = _SUIT_BY_TEXT.get(key)
+        if suit is None:
+            raise ParseError(f"invalid suit {excerpt(text)}: expected one of S, H, D, C or ♠ ♥ ♦ ♣")
+        return suit
+
+    def __str__(self) -> str:
+        return self.name
+
+
+#: The suits' names in words, indexed by suit, for messages.
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+_SUIT_BY_TEXT = {"S": Suit.S, "H": Suit.H, "D": Suit.D, "C": Suit.C,
+                 "♠": Suit.S, "♥": Suit.H, "♦": Suit.D, "♣": Suit.C,
+                 "♤": Suit.S, "♡": Suit.H, "♢": Suit.D, "♧": Suit.C}
+
+
+class Rank(enum.IntEnum):
+    """A rank; its value orders the ranks, two lowest and ace highest."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def letter(self) -> str:
+        """The rank's one-letter text: ``A K Q J T 9 ... 2``."""
+        return _RANK_LETTERS[self - 2]
+
+    @classmethod
+    def parse(cls, text: str) -> "Rank":
+        """Parse a rank letter in either case, ``10`` for ``T`` included.
+
+        >>> Rank.parse("10"), Rank.parse("q")
+        (<Rank.TEN: 10>, <Rank.QUEEN: 12>)
+        """
+        if isinstance(text, Rank):
+            return text
+        key = str(text).strip().upper()
+        rank = _RANK_BY_TEXT.get(key)
+        if rank is None:
+            raise ParseError(f"invalid rank {excerpt(text)}: expected one of A K Q J T(10) 9 8 7 6 5 4 3 2")
+        return rank
+
+    def __str__(self) -> str:
+        return self.letter
+
+
+_RANK_LETTERS = "23456789TJQKA"
+_RANK_BY_TEXT = {letter: Rank(i + 2) for i, letter in enumerate(_RANK_LETTERS)}
+_RANK_BY_TEXT["10"] = Rank.TEN
+
+
+class Seat(enum.IntEnum):
+    """A seat at the table. ``next()`` is the clockwise neighbour (N -> E -> S -> W)."""
+
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+    def next(self, step: int = 1) -> "Seat":
+        """The seat ``step`` places clockwise (a negative step goes counterclockwise)."""
+        return Seat((self + step) % 4)
+
+    @property
+    def partner(self) -> "Seat":
+        """The seat opposite: the partner in doubles."""
+        return Seat((self + 2) % 4)
+
+    @classmethod
+    def parse(cls, text: str) -> "Seat":
+        """Parse a seat letter ``N E S W`` (or its full name) in either case."""
+        if isinstance(text, Seat):
+            return text
+        key = str(text).strip().upper()
+        seat = _SEAT_BY_TEXT.get(key)
+        if seat is None:
+            raise ParseError(f"invalid seat {excerpt(text)}: expected one of N, E, S, W")
+        return seat
+
+    def __str__(self) -> str:
+        return self.name
+
+
+_SEAT_BY_TEXT = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W,
+                 "NORTH": Seat.N, "EAST": Seat.E, "SOUTH": Seat.S, "WEST": Seat.W}
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A playing card. Text is suit then rank, upper case (``SQ``, ``HT``).
+
+    Parsing takes either order, either case, ``10`` for ``T`` and suit symbols.
+
+    >>> Card.parse("q♠"), str(Card.parse("10h")), Card.parse("D8").bit
+    (Card('SQ'), 'HT', 40)
+    """
+
+    suit: Suit
+    rank: Rank
+
+    def __init__(self, text_or_suit: "str | Suit | int", rank: "Rank | int | None" = None) -> None:
+        if rank is None:
+            parsed = Card.parse(text_or_suit)  # type: ignore[arg-type]
+            suit, rank = parsed.suit, parsed.rank
+        else:
+            try:
+                suit = Suit.parse(text_or_suit) if isinstance(text_or_suit, str) else Suit(text_or_suit)
+                rank = Rank.parse(rank) if isinstance(rank, str) else Rank(rank)
+            except ValueError:
+                raise ParseError(f"invalid card ({excerpt(text_or_suit)}, {excerpt(rank)}): expected a suit "
+                                 f"(S H D C or 0-3) and a rank (A K Q J T 9 ... 2 or 2-14)") from None
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "rank", rank)
+
+    @classmethod
+    def parse(cls, text: "str | Card") -> "Card":
+        """Parse a card in any accepted notation; raise ``ParseError`` naming the input."""
+        if isinstance(text, Card):
+            return text
+        if not isinstance(text, str):
+            raise ParseError(f"invalid card {excerpt(text)}: expected text such as 'SQ'")
+        key = text.strip().upper()
+        cached = _CARD_BY_TEXT.get(key)
+        if cached is not None:
+            return cached
+        raise ParseError(f"invalid card {excerpt(text)}: expected a suit (S H D C or a symbol) "
+                         f"and a rank (A K Q J T 9 ... 2), such as 'SQ'")
+
+    @classmethod
+    def from_bit(cls, bit: int) -> "Card":
+        """The card whose bit index is ``bit`` (``16 * suit + rank``)."""
+        card = _CARD_BY_BIT.get(bit)
+        if card is None:
+            raise ParseError(f"invalid card bit {excerpt(bit)}")
+        return card
+
+    @property
+    def bit(self) -> int:
+        """The card's bit index, ``16 * suit + rank``."""
+        return 16 * int(self.suit) + int(self.rank)
+
+    @property
+    def mask(self) -> int:
+        """The card as a one-bit mask."""
+        return 1 << self.bit
+
+    def __str__(self) -> str:
+        return self.suit.letter + self.rank.letter
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    def pretty(self) -> str:
+        """The card with its suit symbol, for display: ``♠Q``."""
+        return self.suit.symbol + self.rank.letter
+
+
+_CARD_BY_TEXT: dict[str, Card] = {}
+_CARD_BY_BIT: dict[int, Card] = {}
+for _suit in Suit:
+    for _rank in Rank:
+        _card = object.__new__(Card)
+        object.__setattr__(_card, "suit", _suit)
+        object.__setattr__(_card, "rank", _rank)
+        _CARD_BY_BIT[_card.bit] = _card
+        for _s in [k for k, v in _SUIT_BY_TEXT.items() if v is _suit]:
+            for _r in [k for k, v in _RANK_BY_TEXT.items() if v is _rank]:
+                _CARD_BY_TEXT[_s + _r] = _card
+                _CARD_BY_TEXT[_r + _s] = _card
+
+#: The 16-bit lane of each suit in a hand mask.
+SUIT_MASK = tuple(0xFFFF << (16 * s) for s in Suit)
+
+
+def deck_mask(size: int = 52) -> int:
+    """The mask of a whole deck: 52 cards, or 32 (A K Q J T 9 8 7 of each suit)."""
+    if size == 52:
+        lane = 0x7FFC  # ranks 2..14
+    elif size == 32:
+        lane = 0x7F80  # ranks 7..14
+    else:
+        raise ParseError(f"invalid deck size {excerpt(size)}: expected 52 or 32")
+    return lane | lane << 16 | lane << 32 | lane << 48
+
+
+def cards_of_mask(mask: int) -> list[Card]:
+    """The cards of a mask, in hand order: spades first, each suit high to low."""
+    out = []
+    for suit in Suit:
+        lane = (mask >> (16 * suit)) & 0xFFFF
+        for rank in range(14, 1, -1):
+            if lane >> rank & 1:
+                out.append(_CARD_BY_BIT[16 * suit + rank])
+    return out
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """The set bits of a mask, low to high."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of_cards(cards: Iterable["Card | str"]) -> int:
+    """The mask of some cards (parsed if text); duplicates raise ``ParseError``."""
+    mask = 0
+    for item in cards:
+        card = Card.parse(item)
+        if mask & card.mask:
+            raise ParseError(f"duplicate card {excerpt(str(card))}")
+        mask |= card.mask
+    return mask
+
+
+def format_cards(mask: int) -> list[str]:
+    """The canonical texts of a mask's cards, in hand order."""
+    return [str(c) for c in cards_of_mask(mask)]

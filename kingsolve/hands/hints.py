@@ -1,0 +1,664 @@
+"""Hints for a seat at the table: sampled deals it cannot tell apart, each solved.
+
+Perfect-information Monte Carlo: ``SeatView`` collects what the seat knows (its
+hand, the play, the rules' inferences, docs/rules.md 2), ``DealSampler`` draws full deals
+uniformly among those consistent with it, and each deal is solved double dummy
+(docs/rules.md 11, the paranoid value of the asking seat). A card's value is its mean
+over the samples. Far from the end of the hand (more than ``horizon`` tricks left,
+default 3), each card of each sample is instead played out: every seat follows the
+simple player (``play_preference``) until ``horizon`` tricks remain, and that
+position is solved double dummy (the play-out runs in the compiled core,
+``kingsolve.search.solver.rollout_values``). Exact search of a whole 13-card singles hand
+is often out of reach, and in the early tricks the play-out does not assume that
+the three others play together against the seat; measured in
+``benchmarks/hint_play.py``, it plays better than searching whole hands (README).
+
+The choice hints (trump, the Italian sale, Turkish contract, Portuguese festa) score each
+option by the same sampling of the unseen hands, from the seat's hand alone, with
+the same deals for every option, each hand played out the same way
+(``kingsolve.search.solver.playout_values``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from ..game.cards import Card, Seat, Suit, cards_of_mask, deck_mask
+from ..checks import check_int, check_positive, check_threads
+from ..game.deal import Deal
+from ..errors import InvalidRequestError, SolveTimeout, excerpt
+from .match import contract_total
+from ..game.position import Position
+from ..game.result import Budget, Solver, json_int
+from ..game.rule_documents import resolve_variant
+from ..game.rules import RuleSet, get_variant
+from .sampling import DealSampler, SeatView
+from ..game.trick_rules import trick_winner_index
+
+__all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
+           "sale_hint", "contract_hint", "festa_hint", "play_preference",
+           "MAX_SAMPLES", "DEFAULT_HORIZON"]
+
+#: The most samples a hint may ask for.
+MAX_SAMPLES = 2000
+
+#: Tricks left from which card hints search double dummy by default; earlier, each
+#: sample is played out by the simple player down to this many tricks.
+DEFAULT_HORIZON = 3
+
+
+
+def _default_solver() -> Solver:
+    from ..search.solver import solve
+    return solve
+
+
+def _stats(values: Sequence[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / n
+    return mean, math.sqrt(var)
+
+
+def _num(x: float) -> float:
+    return round(float(x), 4)
+
+
+def play_preference(position: Position) -> list[Card]:
+    """The legal cards of the seat on move in a simple player's order of preference.
+
+    Uses only what that seat sees (its cards and the trick so far). Under a penalty:
+    lead the lowest card that scores nothing; follow with a card that does not win
+    the trick as it stands, shedding point cards, then high cards; when every card
+    wins, the one with the fewest penalty points, lowest first. In a positive
+    contract: lead the highest card; follow with the cheapest card that wins (plain
+    suits before trumps), else the lowest. Hints break ties of equal mean value in
+    this order: paranoid values often tie (docs/rules.md 11: the seat assumes the worst),
+    and among cards the worst case cannot tell apart a player still sheds danger.
+    """
+    legal = cards_of_mask(position.legal_mask())
+    t = position.tables
+    bits = [b for _, b in position.trick]
+
+    def wins(card: Card) -> bool:
+        trick = bits + [card.bit]
+        return trick_winner_index(trick, t.trump) == len(trick) - 1
+
+    def pts(card: Card) -> int:
+        return t.card_points[card.bit]
+
+    positive = sum(t.trick_points) + sum(t.card_points) > 0
+    if positive:
+        if not bits:
+            return sorted(legal, key=lambda c: (-c.rank, c.suit))
+        return sorted(legal, key=lambda c: (not wins(c), c.suit == t.trump, c.rank, c.suit))
+    if not bits:
+        return sorted(legal, key=lambda c: (pts(c) < 0, c.rank, c.suit))
+    return sorted(legal, key=lambda c: (1, -pts(c), c.rank, c.suit) if wins(c)
+                  else (0, pts(c), -c.rank, c.suit))
+
+
+@dataclass(frozen=True)
+class CardHint:
+    """One legal card: its mean value over the samples, the spread, how often best."""
+
+    card: Card
+    mean: float
+    std: float
+    best: float           # share of the samples in which it was a double-dummy best card
+    low: float
+    high: float
+
+    def to_dict(self) -> dict:
+        return {"card": str(self.card), "mean": _num(self.mean), "std": _num(self.std),
+                "best": _num(self.best), "min": _num(self.low), "max": _num(self.high)}
+
+
+@dataclass(frozen=True)
+class HintResult:
+    """A card hint: every legal card ranked by mean value, and the card to play.
+
+    ``exact`` is true when the samples are every consistent deal (so the means are
+    exact expectations over a uniform deal). ``consistent_deals`` counts those deals.
+    ``horizon`` is None when every sample was solved double dummy from the position,
+    else the tricks left at which the simple player's rollout of each card handed
+    over to the double-dummy search. ``forced`` is true when the seat has one legal
+    card; that card is still valued over the samples like any other.
+    """
+
+    seat: Seat
+    cards: tuple[CardHint, ...]        # best mean first
+    recommended: Card
+    samples: int
+    exact: bool
+    consistent_deals: int
+    seed: int
+    budget: Budget
+    ms: float
+    timeouts: int = 0
+    inferences: tuple = ()
+    horizon: int | None = None
+    forced: bool = False               # one legal card: the seat has nothing to choose
+
+    def card(self, card: "Card | str") -> CardHint:
+        """The hint line of one card."""
+        c = Card.parse(card)
+        for h in self.cards:
+            if h.card == c:
+                return h
+        raise InvalidRequestError(f"card {excerpt(str(c))} is not a legal card of this hint")
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat.name, "recommended": str(self.recommended),
+                "cards": [h.to_dict() for h in self.cards], "samples": self.samples,
+                "exact": self.exact, "consistent_deals": json_int(self.consistent_deals),
+                "seed": self.seed, "budget": self.budget.to_dict(), "timeouts": self.timeouts,
+                "ms": round(self.ms, 3), "inferences": [x.to_dict() for x in self.inferences],
+                "horizon": self.horizon, "forced": self.forced}
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """One option of a choice and the asking seat's expected score with it."""
+
+    option: str
+    mean: float
+    std: float
+    detail: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"option": self.option, "mean": _num(self.mean), "std": _num(self.std),
+                **self.detail}
+
+
+@dataclass(frozen=True)
+class ChoiceHint:
+    """A choice hint: each option's value over the sampled deals, and the advice."""
+
+    choice: str
+    seat: Seat
+    options: tuple[OptionValue, ...]   # best first
+    recommended: str
+    samples: int
+    seed: int
+    budget: Budget
+    ms: float
+    detail: dict = field(default_factory=dict)
+    horizon: int | None = None
+
+    def option(self, name: str) -> OptionValue:
+        for o in self.options:
+            if o.option == name:
+                return o
+        raise InvalidRequestError(f"no option {excerpt(name)} in this hint")
+
+    def to_dict(self) -> dict:
+        return {"choice": self.choice, "seat": self.seat.name, "recommended": self.recommended,
+                "options": [o.to_dict() for o in self.options], "samples": self.samples,
+                "seed": self.seed, "budget": self.budget.to_dict(), "ms": round(self.ms, 3),
+                "horizon": self.horizon, **self.detail}
+
+
+def _check_sampling(samples: Any, ms: Any, seed: Any) -> tuple[int, float | None, int]:
+    """A hint's sample count, whole-hint time limit (None: none) and seed, checked."""
+    return (check_int(samples, "samples", 1, MAX_SAMPLES),
+            None if ms is None else check_positive(ms, "ms", "a positive number of milliseconds"),
+            check_int(seed, "seed"))
+
+
+def _check_horizon(horizon: Any) -> int:
+    if horizon is None:
+        return DEFAULT_HORIZON
+    return check_int(horizon, "horizon", 0, 26, "0 to 26 tricks left")
+
+
+def _rollout(p: Position, seat: Seat, legal: Sequence[Card], horizon: int,
+             solve: Solver, budget: Budget) -> tuple[dict[Card, float], list[Card]]:
+    """Each card's value for ``seat`` in one sampled deal: the card, then every seat
+    playing ``play_preference`` until a trick starts with ``horizon`` tricks left,
+    then ``solve``'s value there (the score if the hand is over). ``p`` is restored.
+    The hint uses it with a given solver; with the default one the compiled
+    ``kingsolve.search.solver.rollout_values`` does the same (the tests hold them equal)."""
+    values: dict[Card, float] = {}
+    for card in legal:
+        p.play(card)
+        made = 1
+        while not p.complete and (p.current_trick() or p.n_tricks - len(p.tricks) > horizon):
+            p.play(play_preference(p)[0])
+            made += 1
+        try:
+            values[card] = float(solve(p, seats=[seat], budget=budget, cards=False).values[seat])
+        finally:
+            for _ in range(made):
+                p.undo()
+    return _with_best(values, legal)
+
+
+def _with_best(values: dict[Card, float], legal: Sequence[Card]) -> tuple[dict[Card, float], list[Card]]:
+    """One sample's card values and its best cards."""
+    top = max(values.values())
+    return values, [c for c in legal if values[c] == top]
+
+
+def _run_samples(deals: Iterable[Deal], job: Callable[[Deal, Budget], Any], samples: int,
+                 ms: float | None, budget: Budget, threads: int) -> tuple[list[Any], int]:
+    """``job`` on up to ``samples`` deals, in order, within ``ms``; results and timeouts.
+
+    A deal whose search runs over its budget is skipped and counted. With a time
+    limit each search gets at most the time left. Results keep the order of the
+    deals, so the answer does not depend on the number of threads.
+    """
+    # Without ms the hint has no deadline of its own: each search keeps ``budget``.
+    deadline = replace(budget, ms=math.inf if ms is None else ms).start()
+    results: list[Any] = []
+    timeouts = 0
+
+    def run(deal: Deal) -> Any:
+        if deadline.expired():
+            return None
+        try:
+            return job(deal, deadline.share(most=budget))
+        except SolveTimeout:
+            return SolveTimeout
+
+    it = iter(deals)
+    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+    try:
+        while len(results) < samples and not deadline.expired():
+            batch = []
+            for _ in range(min(samples - len(results), threads)):
+                d = next(it, None)
+                if d is None:
+                    break
+                batch.append(d)
+            if not batch:
+                break
+            outs = list(pool.map(run, batch)) if pool else [run(d) for d in batch]
+            for out in outs:
+                if out is SolveTimeout:
+                    timeouts += 1
+                elif out is not None:
+                    results.append(out)
+            if timeouts > 2 * samples:
+                break
+    finally:
+        if pool:
+            pool.shutdown()
+    return results, timeouts
+
+
+def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
+         play: Iterable = (), leader: "Seat | str" = Seat.N, trump: "Suit | str | None" = None,
+         doubles: bool = False, options: Iterable[str] = (), known: Mapping | None = None,
+         samples: int = 50, ms: float | None = None, seed: int = 0,
+         budget: Budget | None = None, players: int = 4, threads: int = 1,
+         solver: Solver | None = None, horizon: int | None = None) -> HintResult:
+    """The legal cards of ``seat`` ranked by their mean value over sampled deals.
+
+    ``hand`` is the seat's hand (PBN text, a list of cards or a mask), now or as dealt;
+    ``known`` pins cards to other seats. Up to ``samples`` deals are drawn uniformly
+    among those consistent with what the seat has seen (every one when there are
+    fewer: ``exact``); ``ms`` bounds the whole hint, ``budget`` each search.
+    With at most ``horizon`` tricks left (default ``DEFAULT_HORIZON``) each deal is
+    solved for the seat (``solve(position, seats=[seat])``); with more, each card of
+    each deal is played out by the simple player down to ``horizon`` tricks left and
+    then solved (the result's ``horizon`` says which). A horizon at least the hand's
+    length always searches the whole hand.
+    """
+    start = time.perf_counter()
+    samples, ms, seed = _check_sampling(samples, ms, seed)
+    threads = check_threads(threads)
+    horizon = _check_horizon(horizon)
+    budget = budget or Budget()
+    view = SeatView.build(variant, contract, seat, hand, play, leader=leader, trump=trump,
+                          options=options, known=known, players=players)
+    if view.complete:
+        raise InvalidRequestError("the hand is complete: there is no card to play")
+    if view.to_move != view.seat:
+        raise InvalidRequestError(f"seat {view.seat.name} is not on move: {view.to_move.name} is")
+    sampler = DealSampler(view)
+    deals = sampler.iter_sample(seed)
+    first = next(deals)
+    job = _CardJob(view, doubles, first, horizon, solver)
+    # A forced card is searched like any other: its mean is the value of the position,
+    # which a client reads as the card's value (a placeholder 0 would read as one too).
+    preference = {c: i for i, c in enumerate(play_preference(job.position(first)))}
+    results, timeouts = _run_samples(itertools.chain([first], deals), job, samples, ms, budget,
+                                     threads)
+    if not results:
+        raise SolveTimeout(f"no sampled deal could be solved within the budget "
+                           f"({timeouts} searches stopped); allow more time or nodes")
+    hints = _ranked_cards(results, job.legal, preference)
+    exact = len(results) == sampler.count
+    return HintResult(view.seat, tuple(hints), hints[0].card, len(results), exact, sampler.count,
+                      seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
+                      tuple(view.inferences), job.used_horizon, forced=len(job.legal) == 1)
+
+
+class _CardJob:
+    """The search of one sampled deal for a card hint: each legal card's value and the best."""
+
+    def __init__(self, view: SeatView, doubles: bool, first: Deal, horizon: int,
+                 solver: Solver | None) -> None:
+        self.view, self.doubles, self.horizon, self.solver = view, doubles, horizon, solver
+        self.solve = solver or _default_solver()
+        self.record = [Card.from_bit(b) for b in view.play]
+        here = self.position(first)
+        self.legal = cards_of_mask(here.legal_mask())
+        self.rollout = here.n_tricks - len(here.tricks) > horizon
+        self.used_horizon = horizon if self.rollout else None
+
+    def position(self, deal: Deal) -> Position:
+        view = self.view
+        return Position(view.variant, view.contract, deal, leader=view.leader, trump=view.trump,
+                        doubles=self.doubles, play=self.record)
+
+    def __call__(self, deal: Deal, b: Budget) -> tuple[dict[Card, float], list[Card]]:
+        from ..search.solver import rollout_values
+        p = self.position(deal)
+        seat = self.view.seat
+        if self.rollout and self.solver is None:
+            return _with_best({c: float(v) for c, v in
+                               rollout_values(p, seat, self.horizon, b).items()}, self.legal)
+        if self.rollout:
+            return _rollout(p, seat, self.legal, self.horizon, self.solve, b)
+        r = self.solve(p, seats=[seat], budget=b)
+        return r.cards, r.best
+
+
+def _ranked_cards(results: list, legal: list[Card], preference: dict[Card, int]) -> list[CardHint]:
+    """Each legal card's statistics over the samples, the best first."""
+    hints = []
+    for card in legal:
+        vals = [float(cards[card]) for cards, _ in results]
+        mean, std = _stats(vals)
+        best = sum(1 for _, top in results if card in top) / len(results)
+        hints.append(CardHint(card, mean, std, best, min(vals), max(vals)))
+    # Ties go to the card more often best, then to a simple player's preference:
+    # paranoid values tie often (see play_preference).
+    hints.sort(key=lambda h: (-h.mean, -h.best, preference[h.card]))
+    return hints
+
+
+# --- choices from one hand --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Option:
+    label: str
+    contract: str
+    trump: Suit | None
+    leader: Seat
+
+
+def _option_values(rs: RuleSet, seat: Seat, hand, opts: Sequence[_Option], seats: Sequence[Seat],
+                   samples: int, ms: float | None, seed: int, budget: Budget, threads: int,
+                   solver: Solver | None, horizon: int | None = None
+                   ) -> tuple[list[dict[str, dict[Seat, float]]], int]:
+    """Per sampled deal: each option's value for each of ``seats``, and the timeouts.
+    With the default solver a hand longer than ``horizon`` tricks is played out by the
+    simple player down to it, then solved (``kingsolve.search.solver.playout_values``); a
+    given ``solver`` solves the whole hand."""
+    from ..search.solver import playout_values
+    horizon = _check_horizon(horizon)
+    solve = solver or _default_solver()
+    first = opts[0]
+    view = SeatView.build(rs, first.contract, seat, hand, (), leader=first.leader,
+                          trump=first.trump)
+    if view.play or view.hand.bit_count() != view.tricks:
+        raise InvalidRequestError("a choice hint needs the whole hand as dealt, before any play")
+    sampler = DealSampler(view)
+
+    def job(deal: Deal, b: Budget) -> dict[str, dict[Seat, float]]:
+        out = {}
+        for o in opts:
+            pos = Position(rs, o.contract, deal, leader=o.leader, trump=o.trump)
+            if solver is None:
+                values = playout_values(pos, list(seats), horizon, b)
+            else:
+                values = solve(pos, seats=list(seats), budget=b).values
+            out[o.label] = {s: float(values[s]) for s in seats}
+        return out
+
+    return _run_samples(sampler.iter_sample(seed), job, samples, ms, budget, threads)
+
+
+def _trump_options(rs: RuleSet, contract: str) -> list[Suit | None]:
+    c = rs.contract(contract)
+    if not c.takes_trump:
+        raise InvalidRequestError(f"contract {excerpt(contract)} of {rs.name!r} takes no trump to name")
+    return c.trump_options
+
+
+def _label(trump: Suit | None) -> str:
+    return "NT" if trump is None else trump.name
+
+
+def _common(samples, ms, seed, threads, budget):
+    return (*_check_sampling(samples, ms, seed), check_threads(threads), budget or Budget())
+
+
+def _finish(choice: str, seat: Seat, values: dict[str, list[float]], samples: int, seed: int,
+            budget: Budget, start: float, detail: dict | None = None,
+            extra: dict[str, dict] | None = None, horizon: int | None = None) -> ChoiceHint:
+    opts = []
+    for label, vals in values.items():
+        mean, std = _stats(vals)
+        opts.append(OptionValue(label, mean, std, (extra or {}).get(label, {})))
+    opts.sort(key=lambda o: -o.mean)
+    return ChoiceHint(choice, seat, tuple(opts), opts[0].option, samples, seed, budget,
+                      (time.perf_counter() - start) * 1000.0, detail or {}, horizon)
+
+
+def _used_horizon(rs: RuleSet, horizon: int | None, solver: Solver | None) -> int | None:
+    """The horizon a choice hint's whole hands were played out to (None: searched whole)."""
+    h = _check_horizon(horizon)
+    return None if solver is not None or deck_mask(rs.deck).bit_count() // 4 <= h else h
+
+
+def _need_results(results, timeouts):
+    if not results:
+        raise SolveTimeout(f"no sampled deal could be solved within the budget "
+                           f"({timeouts} searches stopped); allow more time or nodes")
+
+
+def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str | None = None,
+               leader: "Seat | str | None" = None, samples: int = 20, ms: float | None = None,
+               seed: int = 0, budget: Budget | None = None, threads: int = 1,
+               solver: Solver | None = None, horizon: int | None = None) -> ChoiceHint:
+    """The trump to name: each suit (and no trump where allowed) by the seat's mean value.
+
+    The contract defaults to the rule set's trump contract (``trumps``, or ``festa``);
+    the leader defaults to the seat after the namer (Italian, docs/rules.md 4-5) or the
+    namer itself (Turkish chooser, docs/rules.md 7; Portuguese host, docs/rules.md 6).
+    """
+    start = time.perf_counter()
+    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    rs = resolve_variant(variant)
+    seat = Seat.parse(seat)
+    contract = contract or ("festa" if "festa" in rs.contracts else "trumps")
+    if leader is None:
+        leader = seat.next(rs.direction) if rs.name.startswith("italian") else seat
+    leader = Seat.parse(leader)
+    opts = [_Option(_label(t), contract, t, leader) for t in _trump_options(rs, contract)]
+    results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
+                                       threads, solver, horizon)
+    _need_results(results, timeouts)
+    values = {o.label: [r[o.label][seat] for r in results] for o in opts}
+    return _finish("trump", seat, values, len(results), seed, budget, start,
+                   {"contract": contract, "leader": leader.name, "timeouts": timeouts},
+                   horizon=_used_horizon(rs, horizon, solver))
+
+
+def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int = 20,
+              ms: float | None = None, seed: int = 0, budget: Budget | None = None,
+              threads: int = 1, solver: Solver | None = None,
+              horizon: int | None = None) -> ChoiceHint:
+    """Whether the dealer should sell the declaration, and at what price (docs/rules.md 10).
+
+    In each sampled deal every trump is solved for every seat. Declaring, the dealer
+    names the trump of best mean value. Offered at ``k`` tricks, a seat buys when its
+    best trump in that deal beats the dealer's trump by more than ``k`` tricks (the
+    buyers know their own cards; double dummy is the simple model of that); with
+    several buyers the price rises to the second highest such gain (an open outcry
+    auction), the highest buyer names its trump, and the dealer scores its value with
+    that trump plus the price. Options: ``declare`` and ``sell k``.
+    """
+    start = time.perf_counter()
+    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    rs = resolve_variant(variant)
+    if rs.name not in ("italian", "italian-wikipedia"):
+        raise InvalidRequestError(f"selling the declaration is an Italian rule (docs/rules.md 10), "
+                                  f"not one of {rs.name!r}")
+    dealer = Seat.parse(seat)
+    leader = dealer.next(rs.direction)
+    trumps = _trump_options(rs, "trumps")
+    opts = [_Option(_label(t), "trumps", t, leader) for t in trumps]
+    seats = list(Seat)
+    results, timeouts = _option_values(rs, dealer, hand, opts, seats, samples, ms, seed, budget,
+                                       threads, solver, horizon)
+    _need_results(results, timeouts)
+    labels = [o.label for o in opts]
+    declare = max(labels, key=lambda lb: sum(r[lb][dealer] for r in results))
+    tricks = deck_mask(rs.deck).bit_count() // 4
+    values: dict[str, list[float]] = {"declare": [r[declare][dealer] for r in results]}
+    extra: dict[str, dict] = {"declare": {"trump": declare}}
+    for k in range(1, tricks + 1):
+        vals, sold = [], 0
+        for r in results:
+            gains = []
+            for b in seats:
+                if b == dealer:
+                    continue
+                best = max(labels, key=lambda lb: r[lb][b])
+                gain = r[best][b] - r[declare][b]
+                if gain > k:
+                    gains.append((gain, best))
+            if not gains:
+                vals.append(r[declare][dealer])
+                continue
+            gains.sort(reverse=True)
+            price = max(k, gains[1][0]) if len(gains) > 1 else k
+            sold += 1
+            vals.append(r[gains[0][1]][dealer] + price)
+        values[f"sell {k}"] = vals
+        extra[f"sell {k}"] = {"sold": _num(sold / len(results))}
+    return _finish("sale", dealer, values, len(results), seed, budget, start,
+                   {"declare_trump": declare, "timeouts": timeouts}, extra,
+                   horizon=_used_horizon(rs, horizon, solver))
+
+
+def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
+                  contracts: Iterable[str] | None = None, samples: int = 10,
+                  ms: float | None = None, seed: int = 0, budget: Budget | None = None,
+                  threads: int = 1, solver: Solver | None = None,
+              horizon: int | None = None) -> ChoiceHint:
+    """The Turkish contract to choose (docs/rules.md 7): the chooser leads; trumps once per suit.
+
+    Every contract must be played over a match, so an option is scored by the
+    chooser's mean value minus an even share of the contract's points (a quarter
+    of its total): the option where this hand does best against its par.
+    ``contracts`` limits the choice (the quotas left).
+    """
+    start = time.perf_counter()
+    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    rs = resolve_variant(variant)
+    if rs.name != "turkish":
+        raise InvalidRequestError(f"choosing the contract is a Turkish rule (docs/rules.md 7), "
+                                  f"not one of {rs.name!r}")
+    seat = Seat.parse(seat)
+    names = list(contracts) if contracts is not None else list(rs.contracts)
+    if not names:
+        raise InvalidRequestError("invalid contracts: expected at least one to choose from")
+    opts = []
+    for name in names:
+        c = rs.contract(name)
+        if c.takes_trump:
+            opts.extend(_Option(f"{name} {t.name}", name, t, seat) for t in Suit)
+        else:
+            opts.append(_Option(name, name, None, seat))
+    results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
+                                       threads, solver, horizon)
+    _need_results(results, timeouts)
+    values, extra = {}, {}
+    for o in opts:
+        par = contract_total(rs, o.contract) / 4
+        raw = [r[o.label][seat] for r in results]
+        values[o.label] = [v - par for v in raw]
+        extra[o.label] = {"score": _num(sum(raw) / len(raw)), "par": _num(par)}
+    return _finish("contract", seat, values, len(results), seed, budget, start,
+                   {"timeouts": timeouts, "measure": "mean score minus a quarter of the "
+                                                     "contract's total"}, extra,
+                   horizon=_used_horizon(rs, horizon, solver))
+
+
+FESTA_TRICK, NULL_TRICK, MAX_NULL = 25, 75, 3
+
+
+def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str | None" = None,
+               samples: int = 10, ms: float | None = None, seed: int = 0,
+               budget: Budget | None = None, threads: int = 1,
+               solver: Solver | None = None, horizon: int | None = None) -> ChoiceHint:
+    """The Portuguese festa (docs/rules.md 6): what to choose as host, or how high to bid.
+
+    ``role="host"`` (no bid accepted): null (the next seat leads), each trump led by
+    the host or the next seat, or ``433`` (100 points, no play). ``role="bidder"``:
+    the best game the bidder could name (trump and leader: itself or the next seat,
+    or null) and, for each bid, its expected score after paying the bid's points;
+    ``max_bid`` is the highest bid still worth more than an even share (325 / 4).
+    """
+    start = time.perf_counter()
+    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    rs = get_variant("portuguese")
+    seat = Seat.parse(seat)
+    nxt = seat.next(rs.direction)
+    if role == "host":
+        opts = [_Option("null", "null", None, nxt)]
+        for t in Suit:
+            opts.append(_Option(f"{t.name} host leads", "festa", t, seat))
+            opts.append(_Option(f"{t.name} next leads", "festa", t, nxt))
+    elif role == "bidder":
+        opts = [_Option("null bidder leads", "null", None, seat),
+                _Option("null next leads", "null", None, nxt)]
+        for t in Suit:
+            opts.append(_Option(f"{t.name} bidder leads", "festa", t, seat))
+            opts.append(_Option(f"{t.name} next leads", "festa", t, nxt))
+    else:
+        raise InvalidRequestError(f"invalid role {excerpt(role)}: expected 'host' or 'bidder'")
+    results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
+                                       threads, solver, horizon)
+    _need_results(results, timeouts)
+    game = {o.label: [r[o.label][seat] for r in results] for o in opts}
+    detail: dict[str, Any] = {"role": role, "timeouts": timeouts}
+    if role == "host":
+        game["433"] = [4.0 * FESTA_TRICK] * len(results)
+        return _finish("festa", seat, game, len(results), seed, budget, start, detail,
+                       horizon=_used_horizon(rs, horizon, solver))
+    mean = {k: sum(v) / len(v) for k, v in game.items()}
+    best_plus = max((k for k in game if not k.startswith("null")), key=mean.get)
+    best_null = max((k for k in game if k.startswith("null")), key=mean.get)
+    values: dict[str, list[float]] = {}
+    extra: dict[str, dict] = {}
+    tricks = 13
+    for k in range(1, tricks + 1):
+        values[f"{k} plus"] = [v - FESTA_TRICK * k for v in game[best_plus]]
+        extra[f"{k} plus"] = {"play": best_plus, "points": FESTA_TRICK * k}
+    for k in range(1, MAX_NULL + 1):
+        values[f"{k} null"] = [v - NULL_TRICK * k for v in game[best_null]]
+        extra[f"{k} null"] = {"play": best_null, "points": NULL_TRICK * k}
+    even = (FESTA_TRICK * tricks) / 4
+    worth = [b for b, v in values.items() if sum(v) / len(v) > even]
+    # a null bid beats plus bids of equal points (docs/rules.md 6, Reading)
+    order = lambda b: (extra[b]["points"], b.endswith("null"))
+    detail.update({"max_bid": max(worth, key=order) if worth else None, "even_share": even,
+                   "games": {k: _num(v) for k, v in mean.items()}})
+    return _finish("festa", seat, values, len(results), seed, budget, start, detail, extra,
+                   horizon=_used_horizon(rs, horizon, solver))
+
+
+#: What a hint may be asked about: a card, or one of the choices before play.
+CHOICES = ("card", "trump", "sale", "contract", "festa")
