@@ -118,7 +118,9 @@ cdef class ContractTable:
     ``overtrump_on_trump_lead``: must beat the top trump on a trump lead (Portuguese);
     ``protected``: the first-trick protection set, ``forced``: the forced discard set
     (card masks); ``trump_obligation``: 0 free, 1 ruff-overruff, 2 ruff-overruff-strict;
-    ``next_seat``: the next seat of each seat, -1 for a seat not in play.
+    ``broken_by_discard``: a suit is broken only by a card of it discarded on another
+    suit's lead (one suit at most may wait to be broken then); ``next_seat``: the next
+    seat of each seat, -1 for a seat not in play.
     """
 
     cdef Rules R
@@ -126,7 +128,7 @@ cdef class ContractTable:
     def __init__(self, card_points, trick_points, *, int trump=-1, int lead_suit=-1,
                  int lead_mode=0, bint trump_lead_restricted=False, bint overtake=False,
                  bint overtrump_on_trump_lead=False, uint64_t protected=0, uint64_t forced=0,
-                 int trump_obligation=0, next_seat=(1, 2, 3, 0)):
+                 int trump_obligation=0, bint broken_by_discard=False, next_seat=(1, 2, 3, 0)):
         cdef Rules* R = &self.R
         cdef int i, j, p, n_tricks = len(trick_points)
         cdef uint64_t m
@@ -156,6 +158,14 @@ cdef class ContractTable:
         R.protected = protected
         R.forced = forced
         R.trump_obligation = trump_obligation
+        R.broken_by_discard = broken_by_discard
+        if broken_by_discard:
+            if lead_suit >= 0 and lead_mode == 1:
+                R.broken_lanes |= lane_of(lead_suit)
+            if trump >= 0 and trump_lead_restricted:
+                R.broken_lanes |= lane_of(trump)
+            if popcount(R.broken_lanes) > 16:
+                raise ValueError("broken_by_discard with two suits waiting to be broken")
         R.nseats = 0
         R.in_play = 0
         for i in range(4):
@@ -350,10 +360,11 @@ cdef class Core:
         return self.c.tt_bytes
 
     def load(self, ContractTable table, hands, uint64_t played, int tricks_done, trick,
-             int trick_leader, deal=None):
+             int trick_leader, deal=None, broken=None):
         """Set the root: the compiled contract, hands, cards played so far, completed
         tricks, the current trick as (seat, bit) pairs and its leader; ``deal``, each
-        seat's cards at the start of the hand, when known. A root of the same deal
+        seat's cards at the start of the hand, when known; ``broken``, of the cards
+        played, those that broke their suit (all by default). A root of the same deal
         and contract as the last load's keeps the table's entries: an entry is a
         trick start's own (its cards, leader and maximiser set), whichever root led
         there, so the positions of one hand share their searches (DDS keeps its table
@@ -381,6 +392,7 @@ cdef class Core:
         for seat, bit in trick:
             st.hands[seat] |= (<uint64_t>1) << bit
         st.played = played & ~trick_cards
+        st.broken = (played if broken is None else <uint64_t>broken) & ~trick_cards
         st.deck = st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3] | st.played
         st.tricks_done = tricks_done
         st.cur = &st.tricks[tricks_done]

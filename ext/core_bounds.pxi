@@ -62,7 +62,7 @@ cdef inline void lead_tops(Search* c, int hand, uint64_t mine, uint64_t* tops) n
     cdef int s, blocked = 0
     if R.lead_suit >= 0 and R.lead_mode != 0:
         blocked |= 1 << R.lead_suit
-    if R.trump >= 0 and R.trump_lead_restricted and not (c.st.played & lane_of(R.trump)):
+    if R.trump >= 0 and R.trump_lead_restricted and not (c.st.broken & lane_of(R.trump)):
         blocked |= 1 << R.trump
     for s in range(4):
         # the cards above the highest other card (no branch on whether there is
@@ -282,7 +282,7 @@ cdef int partner_winner(Search* c, uint64_t* rel) noexcept nogil:
     for s in range(4):
         if s == R.lead_suit and R.lead_mode != 0:
             continue
-        if s == R.trump and R.trump_lead_restricted and not (st.played & lane_of(s)):
+        if s == R.trump and R.trump_lead_restricted and not (st.broken & lane_of(s)):
             continue
         if not (mine & lane_of(s)):
             continue

@@ -135,7 +135,7 @@ cdef int eval_features(Search* c, float* x) noexcept nogil:
                 x[416 + j * 4 + rel[seat]] = popcount(st.hands[seat] & lane_of(s)) / 8.0
         x[432 + j * 4] = 1.0 if s == R.trump else 0.0
         if R.lead_suit == s:
-            if R.lead_mode == 1 and not (st.played & lane_of(s)):
+            if R.lead_mode == 1 and not (st.broken & lane_of(s)):
                 x[432 + j * 4 + 1] = 1.0
             elif R.lead_mode == 2:
                 x[432 + j * 4 + 2] = 1.0
@@ -177,7 +177,7 @@ cdef int eval_features(Search* c, float* x) noexcept nogil:
     x[459] = 1.0 if R.trump_obligation == 1 else 0.0
     x[460] = 1.0 if R.trump_obligation == 2 else 0.0
     x[461] = 1.0 if R.overtrump_on_trump_lead else 0.0
-    if R.trump_lead_restricted and R.trump >= 0 and not (st.played & lane_of(R.trump)):
+    if R.trump_lead_restricted and R.trump >= 0 and not (st.broken & lane_of(R.trump)):
         x[462] = 1.0
     x[463] = lo / scale
     x[464] = hi / scale

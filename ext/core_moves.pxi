@@ -37,13 +37,13 @@ cdef uint64_t legal_moves(Rules* R, State* st) noexcept nogil:
         if R.lead_suit >= 0:
             lane = lane_of(R.lead_suit)
             others = hand & ~lane
-            if R.lead_mode == 1 and not (st.played & lane) and others:
+            if R.lead_mode == 1 and not (st.broken & lane) and others:
                 cand = others
             elif R.lead_mode == 2 and others:
                 cand = others
         if R.trump_lead_restricted and R.trump >= 0:
             lane = lane_of(R.trump)
-            if not (st.played & lane) and (cand & ~lane):
+            if not (st.broken & lane) and (cand & ~lane):
                 cand &= ~lane
         return cand
     led = st.cur.card[0] >> 4
@@ -97,6 +97,9 @@ cdef inline void play_card(Rules* R, State* st, int bit) noexcept nogil:
     cdef int p = R.card_points[bit]
     cdef int suit = bit >> 4
     cdef int w, wb, led, top_led, top_trump
+    # a card breaks its suit, or with broken_by_discard only one off the suit led
+    cdef uint64_t breaks = m if not R.broken_by_discard or (
+        i > 0 and suit != (t.card[0] >> 4)) else 0
     if i == 0:
         t.win[0] = 0
         t.top_led[0] = bit
@@ -130,6 +133,7 @@ cdef inline void play_card(Rules* R, State* st, int bit) noexcept nogil:
     t.card[i] = bit
     st.hands[seat] &= ~m
     st.played |= m
+    st.broken |= breaks
     st.trick_mask |= m
     st.count = i + 1
     st.to_move = nxt
@@ -141,6 +145,7 @@ cdef inline void unplay_card(State* st) noexcept nogil:
     cdef uint64_t m = (<uint64_t>1) << st.cur.card[i]
     st.hands[st.cur.seat[i]] |= m
     st.played &= ~m
+    st.broken &= ~m
     st.trick_mask &= ~m
     st.to_move = st.cur.seat[i]
 

@@ -7,7 +7,9 @@
 # suit's holding maps to the id of its pattern (owner and class of each remaining
 # card, high to low), so positions that differ only in which equal-looking cards
 # are gone share an entry (as DDS does with relative ranks). Suits broken, the
-# trick number and protections follow from the counts, which the pattern fixes.
+# trick number and protections follow from the counts, which the pattern fixes; a
+# suit broken by a discard only (Rules.broken_by_discard) does not, so its state
+# takes the key's top bit.
 # Each entry also keeps which top cards of each suit its bounds depend on, so the
 # search's relevant cards (see search() in core_search.pxi) stay exact through a hit.
 
@@ -36,7 +38,8 @@ cdef int patterns_reset(Search* c, uint64_t* owners) noexcept nogil:
         free(w.stamp)
         w.intern, w.stamp, w.nsym = intern, stamp, nsym
         memset(w.gen, 0, sizeof(w.gen))
-    c.seq_ok = ncls <= 4
+    # the wide entries have no room for the state of a suit broken by a discard
+    c.seq_ok = ncls <= 4 and not c.R.broken_by_discard
     w.cards = owners[0] | owners[1] | owners[2] | owners[3]
     for seat in range(4):
         for b in range(64):
@@ -129,7 +132,8 @@ cdef inline uint64_t tt_key(Search* c) noexcept nogil:
             | (<uint64_t>pid_of(c, 3, suit_lane(held, 3))) << 39
             | (<uint64_t>c.st.to_move) << 52
             | (<uint64_t>c.keymask) << 54
-            | c.epoch << 58)
+            | c.epoch << 58
+            | (<uint64_t>((c.st.broken & c.R.broken_lanes) != 0)) << 63)
 
 
 cdef inline uint64_t top_of(uint64_t held, int s, int k) noexcept nogil:
@@ -248,12 +252,12 @@ cdef void tt_store(Search* c, uint64_t key, uint64_t rel, int lo, int hi, int mo
             break
     if e == NULL:
         for i in range(3):
-            if (cur[i].key >> 58) != c.epoch:
+            if ((cur[i].key >> 58) & 31) != c.epoch:
                 victim = i
                 break
             if victim < 0 or cur[i].depth < cur[victim].depth:
                 victim = i
-        if (cur[victim].key >> 58) == c.epoch:
+        if ((cur[victim].key >> 58) & 31) == c.epoch:
             if cur[victim].depth > n:
                 victim = 3
             else:

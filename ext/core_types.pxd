@@ -39,6 +39,9 @@ cdef struct Rules:
     int trump_obligation             # 0 free, 1 ruff-overruff, 2 ruff-overruff-strict
     uint64_t protected               # first-trick protection set
     uint64_t forced                  # forced discard set
+    int broken_by_discard            # 1: a suit is broken only by a card of it discarded
+    uint64_t broken_lanes            # with it, the lane of the one suit waiting to be broken
+                                     # (the lead's or the trumps'), whose state keys the table
 
 
 cdef struct Trick:
@@ -55,6 +58,8 @@ cdef struct Trick:
 cdef struct State:
     uint64_t hands[4]        # cards held by each seat (0 for a seat not in play)
     uint64_t played          # cards played to any trick, the current one included
+    uint64_t broken          # of them, the cards that broke their suit: all (played), or
+                             # with Rules.broken_by_discard those discarded on another suit
     uint64_t deck            # the cards in hands or played (fixed at load): in hands = deck & ~played
     uint64_t trick_mask      # cards of the current trick
     int tricks_done          # completed tricks

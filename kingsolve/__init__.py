@@ -22,11 +22,13 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "game.cards": ("Card", "Rank", "Seat", "Suit"),
     "game.deal": ("Deal",),
     "errors": ("IllegalPlayError", "InvalidDealError", "InvalidRequestError", "KingsolveError",
-               "ParseError", "SolveTimeout", "UnknownContractError", "UnknownVariantError"),
+               "ParseError", "SolveTimeout", "UnknownContractError", "UnknownVariantError",
+               "InvalidRulesError"),
     "game.position": ("Position", "Trick"),
     "io.request": ("hint_request", "legal_request", "position_from_request", "solve_request"),
     "game.result": ("Budget", "Deadline", "SolveResult"),
     "game.rules": ("VARIANTS", "Contract", "RuleSet", "get_variant"),
+    "game.rule_documents": ("resolve_variant", "rules_from_dict", "rules_from_json"),
     "search.solver": ("solve",),
     "search.analysis": ("Analysis", "analyse", "analyses"),
     "search.table": ("Table", "dd_table"),
@@ -42,7 +44,8 @@ _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [
     "Card", "Rank", "Seat", "Suit", "Deal", "Position", "Trick",
-    "Contract", "RuleSet", "VARIANTS", "get_variant",
+    "Contract", "RuleSet", "VARIANTS", "get_variant", "rules_from_dict", "rules_from_json",
+    "resolve_variant",
     "legal_request", "position_from_request", "solve", "dd_table", "solve_request",
     "Budget", "Deadline", "SolveResult", "Analysis", "analyse", "analyses", "Table",
     "Record", "RecordError", "parse_records", "read_records", "format_records",
@@ -51,7 +54,8 @@ __all__ = [
     "hint", "HintResult", "ChoiceHint", "trump_hint", "sale_hint", "contract_hint",
     "festa_hint", "hint_request",
     "KingsolveError", "ParseError", "InvalidDealError", "IllegalPlayError",
-    "InvalidRequestError", "UnknownVariantError", "UnknownContractError", "SolveTimeout",
+    "InvalidRequestError", "InvalidRulesError", "UnknownVariantError", "UnknownContractError",
+    "SolveTimeout",
 ]
 
 
@@ -75,8 +79,8 @@ if TYPE_CHECKING:   # the names as type checkers and editors see them
                                 sale_choice, trump_choice)
     from .game.deal import Deal
     from .errors import (IllegalPlayError, InvalidDealError, InvalidRequestError,
-                         KingsolveError, ParseError, SolveTimeout, UnknownContractError,
-                         UnknownVariantError)
+                         InvalidRulesError, KingsolveError, ParseError, SolveTimeout,
+                         UnknownContractError, UnknownVariantError)
     from .hands.hints import (ChoiceHint, HintResult, contract_hint, festa_hint, hint,
                               sale_hint, trump_hint)
     from .game.position import Position, Trick
@@ -85,6 +89,7 @@ if TYPE_CHECKING:   # the names as type checkers and editors see them
     from .io.request import hint_request, legal_request, position_from_request, solve_request
     from .game.result import Budget, Deadline, SolveResult
     from .hands.reviews import Review, review
+    from .game.rule_documents import resolve_variant, rules_from_dict, rules_from_json
     from .game.rules import VARIANTS, Contract, RuleSet, get_variant
     from .search.solver import solve
     from .search.table import Table, dd_table

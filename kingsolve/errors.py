@@ -14,6 +14,7 @@ __all__ = [
     "UnknownVariantError",
     "UnknownContractError",
     "InvalidRequestError",
+    "InvalidRulesError",
     "SolveTimeout",
     "excerpt",
 ]
@@ -94,6 +95,13 @@ class InvalidRequestError(KingsolveError):
     """A request dict with a missing, mistyped or oversized field."""
 
     code = "invalid-request"
+
+
+class InvalidRulesError(InvalidRequestError):
+    """A rule document (``kingsolve.game.rule_documents``) that cannot be played or is too
+    large; the message names the field."""
+
+    code = "invalid-rules"
 
 
 class SolveTimeout(KingsolveError):

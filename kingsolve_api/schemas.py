@@ -20,7 +20,9 @@ from kingsolve.hands.hints import CHOICES as HINT_CHOICES
 from kingsolve.hands.hints import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve.checks import MAX_THREADS
 from kingsolve.io.request import CHOICE_KINDS, JSON_SAFE_INT, MAX_PLAY, MAX_TEXT
-from kingsolve.game.rules import VARIANTS
+from kingsolve.game.rule_documents import (MAX_CONTRACTS, MAX_DESCRIPTION, MAX_POINT_ROWS,
+                                           MAX_POINTS, MAX_SCHEDULE)
+from kingsolve.game.rules import VARIANTS, LeadMode, TrumpObligation
 
 __all__ = ["Schemas"]
 
@@ -44,10 +46,81 @@ ERROR = {
 }
 
 
+def rule_document() -> dict:
+    """A rule set as a JSON document (``kingsolve.rule_documents``, docs/rules.md 13):
+    the shape; the library checks that it can be played and names the field if not."""
+    flag = {"type": "boolean"}
+    points = {"type": "integer", "minimum": -MAX_POINTS, "maximum": MAX_POINTS}
+    cards = {"type": "array", "items": CARD, "maxItems": 52,
+             "description": "a set of cards, e.g. ['HK', 'D8']"}
+    names = {"type": "array", "items": NAME, "maxItems": MAX_SCHEDULE,
+             "description": "contract names, hand by hand"}
+    contract = {
+        "type": "object", "additionalProperties": False,
+        "description": "one contract: its points and play rules (docs/rules.md 2, 3 and 13); "
+                       "with base, only the fields that change",
+        "properties": {
+            "name": NAME, "kind": {"enum": ["tricks", "domino"]},
+            "description": {"type": "string", "maxLength": MAX_DESCRIPTION},
+            "card_points": {"type": "array", "maxItems": MAX_POINT_ROWS, "items": {
+                "type": "object", "additionalProperties": False, "required": ["cards", "points"],
+                "properties": {"cards": cards, "points": points}},
+                "description": "points of each card in cards (a card may be in several rows)"},
+            "each_trick": {**points, "description": "points of every trick"},
+            "last_two": {**points, "description": "points of each of the last last_count tricks, "
+                                                  "on top of each_trick"},
+            "last_count": {"type": "integer", "minimum": 0, "maximum": 26,
+                           "description": "how many tricks at the end score last_two (default 2)"},
+            "seat_constant": {**points, "description": "added to every seat's score at the end"},
+            "trump": {"enum": ["none", "named", "named-or-none"]},
+            "lead": {"anyOf": [{"const": "any"}, {"type": "null"}, {
+                "type": "object", "additionalProperties": False, "required": ["suit", "mode"],
+                "properties": {"suit": {"enum": ["S", "H", "D", "C"]},
+                               "mode": {"enum": list(LeadMode)}}}],
+                "description": "lead restriction: 'any', or a suit and its mode"},
+            "trump_lead_restricted": {**flag, "description": "trumps not led before a trump "
+                                                              "was played"},
+            "overtake": flag, "overtrump_on_trump_lead": flag,
+            "first_trick_protection": {**cards, "description": "not discarded on trick 1"},
+            "forced": {**cards, "description": "must be discarded when void in the suit led"},
+            "trump_obligation": {"enum": [*TrumpObligation, None]},
+            "early_end": {**flag, "description": "the hand stops once no points remain "
+                                                 "(default true)"},
+            "broken_by": {"enum": ["play", "discard"],
+                          "description": "what breaks a suit for the lead restrictions: any "
+                                         "card of it played (default), or a discard only"},
+            "options": {"type": "array", "items": {"enum": ["forced-king"]}, "maxItems": 1},
+            "opening": {"enum": ["any-seven", "seven-of-diamonds", None]},
+            "ending": {"enum": ["single", "shared", None]},
+        },
+    }
+    return {
+        "type": "object", "additionalProperties": False,
+        "description": "a rule set: a built-in's document (GET /api/v1/variants/{name}), "
+                       "or a base with overrides",
+        "properties": {
+            "name": NAME, "base": {"enum": list(VARIANTS)},
+            "description": {"type": "string", "maxLength": MAX_DESCRIPTION},
+            "deck": {"enum": [32, 52]},
+            "players": {"type": "array", "items": {"enum": [2, 3, 4]}, "minItems": 1,
+                        "maxItems": 3, "uniqueItems": True},
+            "direction": {"enum": ["clockwise", "counterclockwise"]},
+            "doubles": flag, "first_dealer": {"enum": ["N", "E", "S", "W", None]},
+            "schedule": names, "doubles_schedule": names,
+            "festa_hands": {"type": "array", "items": {"type": "integer"}, "maxItems": MAX_SCHEDULE},
+            "quotas": {"type": "object", "maxProperties": 3,
+                       "additionalProperties": {"type": "integer"}},
+            "contracts": {"type": "object", "maxProperties": MAX_CONTRACTS,
+                          "additionalProperties": {"anyOf": [contract, {"type": "null"}]}},
+        },
+    }
+
+
 def _position_properties() -> dict:
     """The fields that describe a position (kingsolve.io.request, the shared request shape)."""
     return {
-        "variant": {"type": "string", "enum": list(VARIANTS), "description": "rule set"},
+        "variant": {"anyOf": [{"type": "string", "enum": list(VARIANTS)}, rule_document()],
+                    "description": "rule set: a built-in's name, or a rule document"},
         "contract": {**NAME, "description": "contract name, as in GET /api/v1/variants"},
         "trump": {"type": ["string", "null"], "maxLength": 5,
                   "description": "trump suit S, H, D or C (trumps, festa)"},
@@ -530,8 +603,8 @@ def _table_response() -> dict:
 def _other_responses() -> dict[str, dict]:
     """The answers of /variants, /deal and /healthz."""
     return {
-        "Variants": {"type": "object", "additionalProperties": {
-            "type": "object", "required": ["name", "contracts", "deck", "players"]}},
+        "Variants": {"type": "object", "additionalProperties": rule_document()},
+        "RuleDocument": rule_document(),
         "DealResponse": {
             "type": "object", "required": ["deal", "seed", "deck", "players"],
             "properties": {"deal": {"type": "string"}, "seed": {"type": "string"},
@@ -656,6 +729,12 @@ class Schemas:
         return {
             "/api/v1/variants": {"get": {"summary": "rule sets: contracts, options, schedules",
                                          "responses": {"200": _answer("Variants", "rule sets by name")}}},
+            "/api/v1/variants/{name}": {"get": {
+                "summary": "a built-in rule set as a rule document, to start a client's own from",
+                "parameters": [{"name": "name", "in": "path", "required": True,
+                                "schema": {"enum": list(VARIANTS)}}],
+                "responses": {"200": _answer("RuleDocument", "the rule document"),
+                              "404": _answer("Error", "no rule set of that name")}}},
             "/api/v1/deal": {"get": {"summary": "a seeded random deal", "parameters": deal_params,
                                      "responses": {"200": _answer("DealResponse", "the deal"),
                                                    "400": _ERRORS["400"]}}},

@@ -10,11 +10,11 @@ from typing import Any
 from flask import Blueprint, current_app, request
 
 from kingsolve.game.deal import Deal
-from kingsolve.errors import KingsolveError, SolveTimeout
+from kingsolve.errors import KingsolveError, SolveTimeout, UnknownVariantError
 from kingsolve.io.request import (ChoicesRequest, Limits, ReviewRequest, TableRequest, hint_request,
                                legal_request, limited, solve_request, solve_stream)
 from kingsolve.game.result import Budget
-from kingsolve.game.rules import VARIANTS
+from kingsolve.game.rules import VARIANTS, get_variant
 
 from .limits import admit_search
 from .stream import event_response
@@ -146,6 +146,14 @@ def hint():
 @bp.get("/variants")
 def variants():
     return respond({name: rules.to_dict() for name, rules in VARIANTS.items()})
+
+
+@bp.get("/variants/<name>")
+def variant(name: str):
+    try:
+        return respond(get_variant(name).to_dict())
+    except UnknownVariantError as exc:
+        return respond(exc.to_dict(), 404)
 
 
 @bp.get("/deal")

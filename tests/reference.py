@@ -65,13 +65,13 @@ def nothing(c):
 
 def spec(card_points=(), each_trick=0, last_two=0, constant=0, trump="none", lead=None,
          trump_lead_restricted=False, overtake=False, overtrump_on_trump_lead=False,
-         protected=nothing, forced=nothing, obligation="free"):
+         protected=nothing, forced=nothing, obligation="free", broken_by="play"):
     """One contract row: card_points is a list of (predicate, points per card)."""
     return dict(card_points=list(card_points), each_trick=each_trick, last_two=last_two,
                 constant=constant, trump=trump, lead=lead,
                 trump_lead_restricted=trump_lead_restricted, overtake=overtake,
                 overtrump_on_trump_lead=overtrump_on_trump_lead, protected=protected,
-                forced=forced, obligation=obligation)
+                forced=forced, obligation=obligation, broken_by=broken_by)
 
 
 def _italian(wikipedia):
@@ -150,6 +150,51 @@ DIRECTION = {"italian": CLOCKWISE, "italian-wikipedia": CLOCKWISE, "portuguese":
              "turkish": COUNTERCLOCKWISE, "russian": CLOCKWISE}
 
 
+def _card_set(cards):
+    """A predicate for a rule document's list of cards."""
+    members = {card(c) for c in cards}
+    return lambda c: c in members
+
+
+# docs/rules.md 13: a rule document's contract field and what it sets in a row.
+_DOCUMENT_FIELDS = {
+    "each_trick": lambda v: {"each_trick": v},
+    "last_two": lambda v: {"last_two": v},
+    "seat_constant": lambda v: {"constant": v},
+    "trump": lambda v: {"trump": v},
+    "lead": lambda v: {"lead": None if v in ("any", None) else (v["suit"], v["mode"])},
+    "trump_lead_restricted": lambda v: {"trump_lead_restricted": v},
+    "overtake": lambda v: {"overtake": v},
+    "overtrump_on_trump_lead": lambda v: {"overtrump_on_trump_lead": v},
+    "first_trick_protection": lambda v: {"protected": _card_set(v)},
+    "forced": lambda v: {"forced": _card_set(v)},
+    "trump_obligation": lambda v: {"obligation": v or "free"},
+    "card_points": lambda v: {"card_points": [(_card_set(r["cards"]), r["points"]) for r in v]},
+    "broken_by": lambda v: {"broken_by": v},
+}
+
+
+def load_house_rules(key, document):
+    """Register a rule document with a ``base`` (docs/rules.md 13) under ``key``: the
+    base's rows above, each contract's fields replaced as the document says. Only the
+    fields of section 2 and 3 are read; descriptions and schedules do not change play."""
+    base = document["base"]
+    rows = {name: dict(row) for name, row in CONTRACTS[base].items()}
+    for name, change in document.get("contracts", {}).items():
+        if change is None:
+            rows.pop(name, None)
+            continue
+        row = rows.setdefault(name, spec())
+        for field, value in change.items():
+            if field in _DOCUMENT_FIELDS:
+                row.update(_DOCUMENT_FIELDS[field](value))
+            else:
+                assert field == "description", f"the reference does not read {field!r}"
+    CONTRACTS[key] = rows
+    DIRECTION[key] = DIRECTION[base]
+    return key
+
+
 def contract_spec(variant, contract, options=()):
     """The contract row, with options applied (``forced-king``: forced set {HK}, docs/rules.md 4)."""
     row = dict(CONTRACTS[variant][contract])
@@ -185,8 +230,10 @@ def trick_winner(cards, trump):
 def legal(row, trump, hand, trick, earlier, first_trick):
     """The legal cards of ``hand`` (docs/rules.md 2), as a sorted list in hand order.
 
-    ``trick`` is the cards of the trick in progress, ``earlier`` every card played to
-    earlier tricks, ``first_trick`` whether this is trick 1.
+    ``trick`` is the cards of the trick in progress, ``earlier`` the cards of earlier
+    tricks that broke their suit (all of them, or with ``broken_by`` ``discard`` those
+    played to a trick led in another suit, docs/rules.md 13), ``first_trick`` whether
+    this is trick 1.
     """
     hand = set(hand)
     if not trick:
@@ -273,6 +320,7 @@ class RefHand:
         self.trick = []            # cards of the trick in progress
         self.trick_seats = []      # who played them
         self.earlier = []          # cards of completed tricks
+        self.discarded = []        # of them, those played to a trick led in another suit
         self.winners = []          # seat winning each completed trick
         self.taken = {s: 0 for s in self.seats}
         self.ended_early = self._nothing_left()
@@ -306,7 +354,8 @@ class RefHand:
         seat = self.to_move
         if seat is None:
             return []
-        return legal(self.row, self.trump, self.hands[seat], self.trick, self.earlier,
+        breakers = self.earlier if self.row["broken_by"] == "play" else self.discarded
+        return legal(self.row, self.trump, self.hands[seat], self.trick, breakers,
                      first_trick=not self.winners)
 
     def play(self, c):
@@ -323,6 +372,7 @@ class RefHand:
                 sum(card_points(self.row, x) for x in self.trick)
             self.winners.append(w)
             self.earlier.extend(self.trick)
+            self.discarded.extend(x for x in self.trick if x[0] != self.trick[0][0])
             self.trick, self.trick_seats = [], []
             if not self.complete:
                 self.ended_early = self._nothing_left()

@@ -42,7 +42,7 @@ def test_variants_lists_every_rule_set_with_its_contracts(client):
     assert set(body) == set(VARIANTS)
     assert "no-queens" in body["italian"]["contracts"]
     assert body["russian"]["deck"] == 32
-    assert body["italian"]["schedule"][0]["contract"]
+    assert body["italian"]["schedule"][0] == "no-kings-jacks"
 
 
 def test_deal_is_seeded_and_checks_its_query(client):

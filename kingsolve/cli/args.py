@@ -22,6 +22,7 @@ def add_request_flags(p: argparse.ArgumentParser) -> None:
     """The flags that build a request when no JSON file is given."""
     p.add_argument("request", nargs="?", help="a JSON request file, or - for standard input")
     p.add_argument("--variant", help="rule set: italian, italian-wikipedia, portuguese, turkish, russian")
+    add_rules_flag(p)
     p.add_argument("--contract", help="contract name, as in docs/rules.md")
     p.add_argument("--trump", help="trump suit letter for trumps and festa")
     p.add_argument("--option", action="append", dest="options", help="contract option (repeatable)")
@@ -29,6 +30,32 @@ def add_request_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deal", help="PBN-style deal text")
     p.add_argument("--leader", help="seat that leads the first trick")
     p.add_argument("--play", help="cards played so far, separated by spaces or commas")
+
+
+def add_rules_flag(p: argparse.ArgumentParser) -> None:
+    """``--rules FILE``: a client's own rule set, beside ``--variant``."""
+    p.add_argument("--rules", metavar="FILE",
+                   help="a rule document (JSON, docs/rules.md 13) instead of --variant, "
+                        "such as docs/house-rules/russian-program.json")
+
+
+def rules_document(args: argparse.Namespace) -> "dict[str, Any] | None":
+    """The rule document of ``--rules FILE`` as read (None without the flag); the
+    library checks it where the request's variant is read."""
+    path = getattr(args, "rules", None)
+    if path is None:
+        return None
+    if getattr(args, "variant", None) is not None:
+        raise InvalidRequestError("give --variant or --rules, not both")
+    from ..game.rule_documents import MAX_DOCUMENT
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(MAX_DOCUMENT + 1)
+    except OSError as exc:
+        raise KingsolveError(f"cannot read rules {path!r}: {exc.strerror}") from None
+    from ..game.rule_documents import rules_from_json
+    rules_from_json(text)                   # its errors name the field
+    return json.loads(text)
 
 
 def read_request(args: argparse.Namespace) -> dict[str, Any]:
@@ -51,6 +78,9 @@ def read_request(args: argparse.Namespace) -> dict[str, Any]:
         value = getattr(args, name, None)
         if value is not None:
             req[name] = value
+    document = rules_document(args)
+    if document is not None:
+        req["variant"] = document
     if getattr(args, "play", None) is not None:
         req["play"] = [c for c in args.play.replace(",", " ").split() if c]
     return req

@@ -7,7 +7,7 @@ import argparse
 import json
 
 from ..errors import InvalidRequestError
-from .args import budget_from_args
+from .args import add_rules_flag, budget_from_args, rules_document
 
 HELP = "trump, sale, festa and contract choices before the play, double dummy"
 
@@ -18,6 +18,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
                         "contract: Turkish chooser; redeal: domino redeal property")
     p.add_argument("--variant", help="rule set (trump and sale; festa is portuguese, "
                                      "contract turkish)")
+    add_rules_flag(p)
     p.add_argument("--deal", help="PBN-style deal text")
     p.add_argument("--seed", help="deal a random deal from this seed instead of --deal")
     p.add_argument("--leader", help="the seat that leads (trump)")
@@ -53,12 +54,19 @@ def parse_chosen(text: str) -> list[tuple[str, str]]:
 def run(args: argparse.Namespace) -> int:
     from ..game.deal import Deal
     from ..io.request import CHOICE_KINDS, ChoicesRequest, choice_variant
+    from ..game.rule_documents import resolve_variant
     from ..game.rules import get_variant
 
+    document = rules_document(args)
     for name in CHOICE_KINDS[args.kind]:
-        if getattr(args, name) is None:
-            raise InvalidRequestError(f"choices {args.kind} needs --{name}")
-    variant = choice_variant(args.kind, None if args.variant is None else get_variant(args.variant))
+        if getattr(args, name) is None and not (name == "variant" and document is not None):
+            raise InvalidRequestError(f"choices {args.kind} needs --{name}"
+                                      + (" or --rules" if name == "variant" else ""))
+    if document is not None and args.kind not in ("trump", "sale"):
+        raise InvalidRequestError(f"choices {args.kind} takes no --rules")
+    given = resolve_variant(document) if document is not None else \
+        None if args.variant is None else get_variant(args.variant)
+    variant = choice_variant(args.kind, given)
     if (args.deal is None) == (args.seed is None):
         raise InvalidRequestError("give exactly one of --deal and --seed")
     deal = Deal(args.deal) if args.deal is not None else Deal.random(args.seed, deck=variant.deck)

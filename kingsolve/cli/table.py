@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 
 from ..errors import KingsolveError
-from .args import budget_from_args
+from .args import add_rules_flag, budget_from_args, rules_document
 from .terminal import LiveText, print_json
 
 HELP = "a deal's double-dummy table: every contract times every seat"
 
 
 def add_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="italian", help="rule set (default italian)")
+    p.add_argument("--variant", help="rule set (default italian)")
+    add_rules_flag(p)
     p.add_argument("--deal", help="PBN-style deal text")
     p.add_argument("--leader", default="N", help="seat that leads the first trick (default N)")
     p.add_argument("--trump", help="only this trump suit for the trump contracts")
@@ -42,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             live.draw(format_table(table))
 
-    table = dd_table(args.variant, args.deal, leader=args.leader, trump=args.trump,
+    variant = rules_document(args) or args.variant or "italian"
+    table = dd_table(variant, args.deal, leader=args.leader, trump=args.trump,
                      doubles=args.doubles, threads=args.threads,
                      contracts=args.contracts.split(",") if args.contracts else None,
                      budget=budget_from_args(args), exact=args.exact,

@@ -32,7 +32,8 @@ from .deal import Deal
 from .position import parse_played_card
 from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError
 from .result import Number, json_number
-from .rules import Contract, RuleSet, get_variant
+from .rule_documents import resolve_variant
+from .rules import Contract, RuleSet
 
 __all__ = ["DominoPosition", "redeal_property", "exact_score"]
 
@@ -85,7 +86,7 @@ class DominoPosition:
     def __init__(self, variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" = Seat.N,
                  play: Iterable["Card | str"] = (), contract: "Contract | None" = None,
                  *, full_deck: bool = True) -> None:
-        self.variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
+        self.variant = resolve_variant(variant)
         self.contract = self.variant.contract("domino") if contract is None else contract
         if self.contract.kind != "domino":
             raise InvalidRequestError(f"contract {self.contract.name!r} is not the domino; "

@@ -16,7 +16,8 @@ from .deal import Deal
 from .domino import DominoPosition
 from ..errors import InvalidRequestError
 from .position import Position
-from .rules import Contract, RuleSet, get_variant
+from .rule_documents import resolve_variant
+from .rules import Contract, RuleSet
 
 __all__ = ["new_position"]
 
@@ -33,7 +34,7 @@ def new_position(variant: "str | RuleSet", contract: "str | Contract", deal: "De
     >>> new_position("italian", "no-queens", Deal.random(seed=1), leader="E").to_move
     <Seat.E: 1>
     """
-    rules = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    rules = resolve_variant(variant)
     options = tuple(options)
     rule = contract if isinstance(contract, Contract) else rules.contract(contract, options)
     if rule.kind != "domino":

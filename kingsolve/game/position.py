@@ -15,8 +15,9 @@ from typing import Iterable
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
 from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError, excerpt
-from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract, get_variant
-from .trick_rules import ends_early, legal_mask, legal_with_reason, trick_winner_index
+from .rule_documents import resolve_variant
+from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract
+from .trick_rules import breaks_suit, ends_early, legal_mask, legal_with_reason, trick_winner_index
 
 __all__ = ["Position", "Trick", "parse_played_card", "check_seats", "check_trump"]
 
@@ -49,7 +50,7 @@ class Position:
                  leader: "Seat | str" = Seat.N, trump: "Suit | str | None" = None,
                  doubles: bool = False, options: Iterable[str] = (),
                  play: Iterable["Card | str"] = ()) -> None:
-        self.variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
+        self.variant = resolve_variant(variant)
         options = tuple(options)
         if isinstance(contract, Contract):
             self.contract = contract.with_options(options) if options else contract
@@ -73,6 +74,7 @@ class Position:
         self._next = {s: self.variant.next_seat(s, self.seats) for s in self.seats}
         self.hands = list(self.deal.hands)
         self.played = 0
+        self.broken = 0         # the cards played that broke their suit (trick_rules.breaks_suit)
         self.trick: list[tuple[Seat, int]] = []
         self.trick_leader = self.leader
         self.tricks: list[Trick] = []
@@ -139,7 +141,7 @@ class Position:
         seat = self.to_move
         if seat is None:
             return 0
-        return legal_mask(self.tables, self.hands[seat], [b for _, b in self.trick], self.played,
+        return legal_mask(self.tables, self.hands[seat], [b for _, b in self.trick], self.broken,
                           not self.tricks)
 
     def legal_cards(self) -> list[Card]:
@@ -148,7 +150,7 @@ class Position:
 
     def _legal_with_reason(self, hand: int) -> tuple[int, str]:
         """The legal mask of ``hand`` on move now, and why the other cards are not."""
-        return legal_with_reason(self.tables, hand, [b for _, b in self.trick], self.played,
+        return legal_with_reason(self.tables, hand, [b for _, b in self.trick], self.broken,
                                  not self.tricks, self.to_move.name)
 
     # --- moves ----------------------------------------------------------------------
@@ -169,6 +171,8 @@ class Position:
     def _apply(self, seat: Seat, bit: int) -> Trick | None:
         self._undo.append((seat, bit, self.trick_leader, self._ended_early))
         self.hands[seat] &= ~(1 << bit)
+        if breaks_suit(self.tables, [b for _, b in self.trick], bit):
+            self.broken |= 1 << bit
         self.trick.append((seat, bit))
         self.played |= 1 << bit
         self.record.append(Card.from_bit(bit))
@@ -205,6 +209,7 @@ class Position:
         self.trick.pop()
         self.hands[seat] |= 1 << bit
         self.played &= ~(1 << bit)
+        self.broken &= ~(1 << bit)
         self.record.pop()
         self.trick_leader = trick_leader
         self._ended_early = ended

@@ -38,6 +38,7 @@ not recorded to the end; checked against the play when it is).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
@@ -47,13 +48,14 @@ from ..checks import check_fields, is_int
 from .deal import Deal
 from ..errors import KingsolveError, ParseError, excerpt
 from .result import JSON_SAFE_INT
-from .rules import TRUMP_NONE, RuleSet, get_variant
+from .rule_documents import rules_from_json
+from .rules import TRUMP_NONE, VARIANTS, RuleSet, get_variant
 
 __all__ = ["Record", "RecordError", "parse_records", "format_records", "read_records",
            "TAGS"]
 
 #: The tags a record may carry, in the order ``Record.text()`` writes them.
-TAGS = ("Event", "Site", "Date", "Hand", "Variant", "Contract", "Trump", "Options", "Dealer",
+TAGS = ("Event", "Site", "Date", "Hand", "Variant", "Rules", "Contract", "Trump", "Options", "Dealer",
         "Leader", "Doubles", "Seed", "Sale", "Bid", "Festa", "Score", "Deal", "Play")
 
 #: How a Portuguese festa was settled (docs/rules.md 6), as the ``Festa`` tag names it.
@@ -104,6 +106,7 @@ class Record:
     bid: tuple[Seat, int, str] | None = None
     festa: str | None = None
     score: tuple[tuple[Seat, int], ...] | None = None
+    house_rules: str | None = None     # a rule document's JSON text (tag Rules), else None
 
     def __post_init__(self) -> None:
         # Normalise loose inputs so equal records compare equal.
@@ -120,7 +123,9 @@ class Record:
     # --- rules -----------------------------------------------------------------------
     @property
     def rules(self) -> RuleSet:
-        """The rule set the record names."""
+        """The rule set the record names, or embeds as a rule document (tag ``Rules``)."""
+        if self.house_rules is not None:
+            return rules_from_json(self.house_rules)
         return get_variant(self.variant)
 
     @property
@@ -207,6 +212,8 @@ class Record:
             if value is not None:
                 out.append((name, value))
         out.append(("Variant", self.variant))
+        if self.house_rules is not None:
+            out.append(("Rules", self.house_rules))
         out.append(("Contract", self.contract))
         if self.is_played and (self.trump is not None
                                or self.rules.contract(self.contract).trump != TRUMP_NONE):
@@ -247,7 +254,8 @@ class Record:
         Without the tags it is a valid request for ``solve_request`` (the whole play).
         """
         out: dict[str, Any] = {
-            "variant": self.variant, "contract": self.contract,
+            "variant": self.variant if self.house_rules is None else json.loads(self.house_rules),
+            "contract": self.contract,
             "trump": None if self.trump is None else self.trump.letter,
             "options": list(self.options), "doubles": self.doubles,
             "deal": self.deal.pbn(), "leader": self.leader.name,
@@ -287,7 +295,10 @@ class Record:
     def from_position(cls, position, **tags: Any) -> "Record":
         """The record of a position's play so far (``Position`` or ``DominoPosition``)."""
         contract = position.contract.name
-        return cls(position.variant.name, contract, position.deal, position.leader,
+        rules = position.variant
+        if rules != VARIANTS.get(rules.name):
+            tags.setdefault("house_rules", compact_json(rules.to_dict()))
+        return cls(rules.name, contract, position.deal, position.leader,
                    trump=getattr(position, "trump", None),
                    options=tuple(getattr(position, "options", ()) or ()),
                    doubles=bool(getattr(position, "doubles", False)),
@@ -308,6 +319,11 @@ class Record:
 
 
 # --- reading -----------------------------------------------------------------------------
+def compact_json(document: Any) -> str:
+    """A rule document as the one-line JSON text of the tag ``Rules``."""
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+
+
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
@@ -396,7 +412,11 @@ _JSON_FIELDS = {"variant", "contract", "trump", "options", "doubles", "deal", "l
 def _json_text_tags(data: Mapping[str, Any]) -> dict[str, tuple[str, int]]:
     """The fields whose tag is their text: the required ones and the optional ones."""
     tags: dict[str, tuple[str, int]] = {}
-    fields = [("variant", "Variant", True), ("contract", "Contract", True), ("deal", "Deal", True),
+    if isinstance(data.get("variant"), Mapping):      # a rule document: the tag Rules
+        tags["Rules"] = (compact_json(data["variant"]), 0)
+        data = {k: v for k, v in data.items() if k != "variant"}
+    fields = [("variant", "Variant", "Rules" not in tags), ("contract", "Contract", True),
+              ("deal", "Deal", True),
               ("leader", "Leader", False)]
     fields += [(key, tag, False) for key, tag in (
         ("trump", "Trump"), ("dealer", "Dealer"), ("event", "Event"), ("site", "Site"),
@@ -500,7 +520,7 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
            play_line_no: int | None, first_line: int, from_json: bool = False) -> Record:
     """Check tags and play against the rules and make the record."""
     t = _Tags(tags, first_line)
-    variant = t.required("Variant", get_variant)
+    variant, house_rules = _variant_tags(t)
     contract, options = _contract_tags(t, variant)
     deal = t.required("Deal", Deal)
     dealer = t.seat("Dealer")
@@ -521,10 +541,23 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
                     dealer=dealer, doubles=doubles, play=tuple(play),
                     event=t.value("Event"), site=t.value("Site"), date=t.value("Date"),
                     hand=hand, seed=t.value("Seed"), sale=sale, bid=bid, festa=festa,
-                    score=score)
+                    score=score, house_rules=house_rules)
     if score is not None and position.complete:
         _check_score(t, record)
     return record
+
+
+def _variant_tags(t: _Tags) -> tuple[RuleSet, str | None]:
+    """The rule set of the tags ``Variant`` and ``Rules`` (a rule document, whose name
+    ``Variant`` repeats when given), and the document's one-line text."""
+    if "Rules" not in t:
+        return t.required("Variant", get_variant), None
+    rules = t.required("Rules", rules_from_json)
+    named = t.value("Variant")
+    if named is not None and named != rules.name:
+        raise RecordError(f"tag Variant: {excerpt(named)} is not the name of the tag Rules' "
+                          f"rule set, {rules.name!r}", t.line_of("Variant"))
+    return rules, compact_json(json.loads(t.value("Rules")))
 
 
 def _contract_tags(t: _Tags, variant: RuleSet):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from .cards import Card, Rank, Seat, Suit, deck_mask
+from .cards import Card, Rank, Seat, Suit, deck_mask, format_cards
 from ..errors import UnknownContractError, UnknownVariantError, excerpt
 
 __all__ = [
@@ -65,8 +65,12 @@ class Contract:
 
     ``card_points`` maps card masks to the points of each card in it; ``each_trick``
     and ``last_two`` give trick points by position (every trick scores ``each_trick``,
-    tricks n-1 and n score ``last_two`` more); ``seat_constant`` is added to every
-    seat's score once the hand is complete.
+    the last ``last_count`` tricks, n-1 and n by default, score ``last_two`` more);
+    ``seat_constant`` is added to every seat's score once the hand is complete.
+    ``early_end`` stops the hand once no points remain (docs/rules.md 2.4); without
+    it every trick is played. ``broken_by`` says what breaks a suit for the lead
+    restrictions (2.1): any card of it played (``play``), or only one discarded on a
+    trick led in another suit (``discard``, docs/rules.md 13).
     """
 
     name: str
@@ -88,6 +92,9 @@ class Contract:
     domino_opening: str | None = None          # "any-seven" / "seven-of-diamonds"
     domino_ending: str | None = None           # "single" / "shared"
     description: str = ""
+    last_count: int = 2                        # tricks at the end that score last_two more
+    early_end: bool = True
+    broken_by: str = "play"                    # "play" / "discard": what breaks a suit
 
     def with_options(self, options: Iterable[str]) -> "Contract":
         """The contract with options applied (``forced-king``: forced set {HK})."""
@@ -130,36 +137,39 @@ class Contract:
     def trick_points(self, tricks: int) -> tuple[int, ...]:
         """The points of each trick position 1..n for an ``n``-trick hand."""
         pts = [self.each_trick] * tricks
-        for i in range(max(0, tricks - 2), tricks):
+        for i in range(max(0, tricks - self.last_count), tricks):
             pts[i] += self.last_two
         return tuple(pts)
 
     def to_dict(self) -> dict:
-        """A JSON-ready description of the contract."""
-        def cards(mask: int) -> list[str]:
-            from .cards import format_cards
-            return format_cards(mask)
+        """The contract as a rule document's entry (``kingsolve.game.rule_documents``), which
+        ``rule_documents.rules_from_dict`` reads back to an equal contract."""
         out: dict = {"name": self.name, "kind": self.kind, "description": self.description}
         if self.kind == "tricks":
             out.update({
-                "card_points": [{"cards": cards(m), "points": p} for m, p in self.card_points],
+                "card_points": [{"cards": format_cards(m), "points": p} for m, p in self.card_points],
                 "each_trick": self.each_trick, "last_two": self.last_two,
-                "seat_constant": self.seat_constant, "trump": self.trump,
-                "lead_restriction": None if self.lead_suit is None else
-                {"suit": self.lead_suit.letter,
-                 "mode": {v: k for k, v in LeadMode.items()}[self.lead_mode]},
+                "last_count": self.last_count, "seat_constant": self.seat_constant,
+                "trump": self.trump,
+                "lead": "any" if self.lead_suit is None else
+                {"suit": self.lead_suit.letter, "mode": _LEAD_MODE_NAMES[self.lead_mode]},
                 "trump_lead_restricted": self.trump_lead_restricted,
                 "overtake": self.overtake,
                 "overtrump_on_trump_lead": self.overtrump_on_trump_lead,
-                "first_trick_protection": cards(self.protected),
-                "forced": cards(self.forced),
-                "trump_obligation": {v: k for k, v in TrumpObligation.items()}[self.trump_obligation]
+                "first_trick_protection": format_cards(self.protected),
+                "forced": format_cards(self.forced),
+                "trump_obligation": _OBLIGATION_NAMES[self.trump_obligation]
                 if self.takes_trump else None,
+                "early_end": self.early_end, "broken_by": self.broken_by,
             })
         else:
             out.update({"opening": self.domino_opening, "ending": self.domino_ending})
         out["options"] = list(self.options)
         return out
+
+
+_LEAD_MODE_NAMES = {v: k for k, v in LeadMode.items()}
+_OBLIGATION_NAMES = {v: k for k, v in TrumpObligation.items()}
 
 
 @dataclass(frozen=True)
@@ -182,6 +192,8 @@ class ContractTables:
     forced: int
     trump_obligation: int
     scored_cards: int                # mask of cards with nonzero points
+    early_end: bool = True           # the hand stops once no points remain
+    broken_by_discard: bool = False  # a suit is broken only by a card of it discarded
 
     def points_of_mask(self, mask: int) -> int:
         """The card points of a set of cards."""
@@ -220,6 +232,8 @@ def compile_contract(contract: Contract, tricks: int, trump: Suit | None) -> Con
         forced=contract.forced,
         trump_obligation=contract.trump_obligation,
         scored_cards=scored,
+        early_end=contract.early_end,
+        broken_by_discard=contract.broken_by == "discard",
     )
 
 
@@ -295,13 +309,15 @@ class RuleSet:
         return out
 
     def to_dict(self) -> dict:
+        """The rule set as a rule document (``kingsolve.game.rule_documents``, docs/rules.md
+        section 13): ``rule_documents.rules_from_dict`` reads it back to an equal rule set."""
         return {
             "name": self.name, "description": self.description,
             "direction": "clockwise" if self.direction == 1 else "counterclockwise",
             "deck": self.deck, "players": list(self.players), "doubles": self.doubles,
+            "first_dealer": None if self.first_dealer is None else self.first_dealer.name,
+            "schedule": list(self.schedule), "doubles_schedule": list(self.doubles_schedule),
             "contracts": {n: c.to_dict() for n, c in self.contracts.items()},
-            "schedule": [h.to_dict() for h in self.match_schedule()],
-            "doubles_schedule": [h.to_dict() for h in self.match_schedule(True)] if self.doubles else None,
             **{k: v for k, v in self.extra.items()},
         }
 

@@ -21,7 +21,7 @@ from .rules import (LEAD_UNTIL_BROKEN, LEAD_WHILE_OTHER_SUITS, TRUMP_FREE,
                     TRUMP_RUFF_OVERRUFF_STRICT, ContractTables)
 
 __all__ = ["Restriction", "restrictions", "legality_filters", "legal_mask", "legal_with_reason",
-           "trick_winner_index", "ends_early", "higher_in_suit"]
+           "trick_winner_index", "ends_early", "higher_in_suit", "breaks_suit"]
 
 _FULL = deck_mask(52)
 
@@ -62,12 +62,19 @@ _STILL_RUFF = "{seat} cannot overtrump and must still play a trump"
 _RUFF = "{seat} is void in {led} and must trump"
 
 
+def breaks_suit(t: ContractTables, trick: Sequence[int], bit: int) -> bool:
+    """Whether ``bit``, played next to ``trick``, breaks its suit (section 2.1): any card
+    does, or with ``broken_by_discard`` only one discarded on another suit's lead."""
+    return not t.broken_by_discard or bool(trick) and bit >> 4 != trick[0] >> 4
+
+
 def restrictions(t: ContractTables, trick: Sequence[int], played: int, first_trick: bool,
                  follows: bool) -> list[Restriction]:
     """The restrictions of section 2 on the next card of ``trick``, in the order they apply.
 
-    ``trick`` holds the card bits already in the trick, ``played`` every card played
-    before, ``first_trick`` whether this is trick 1, and ``follows`` whether the seat
+    ``trick`` holds the card bits already in the trick, ``played`` the cards played
+    before that broke their suit (every card played, unless ``broken_by_discard``:
+    see ``breaks_suit``), ``first_trick`` whether this is trick 1, and ``follows`` whether the seat
     holds the suit led (step 2 of section 2) or is void in it (step 3); it is ignored
     on the lead (step 1).
     """
@@ -187,5 +194,6 @@ def trick_winner_index(bits: Sequence[int], trump: int) -> int:
 
 def ends_early(t: ContractTables, tricks_done: int, scored_left: int) -> bool:
     """Whether nothing is left to win (section 2.4): no scored card left to play in
-    ``scored_left`` and no trick after the first ``tricks_done`` carrying points."""
-    return not scored_left and not any(t.trick_points[tricks_done:])
+    ``scored_left`` and no trick after the first ``tricks_done`` carrying points; never
+    for a contract played to the last trick (``early_end`` off)."""
+    return t.early_end and not scored_left and not any(t.trick_points[tricks_done:])

@@ -31,6 +31,7 @@ from ..game.position import Position
 from ..search.analysis import LEGEND, format_number, value_text
 from ..errors import InvalidRequestError
 from ..game.result import Budget, Number, Solver, json_number
+from ..game.rule_documents import resolve_variant
 from ..game.rules import TRUMP_NONE, RuleSet, get_variant
 from ..search.table import analyse_each
 
@@ -340,7 +341,7 @@ def trump_choice(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | s
     the Turkish ``trumps`` (the chooser leads: pass it as ``leader``, docs/rules.md 7), the
     Portuguese festa (docs/rules.md 6). ``summary["best"]`` gives each seat's best trumps.
     """
-    variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    variant = resolve_variant(variant)
     deal = _deal(deal)
     contract = _trump_contract(variant, contract)
     first = _first_leader(variant, deal, leader, dealer)
@@ -379,7 +380,7 @@ def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | st
     ``stops_paying``: the lowest price at which buying no longer gains the buyer
     anything (``highest_paying_price`` is one less; 0 when buying never pays).
     """
-    variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    variant = resolve_variant(variant)
     if not variant.name.startswith("italian"):
         raise InvalidRequestError(f"variant {variant.name!r} has no sale: only the Italian "
                                   f"trumps hands are sold (docs/rules.md 10)")

@@ -35,6 +35,7 @@ from ..errors import InvalidRequestError, SolveTimeout, excerpt
 from .match import contract_total
 from ..game.position import Position
 from ..game.result import Budget, Solver, json_int
+from ..game.rule_documents import resolve_variant
 from ..game.rules import RuleSet, get_variant
 from .sampling import DealSampler, SeatView
 from ..game.trick_rules import trick_winner_index
@@ -477,7 +478,7 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
     """
     start = time.perf_counter()
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
-    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    rs = resolve_variant(variant)
     seat = Seat.parse(seat)
     contract = contract or ("festa" if "festa" in rs.contracts else "trumps")
     if leader is None:
@@ -509,7 +510,7 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
     """
     start = time.perf_counter()
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
-    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    rs = resolve_variant(variant)
     if rs.name not in ("italian", "italian-wikipedia"):
         raise InvalidRequestError(f"selling the declaration is an Italian rule (docs/rules.md 10), "
                                   f"not one of {rs.name!r}")
@@ -565,7 +566,7 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     """
     start = time.perf_counter()
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
-    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    rs = resolve_variant(variant)
     if rs.name != "turkish":
         raise InvalidRequestError(f"choosing the contract is a Turkish rule (docs/rules.md 7), "
                                   f"not one of {rs.name!r}")

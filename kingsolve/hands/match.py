@@ -39,7 +39,8 @@ from ..checks import check_int, is_int
 from ..game.deal import seats_for_players
 from ..errors import KingsolveError
 from ..game.result import Number, json_number
-from ..game.rules import RuleSet, ScheduledHand, compile_contract, get_variant
+from ..game.rule_documents import resolve_variant
+from ..game.rules import RuleSet, ScheduledHand, compile_contract
 
 __all__ = ["ScoreSheet", "SheetHand", "Sale", "Bid", "Festa", "ScoreSheetError",
            "contract_total", "check_turkish_choices"]
@@ -224,7 +225,7 @@ def contract_total(variant: "RuleSet | str", contract: str, players: int = 4) ->
     >>> contract_total("portuguese", "null")
     325
     """
-    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    rs = resolve_variant(variant)
     deck = deck_mask(rs.deck)
     if players == 3:
         deck &= ~Card("C2").mask
@@ -244,7 +245,7 @@ def check_turkish_choices(choices: Sequence[tuple["Seat | str", str]], complete:
     two ``trumps``; with ``complete`` the match must have all 20 hands, which then meet
     every quota exactly. Raises ``ScoreSheetError`` naming the broken quota.
     """
-    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    rs = resolve_variant(variant)
     quotas = rs.extra.get("quotas", {})
     per_contract = int(quotas.get("each_penalty_contract", 2))
     per_seat_penalty = int(quotas.get("penalty_per_seat", 3))
@@ -309,7 +310,7 @@ class ScoreSheet:
     """
 
     def __init__(self, variant: "RuleSet | str", doubles: bool = False, players: int = 4) -> None:
-        self.variant = variant if isinstance(variant, RuleSet) else get_variant(variant)
+        self.variant = resolve_variant(variant)
         self.doubles = bool(doubles)
         if players not in self.variant.players:
             raise ScoreSheetError(f"invalid number of players {players!r} for variant "

@@ -32,8 +32,9 @@ from ..checks import check_int, is_int
 from ..game.deal import Deal, parse_hand, seats_for_players
 from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError
 from ..game.position import check_trump
-from ..game.rules import Contract, RuleSet, compile_contract, get_variant
-from ..game.trick_rules import Restriction, ends_early, legality_filters, trick_winner_index
+from ..game.rule_documents import resolve_variant
+from ..game.rules import Contract, RuleSet, compile_contract
+from ..game.trick_rules import Restriction, breaks_suit, ends_early, legality_filters, trick_winner_index
 
 __all__ = ["Inference", "SeatView", "DealSampler", "exclusion_mask", "parse_cards", "MAX_EXACT"]
 
@@ -138,7 +139,7 @@ class SeatView:
               options: Iterable[str] = (), known: Mapping | None = None,
               players: int = 4) -> "SeatView":
         """Check the inputs, replay the public play and collect every inference."""
-        rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+        rs = resolve_variant(variant)
         options = tuple(options)
         if isinstance(contract, Contract):
             c = contract.with_options(options) if options else contract
@@ -223,7 +224,7 @@ class SeatView:
         self.tables = t
         nxt = {s: self.variant.next_seat(s, self.seats) for s in self.seats}
         deck = self._deck()
-        seen = 0
+        seen = broken = 0
         trick: list[tuple[Seat, int]] = []
         leader = self.leader
         seat_of: list[Seat] = []
@@ -243,7 +244,9 @@ class SeatView:
                                        f"it has already been played")
             seat = leader if not trick else nxt[trick[-1][0]]
             seat_of.append(seat)
-            judged.append(legality_filters(t, [x for _, x in trick], seen, n_tricks_done == 0, b))
+            judged.append(legality_filters(t, [x for _, x in trick], broken, n_tricks_done == 0, b))
+            if breaks_suit(t, [x for _, x in trick], b):
+                broken |= 1 << b
             seen |= 1 << b
             trick.append((seat, b))
             if len(trick) == len(self.seats):

@@ -4,7 +4,7 @@ library: the answers to ``legal``, ``solve`` and ``hint`` requests, and the tabl
 review and choices requests (``TableRequest``, ``ReviewRequest``, ``ChoicesRequest``)
 that each surface runs.
 
-A request names the rule set, contract, trump, options, doubles flag, deal, first
+A request names the rule set (or gives it as a rule document, docs/rules.md 13), contract, trump, options, doubles flag, deal, first
 leader and the cards played so far::
 
     {"variant": "italian", "contract": "no-queens", "trump": null, "options": [],
@@ -32,6 +32,7 @@ from ..game.deal import Deal
 from ..errors import InvalidRequestError, SolveTimeout, excerpt
 from ..game.play import new_position
 from ..game.result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (JSON limits, re-exported)
+from ..game.rule_documents import resolve_variant
 from ..game.rules import RuleSet, get_variant
 
 __all__ = ["position_from_request", "legal_request", "solve_request", "solve_stream",
@@ -111,10 +112,11 @@ def check_request(req: Any, fields: Collection[str] = REQUEST_FIELDS,
 
 
 def variant_from_request(req: Mapping[str, Any], required: bool = True) -> RuleSet | None:
-    """The rule set a request names in ``variant`` (None when absent and not
-    ``required``): the one place a request's variant is resolved."""
-    name = _field(req, "variant", str, required=required)
-    return None if name is None else get_variant(name)
+    """The rule set a request gives in ``variant`` (None when absent and not
+    ``required``): a built-in's name, or a rule document (docs/rules.md 13), checked.
+    The one place a request's variant is resolved."""
+    value = _field(req, "variant", (str, Mapping), required=required)
+    return None if value is None else resolve_variant(value)
 
 
 def position_from_request(req: Any):

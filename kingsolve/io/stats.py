@@ -18,7 +18,7 @@ from typing import Any, Iterable, NamedTuple
 from ..search.analysis import LEGEND
 from ..game.cards import Seat
 from ..errors import InvalidRequestError, KingsolveError
-from ..game.rules import get_variant
+from ..game.rule_documents import resolve_variant
 
 __all__ = ["Found", "ValueStats", "collect", "format_stats", "plot_stats"]
 
@@ -156,7 +156,7 @@ def collect(requests: Iterable[Any], responses: Iterable[Any]) -> ValueStats:
 
 
 def _count(stats: ValueStats, req: dict, resp: dict) -> str | None:
-    variant = get_variant(req.get("variant"))
+    variant = resolve_variant(req.get("variant"))
     leader = Seat.parse(req.get("leader", "N"))
     order = [leader]
     while len(order) < 4:

@@ -50,10 +50,10 @@ def load(core: Core, position: Position) -> None:
         lead_mode=t.lead_mode, trump_lead_restricted=t.trump_lead_restricted,
         overtake=t.overtake, overtrump_on_trump_lead=t.overtrump_on_trump_lead,
         protected=t.protected, forced=t.forced, trump_obligation=t.trump_obligation,
-        next_seat=next_seat)
+        broken_by_discard=t.broken_by_discard, next_seat=next_seat)
     core.load(table, hands, position.played, len(position.tricks),
               [(int(s), b) for s, b in position.trick], int(position.trick_leader),
-              [m or 0 for m in position.deal.hands])
+              [m or 0 for m in position.deal.hands], broken=position.broken)
 
 
 def side_mask(position: Position, seat: Seat) -> int:

@@ -24,7 +24,8 @@ from ..game.deal import Deal
 from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position
 from ..game.result import Budget, Deadline, Number, Solver, json_number
-from ..game.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet, get_variant
+from ..game.rule_documents import resolve_variant
+from ..game.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet
 from .solver import solve
 
 __all__ = ["Table", "TableRow", "dd_table", "analyse_each", "format_table"]
@@ -142,7 +143,7 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     left open. ``on_update`` is called with the table so far (the rows begun, each
     in its latest state) whenever a row improves, one call at a time.
     """
-    rs = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    rs = resolve_variant(variant)
     deal = deal if isinstance(deal, Deal) else Deal(deal)
     budget = budget or Budget()
     check_threads(threads)
