@@ -150,7 +150,7 @@ def free_port() -> int:
 def start_server(workers: int, flags: list[str] = UNLIMITED) -> tuple[subprocess.Popen, str]:
     port = free_port()
     exe = Path(sys.executable).with_name("kingsolve")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "kingsolve"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "kingsolve_cli"]
     proc = subprocess.Popen(cmd + ["serve", "--host", "127.0.0.1", "--port", str(port),
                                    "--workers", str(workers), *flags],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})

@@ -279,7 +279,7 @@ def kingsolve_serve(workers: int, flags: list[str] = ()):
     """``kingsolve serve`` (gunicorn) on a free loopback port, once it answers: its base URL."""
     port = free_port()
     exe = Path(sys.executable).with_name("kingsolve")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "kingsolve"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "kingsolve_cli"]
     proc = subprocess.Popen(cmd + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers",
                                    str(workers), *flags],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ})
@@ -320,7 +320,7 @@ def test_kingsolve_serve_answers_on_loopback():
 
 
 def test_serve_rejects_bad_flags():
-    from kingsolve.cli import main
+    from kingsolve_cli import main
     assert main(["serve", "--port", "70000"]) == 3
     assert main(["serve", "--workers", "0"]) == 3
 

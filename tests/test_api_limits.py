@@ -237,7 +237,7 @@ def test_allowed_origins_get_cors_headers_and_preflight_answers():
 
 def test_serve_takes_cors_origins(monkeypatch):
     from kingsolve_api import serve as server
-    from kingsolve.cli import main
+    from kingsolve_cli import main
     seen = {}
     monkeypatch.setattr(server, "serve", lambda host, port, workers, config, threads: seen.update(config))
     assert main(["serve", "--cors-origin", CLUB, "--cors-origin", "http://localhost:3000"]) == 0
@@ -327,7 +327,7 @@ def test_a_queued_search_keeps_its_budget_from_arrival(held_solver):
 
 def test_serve_takes_the_limits(monkeypatch):
     from kingsolve_api import serve as server
-    from kingsolve.cli import main
+    from kingsolve_cli import main
     seen = {}
     monkeypatch.setattr(server, "serve", lambda host, port, workers, config, threads: seen.update(config,
                                                                                                 threads=threads))

@@ -10,7 +10,7 @@ import pytest
 
 from kingsolve import Deal
 from kingsolve.io.batch import answer, run_batch
-from kingsolve.cli import main
+from kingsolve_cli import main
 
 
 def _requests(n: int = 12) -> list[dict]:

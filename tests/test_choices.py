@@ -242,7 +242,7 @@ def test_a_full_deal_choice_answers_within_its_budget_and_exact_names_the_option
 
 
 def test_cli_choices_prints_every_option_on_a_small_budget(capsys):
-    from kingsolve.cli import main
+    from kingsolve_cli import main
     argv = ["choices", "trump", "--variant", "italian", "--seed", "5", "--leader", "N"]
     assert main([*argv, "--ms", "600"]) == 0
     out = capsys.readouterr().out
@@ -291,7 +291,7 @@ def test_every_choice_reads_as_tables_and_words():
 
 
 def test_a_choice_by_estimate_marks_its_values_as_a_table_does(capsys):
-    from kingsolve.cli import main
+    from kingsolve_cli import main
     assert main(["choices", "trump", "--variant", "italian", "--seed", "5", "--leader", "N",
                  "--ms", "600"]) == 0
     out = capsys.readouterr().out

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kingsolve.cli import COMMANDS, ExitCode, main
-from kingsolve.cli.exit_codes import epilog, markdown_table
+from kingsolve_cli import COMMANDS, ExitCode, main
+from kingsolve_cli.exit_codes import epilog, markdown_table
 
 DEAL = "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"
 SMALL = "N:A2.K.. K3.Q.. Q4.J.. J5.T.."
@@ -67,7 +67,7 @@ def test_help_imports_no_analysis_and_the_library_no_web_layer():
     """``kingsolve --help`` loads the command line only; each command imports what it
     uses when it runs, and the whole library never imports the API."""
     probe = ("import contextlib, io, sys\n"
-             "from kingsolve.cli import main\n"
+             "from kingsolve_cli import main\n"
              "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
              "    main(['--help'])\n"
              "print(' '.join(sorted(m for m in sys.modules if m.startswith('kingsolve'))))\n"
@@ -77,8 +77,8 @@ def test_help_imports_no_analysis_and_the_library_no_web_layer():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          timeout=120, check=True).stdout.split("\n")
     loaded = set(out[0].split())
-    assert loaded - {"kingsolve", "kingsolve.errors"} == {f"kingsolve.cli.{m}" for m in (
-        *COMMANDS, "args", "exit_codes", "terminal")} | {"kingsolve.cli"}, loaded
+    assert loaded - {"kingsolve", "kingsolve.errors"} == {f"kingsolve_cli.{m}" for m in (
+        *COMMANDS, "args", "exit_codes", "terminal")} | {"kingsolve_cli"}, loaded
     assert out[1] == "False"
 
 
@@ -128,7 +128,7 @@ def test_interrupt_exits_130_quietly(monkeypatch, capsys):
 
 def test_a_closed_pipe_ends_quietly():
     """``kingsolve solve ... | head -c 30``: the reader is gone before the answer is written."""
-    proc = subprocess.Popen([sys.executable, "-m", "kingsolve", "solve", "--variant", "italian",
+    proc = subprocess.Popen([sys.executable, "-m", "kingsolve_cli", "solve", "--variant", "italian",
                              "--contract", "no-queens", "--deal", SMALL],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()

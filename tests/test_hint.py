@@ -152,7 +152,7 @@ def test_a_forced_card_gets_its_value_and_says_it_is_forced(tmp_path, capsys, cl
                              "min": -9.0, "max": -9.0}]
     path = tmp_path / "forced.json"
     path.write_text(json.dumps(FORCED))
-    from kingsolve.cli import main
+    from kingsolve_cli import main
     assert main(["hint", str(path)]) == 0
     assert json.loads(capsys.readouterr().out) | {"ms": 0} == out | {"ms": 0}
     resp = client.post("/api/v1/hint", json=FORCED)
@@ -322,7 +322,7 @@ def test_hint_request_shape_and_errors():
 
 
 def test_cli_hint(tmp_path, capsys):
-    from kingsolve.cli import main
+    from kingsolve_cli import main
     deal, p = endgame("italian", "no-queens", 1, 3)
     seat = p.to_move
     path = tmp_path / "req.json"

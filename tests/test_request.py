@@ -10,7 +10,7 @@ import pytest
 from kingsolve import (Deal, IllegalPlayError, InvalidDealError, InvalidRequestError,
                        KingsolveError, ParseError, Position, UnknownContractError,
                        UnknownVariantError, legal_request)
-from kingsolve.cli import main
+from kingsolve_cli import main
 
 from reference import RefHand, text
 

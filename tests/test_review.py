@@ -283,7 +283,7 @@ def test_review_with_the_library_solver_matches_the_brute_force(contract, trump,
 
 
 # --- command line -------------------------------------------------------------------------
-from kingsolve.cli import main  # noqa: E402
+from kingsolve_cli import main  # noqa: E402
 
 
 def test_cli_review_text_json_and_errors(tmp_path, capsys):
@@ -374,7 +374,7 @@ def test_a_search_over_budget_keeps_its_card_and_the_progress_bar_draws_on_a_ter
     import io
 
     from kingsolve.errors import SolveTimeout
-    from kingsolve.cli.terminal import ProgressBar
+    from kingsolve_cli.terminal import ProgressBar
     record, _, _ = find_mistakes("no-queens", want=1)[0]
 
     at = next(i for i in range(1, len(record.play)) if len(record.position(i).legal_cards()) > 1)

@@ -12,7 +12,7 @@ import pytest
 from kingsolve import (Budget, Deal, InvalidRulesError, Position, RuleSet, VARIANTS, analyse,
                        hint, rules_from_dict, rules_from_json, solve)
 from kingsolve.io.batch import answer
-from kingsolve.cli import main
+from kingsolve_cli import main
 from kingsolve.game.record import Record, RecordError
 from kingsolve.io.request import legal_request, solve_request
 from kingsolve.game.rule_documents import MAX_CONTRACTS, resolve_variant

@@ -14,7 +14,7 @@ import pytest
 import kingsolve
 from kingsolve import Deal, Position, Seat
 from kingsolve.game.cards import Card
-from kingsolve.cli import main
+from kingsolve_cli import main
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
 from kingsolve.game.result import Budget, SolveResult
 from kingsolve.io.request import solve_request
@@ -389,7 +389,7 @@ def test_cli_solve_watch_prints_each_improvement(capsys):
 
 def test_live_text_redraws_in_place_on_a_terminal():
     import io
-    from kingsolve.cli.terminal import LiveText
+    from kingsolve_cli.terminal import LiveText
 
     class Terminal(io.StringIO):
         def isatty(self):

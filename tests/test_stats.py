@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from kingsolve.cli import main
+from kingsolve_cli import main
 from kingsolve.io.stats import collect, format_stats, plot_stats
 
 

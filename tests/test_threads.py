@@ -114,7 +114,7 @@ def test_a_solve_request_takes_threads_from_the_library_cli_and_api(capsys):
     import json
 
     from kingsolve_api import create_app
-    from kingsolve.cli import main
+    from kingsolve_cli import main
     from kingsolve.errors import InvalidRequestError
     from kingsolve.io.request import solve_request
     pos = _mid_hand("italian", "no-hearts", 3, 8)

@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Callable, Sequence
 
-from ..errors import KingsolveError, SolveTimeout
+from kingsolve.errors import KingsolveError, SolveTimeout
 from . import batch, choices, hint, legal, review, serve, solve, stats, table
 from .args import read_request
 from .exit_codes import ExitCode, epilog

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import KingsolveError
+from kingsolve.errors import KingsolveError
 from .args import add_rules_flag, budget_from_args, rules_document
 from .terminal import LiveText, print_json
 
@@ -32,7 +32,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..search.table import dd_table, format_table
+    from kingsolve.search.table import dd_table, format_table
     if not args.deal:
         raise KingsolveError("table needs --deal")
     live = LiveText()

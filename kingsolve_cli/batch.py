@@ -25,7 +25,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io.batch import run_batch
+    from kingsolve.io.batch import run_batch
     # a batch can answer thousands of requests a second: a few drawings a second are enough
     bar = None if args.quiet else ProgressBar("batch", interval=0.2)
     try:

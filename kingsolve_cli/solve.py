@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import SolveTimeout
+from kingsolve.errors import SolveTimeout
 from .args import DEFAULT_MS, add_request_flags, read_request
 from .terminal import LiveText, print_json
 
@@ -31,7 +31,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io.request import solve_request
+    from kingsolve.io.request import solve_request
     req = read_request(args)
     if args.seats:
         req["seats"] = [x for x in args.seats.replace(",", " ").split() if x]
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _open_values(analysis) -> str:
     """The values an analysis leaves open, with their proved ranges."""
-    from ..search.analysis import value_text
+    from kingsolve.search.analysis import value_text
     open_ = [f"{s.name} {value_text(b)}" for s, b in analysis.bounds.items() if b[0] != b[1]]
     open_ += [f"{c} {value_text(b)}" for c, b in analysis.card_bounds.items() if b[0] != b[1]]
     return ", ".join(open_)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import KingsolveError
+from kingsolve.errors import KingsolveError
 
 HELP = "serve the JSON API and the analysis board (gunicorn, several workers)"
 

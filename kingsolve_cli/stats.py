@@ -20,8 +20,8 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io.batch import read_requests
-    from ..io.stats import collect, format_stats, plot_stats
+    from kingsolve.io.batch import read_requests
+    from kingsolve.io.stats import collect, format_stats, plot_stats
     stats = collect(read_requests(args.requests), read_requests(args.responses))
     if args.plot:   # first, so that a plot that cannot be written fails before any output
         plot_stats(stats, args.plot, by=args.by)

@@ -23,9 +23,9 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..game.record import parse_records, read_records
-    from ..hands.report import match_report
-    from ..hands.reviews import review
+    from kingsolve.game.record import parse_records, read_records
+    from kingsolve.hands.report import match_report
+    from kingsolve.hands.reviews import review
 
     records = parse_records(sys.stdin.read()) if args.file == "-" else read_records(args.file)
     budget = budget_from_args(args)

@@ -13,6 +13,6 @@ add_flags = add_request_flags
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io.request import legal_request
+    from kingsolve.io.request import legal_request
     print_json(legal_request(read_request(args)))
     return 0

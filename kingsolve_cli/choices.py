@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..errors import InvalidRequestError
+from kingsolve.errors import InvalidRequestError
 from .args import add_rules_flag, budget_from_args, rules_document
 
 HELP = "trump, sale, festa and contract choices before the play, double dummy"
@@ -52,10 +52,10 @@ def parse_chosen(text: str) -> list[tuple[str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..game.deal import Deal
-    from ..io.request import CHOICE_KINDS, ChoicesRequest, choice_variant
-    from ..game.rule_documents import resolve_variant
-    from ..game.rules import get_variant
+    from kingsolve.game.deal import Deal
+    from kingsolve.io.request import CHOICE_KINDS, ChoicesRequest, choice_variant
+    from kingsolve.game.rule_documents import resolve_variant
+    from kingsolve.game.rules import get_variant
 
     document = rules_document(args)
     for name in CHOICE_KINDS[args.kind]:

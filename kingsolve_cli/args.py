@@ -7,10 +7,10 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InvalidRequestError, KingsolveError
+from kingsolve.errors import InvalidRequestError, KingsolveError
 
 if TYPE_CHECKING:
-    from ..game.result import Budget
+    from kingsolve.game.result import Budget
 
 #: The command line's time budget of one analysis (a solve, a table, a review, a choice)
 #: when no ``--ms`` is given: long enough for most exact values below 10 tricks left,
@@ -47,13 +47,13 @@ def rules_document(args: argparse.Namespace) -> "dict[str, Any] | None":
         return None
     if getattr(args, "variant", None) is not None:
         raise InvalidRequestError("give --variant or --rules, not both")
-    from ..game.rule_documents import MAX_DOCUMENT
+    from kingsolve.game.rule_documents import MAX_DOCUMENT
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read(MAX_DOCUMENT + 1)
     except OSError as exc:
         raise KingsolveError(f"cannot read rules {path!r}: {exc.strerror}") from None
-    from ..game.rule_documents import rules_from_json
+    from kingsolve.game.rule_documents import rules_from_json
     rules_from_json(text)                   # its errors name the field
     return json.loads(text)
 
@@ -89,7 +89,7 @@ def read_request(args: argparse.Namespace) -> dict[str, Any]:
 def budget_from_args(args: argparse.Namespace) -> Budget:
     """The ``Budget`` the ``--nodes`` and ``--ms`` flags give (``DEFAULT_MS`` and the
     default nodes otherwise)."""
-    from ..game.result import Budget
+    from kingsolve.game.result import Budget
     base = Budget()
     nodes = base.nodes if getattr(args, "nodes", None) is None else args.nodes
     ms = DEFAULT_MS if getattr(args, "ms", None) is None else args.ms

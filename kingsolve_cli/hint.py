@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import InvalidRequestError, excerpt
+from kingsolve.errors import InvalidRequestError, excerpt
 from .args import add_request_flags, read_request
 from .terminal import print_json
 
@@ -16,7 +16,7 @@ HELP = ("a seat's legal cards ranked over sampled deals it cannot tell apart, "
 def add_flags(p: argparse.ArgumentParser) -> None:
     """The shared request flags and the hint's own."""
     # the hint module is imported when the hint command runs, not for every command's help
-    from ..hands.hints import CHOICES, DEFAULT_HORIZON
+    from kingsolve.hands.hints import CHOICES, DEFAULT_HORIZON
     add_request_flags(p)
     p.add_argument("--seat", help="the seat asking (N, E, S or W)")
     p.add_argument("--hand", help="its hand: PBN text (AKQ.JT9.876.5432) or cards")
@@ -53,6 +53,6 @@ def request_from_args(args: argparse.Namespace, req: dict) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io.request import hint_request
+    from kingsolve.io.request import hint_request
     print_json(hint_request(request_from_args(args, read_request(args))))
     return 0
