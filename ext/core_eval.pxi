@@ -39,30 +39,15 @@ cdef int playout_gain(Search* c, int coalition) noexcept nogil:
     # when every seat plays the simple player's card (policy_card), or, with
     # `coalition`, when the others of a lone seat play coalition_card against it: the
     # two play-outs' verdicts, which the model corrects. No search; the state is
-    # restored.
-    cdef Rules* R = &c.R
-    cdef State* st = &c.st
+    # restored (and the play-out mode of a guided play-out that evaluates here).
     cdef int closed[4 * MAX_TRICKS]
-    cdef int n = 0, gain = 0, g, w, i, card
-    cdef int positive = contract_positive(R)
-    while st.tricks_done < R.n_tricks:
-        if coalition and c.lone and not (c.maxmask >> st.to_move) & 1:
-            card = coalition_card(c)
-        else:
-            card = policy_card(R, st, positive)
-        play_card(R, st, card)
-        closed[n] = 0
-        if st.count == R.nseats:
-            g = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
-            w = close_trick(R, st)
-            if (c.maxmask >> w) & 1:
-                gain += g
-            closed[n] = 1
-        n += 1
-    for i in range(n - 1, -1, -1):
-        if closed[i]:
-            reopen_trick(R, st)
-        unplay_card(st)
+    cdef int n, gain, saved = c.coalition
+    if c.st.tricks_done >= c.R.n_tricks:
+        return 0
+    c.coalition = coalition
+    gain = play_out(c, playout_card(c, contract_positive(&c.R)), 0, closed, &n)
+    unplay_out(c, closed, n)
+    c.coalition = saved
     return gain
 
 

@@ -636,46 +636,67 @@ cdef int shared_mtd(Search* c, int guess) noexcept nogil:
     return v
 
 
-cdef int rollout(Search* c, int bit, int horizon, int guess) noexcept nogil:
-    # The future value of c.maxmask when `bit` is played, then every seat plays the
-    # simple player's card (policy_card) until a trick starts with at most `horizon`
-    # tricks left or the hand is over, then the exact value from there (mtd). The
-    # state is restored before returning.
+cdef inline int playout_card(Search* c, int positive) noexcept nogil:
+    # The card of a play-out (c.coalition): with 2 and a model, the model's choice
+    # (guided_card); with 1, the others of a lone seat play coalition_card against it;
+    # else every seat the simple player's card (policy_card)
+    if c.coalition == 2 and c.model != NULL:
+        return guided_card(c)
+    if c.coalition and c.lone and not (c.maxmask >> c.st.to_move) & 1:
+        return coalition_card(c)
+    return policy_card(&c.R, &c.st, positive)
+
+
+cdef int play_out(Search* c, int card, int horizon, int* closed, int* n) noexcept nogil:
+    # Plays `card`, then playout_card's cards until a trick starts with at most
+    # `horizon` tricks left or the hand is over; returns the points the maximiser set
+    # took. closed[i] says whether the i-th card closed a trick and n counts the cards,
+    # for unplay_out.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
-    cdef int closed[4 * MAX_TRICKS]
-    cdef int n = 0, gain = 0, g, w, i, v
+    cdef int gain = 0, g, w
     cdef int positive = contract_positive(R)
-    cdef int card = bit
+    n[0] = 0
     while True:
         play_card(R, st, card)
-        closed[n] = 0
+        closed[n[0]] = 0
         if st.count == R.nseats:
             g = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
             w = close_trick(R, st)
             if (c.maxmask >> w) & 1:
                 gain += g
-            closed[n] = 1
-        n += 1
+            closed[n[0]] = 1
+        n[0] += 1
         if st.tricks_done == R.n_tricks:
-            break
+            return gain
         if st.count == 0 and R.n_tricks - st.tricks_done <= horizon:
-            break
-        if c.coalition == 2 and c.model != NULL:
-            card = guided_card(c)
-        elif c.coalition and c.lone and not (c.maxmask >> st.to_move) & 1:
-            card = coalition_card(c)
-        else:
-            card = policy_card(R, st, positive)
+            return gain
+        card = playout_card(c, positive)
+
+
+cdef void unplay_out(Search* c, int* closed, int n) noexcept nogil:
+    # Takes back the n cards of a play_out
+    cdef int i
+    for i in range(n - 1, -1, -1):
+        if closed[i]:
+            reopen_trick(&c.R, &c.st)
+        unplay_card(&c.st)
+
+
+cdef int rollout(Search* c, int bit, int horizon, int guess) noexcept nogil:
+    # The future value of c.maxmask when `bit` is played, then every seat plays the
+    # play-out's card (playout_card) until a trick starts with at most `horizon`
+    # tricks left or the hand is over, then the exact value from there (mtd). The
+    # state is restored before returning.
+    cdef int closed[4 * MAX_TRICKS]
+    cdef int n, v
+    cdef int gain = play_out(c, bit, horizon, closed, &n)
     v = gain
     c.proved_lo = gain
     c.proved_hi = gain
-    if st.tricks_done < R.n_tricks:
+    if c.st.tricks_done < c.R.n_tricks:
         v = gain + shared_mtd(c, guess - gain)
         c.proved_lo += gain
         c.proved_hi += gain
-    for i in range(n - 1, -1, -1):
-        if closed[i]:
-            reopen_trick(R, st)
-        unplay_card(st)
+    unplay_out(c, closed, n)
     return v
