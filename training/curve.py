@@ -7,10 +7,11 @@ Each size fits on the positions of index below it (one position in ten, by index
 held out as in ``training.fit``) and prints the held-out mean absolute and mean
 signed error as shares of the contract's total points, overall and by tricks left.
 Models: ``mean`` (always the training mean), ``linear`` (least squares with a small
-ridge), ``net`` (``training.fit``'s network and settings), ``boosted`` (gradient-boosted
-trees; needs scikit-learn). ``--without-playouts`` leaves out the features of the two
-play-outs to the end of the hand (the simple player's, the coalition's against a lone
-seat: ``ext/core_eval.pxi``, 512 and 513), to measure what they add.
+ridge), ``net`` (``training.fit``'s network and its command's settings, but hidden
+layers of 64 and 16 units), ``boosted`` (gradient-boosted trees; needs scikit-learn).
+``--without-playouts`` leaves out the features of the two play-outs to the end of the
+hand (the simple player's, the coalition's against a lone seat: ``ext/core_eval.pxi``,
+512 and 513), to measure what they add.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .dataset import Examples, examples, read_rows
-from .fit import fit, split
+from .fit import errors, fit, split
 
 #: Where the play-outs' features start in the core's layout.
 PLAYOUT_FEATURES = 512
@@ -49,11 +50,11 @@ def predict(model: str, train: Examples, test: Examples, seed: int) -> np.ndarra
 
 
 def line(name: str, n: int, test: Examples, pred: np.ndarray) -> str:
-    share = (np.clip(pred, 0, 1) - test.y) * (test.hi - test.lo) / test.total
-    by_left = "  ".join(f"{int(left)}: {100 * float(np.abs(share[test.left == left]).mean()):.1f}"
-                        for left in sorted(set(test.left.tolist())) if left <= 13)
-    return (f"{name:8s} {n:7d} examples  mae {100 * float(np.abs(share).mean()):5.2f}%  "
-            f"bias {100 * float(share.mean()):+5.2f}%  by tricks left  {by_left}")
+    measured = errors(pred, test)
+    by_left = "  ".join(f"{left}: {100 * e['mae_share']:.1f}"
+                        for left, e in measured["by_left"].items() if left <= 13)
+    return (f"{name:8s} {n:7d} examples  mae {100 * measured['mae_share']:5.2f}%  "
+            f"bias {100 * measured['bias_share']:+5.2f}%  by tricks left  {by_left}")
 
 
 def main(argv: list[str] | None = None) -> int:
