@@ -30,32 +30,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kingsolve import _core  # noqa: E402
 from kingsolve.game.cards import Card  # noqa: E402
 from kingsolve.search import engine  # noqa: E402
 from kingsolve.search.value_model import default_model, read_model  # noqa: E402
 from training.dataset import contract_total, position_of  # noqa: E402
 
-from estimates import Exact  # noqa: E402
+from estimates import Exact, Score  # noqa: E402
 
 NODES = 2_000_000_000
 
 
-class Tally:
-    """One method's record over the positions."""
+class Tally(Score):
+    """One method's record over the positions, with the nodes it cost."""
 
     def __init__(self) -> None:
-        self.hits: list[float] = []
-        self.regret: list[float] = []
-        self.errors: list[float] = []
+        super().__init__()
         self.nodes: list[int] = []
 
-    def add(self, exact: dict[str, int], est: dict[str, float], total: int, nodes: int) -> None:
-        top = max(exact.values())
-        first = max(est, key=lambda c: (est[c], c))
-        self.hits.append(float(exact[first] == top))
-        self.regret.append((top - exact[first]) / total)
-        self.errors.extend((est[c] - exact[c]) / total for c in exact)
+    def add_estimates(self, exact: dict[str, int], est: dict[str, float], total: int, rules: str,
+                      nodes: int) -> None:
+        """The method's best card is its highest estimate."""
+        self.add(exact, max(est, key=lambda c: (est[c], c)), total, rules, est)
         self.nodes.append(nodes)
 
     def line(self, name: str) -> str:
@@ -65,9 +60,9 @@ class Tally:
                 f"  bias {100 * mean(self.errors):+5.1f}%  nodes {mean(self.nodes) / 1000:8.0f} K")
 
 
-def fresh_core(model, pos) -> "_core.Core":
+def fresh_core(model, pos) -> engine.Core:
     """A core with empty tables, loaded with the position, its budget started."""
-    core = _core.Core(16)
+    core = engine.Core(16)
     core.set_model(model.core)
     engine.load(core, pos)
     core.set_budget(NODES, 1e9)
@@ -79,6 +74,7 @@ def measure(row: dict, model, depths: list[int], horizons: list[int],
     pos = position_of(row["position"])
     seat = pos.to_move
     total = contract_total(pos)
+    rules = pos.variant.name + ("/d" if pos.doubles else "")
     exact = row["cards"]
     core = fresh_core(model, pos)
     mask = engine.side_mask(pos, seat)
@@ -91,7 +87,7 @@ def measure(row: dict, model, depths: list[int], horizons: list[int],
         core = fresh_core(model, pos)
         memo = {rep: float(value(rep)) for rep in set(cards.values())}
         est = {c: engine.total(pos, seat, 0) + memo[r] for c, r in cards.items()}
-        tallies[name].add(exact, est, total, core.nodes)
+        tallies[name].add_estimates(exact, est, total, rules, core.nodes)
         return est
 
     searched = {d: run(f"model d{d}", lambda r, d=d: core.estimate(mask, d, r)) for d in depths}
@@ -102,7 +98,8 @@ def measure(row: dict, model, depths: list[int], horizons: list[int],
             mean = {c: 0.5 * (searched[d][c] + guided[c]) for c in exact}
             # the nodes of the mean are the sum of its two parts'
             t = tallies[f"mean d{d} h{h}"]
-            t.add(exact, mean, total, tallies[f"model d{d}"].nodes[-1] + tallies[f"guided h{h}"].nodes[-1])
+            t.add_estimates(exact, mean, total, rules,
+                            tallies[f"model d{d}"].nodes[-1] + tallies[f"guided h{h}"].nodes[-1])
 
 
 def main() -> int:
