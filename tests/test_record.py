@@ -137,6 +137,28 @@ def test_festa_outcomes_settle_the_points():
     assert Record.parse(scored).score is not None
 
 
+def test_a_433_festa_keeps_its_rule_document():
+    # docs/rules.md 6 and 13: a festa settled 433 under house rules, unplayed, still
+    # names its rules in the tag Rules, through text and JSON.
+    house = '{"base":"portuguese","contracts":{"no-hearts":{"lead":"any"}}}'
+    text = record_text('[Variant "portuguese"]', f'[Rules "{house.replace(chr(34), chr(92) + chr(34))}"]',
+                       '[Contract "festa"]', '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]')
+    settled = Record.parse(text)
+    assert settled.festa == "433" and settled.house_rules == house
+    assert settled.rules.contract("no-hearts").lead_suit is None
+    assert '[Rules "' in settled.text() and Record.parse(settled.text()) == settled
+    assert Record.from_dict(settled.to_dict()) == settled
+    assert settled.to_dict()["variant"] == {"base": "portuguese", "contracts": {"no-hearts": {"lead": "any"}}}
+    assert settled.final_scores() == {Seat.N: 75, Seat.E: 75, Seat.S: 75, Seat.W: 100}
+    # one name, two rule sets: a match report refuses to add them up
+    from kingsolve.errors import InvalidRequestError
+    from kingsolve.hands.report import match_report
+    plain = Record.parse(text.replace(text.splitlines()[1] + "\n", ""))
+    assert plain.house_rules is None and plain.variant == settled.variant
+    with pytest.raises(InvalidRequestError, match="hand 2 is played under other rules"):
+        match_report([settled, plain])
+
+
 def test_match_report_counts_a_433_festa():
     # docs/rules.md 6 (3): the settlement is the hand's whole value; the festa hands out 325.
     from kingsolve.hands.report import hand_total, match_report

@@ -534,7 +534,7 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
     score = _score_tag(tags, deal)
     if festa == "433":
         return _unplayed_433(tags, variant.name, contract.name, deal, leader, dealer, doubles,
-                             trump, options, play_lines, hand, score, t.line_of)
+                             trump, options, play_lines, hand, score, t.line_of, house_rules)
     position = _start_position(t, variant, contract, deal, leader, trump, doubles)
     play = _play(position, contract.kind, play_lines, from_json)
     record = Record(variant.name, contract.name, deal, leader, trump=trump, options=options,
@@ -745,7 +745,8 @@ def _festa_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None) -> st
 
 def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
                   dealer: Seat | None, doubles: bool, trump: Suit | None,
-                  options: tuple[str, ...], play_lines, hand, score, line_of) -> Record:
+                  options: tuple[str, ...], play_lines, hand, score, line_of,
+                  house_rules: str | None) -> Record:
     """docs/rules.md 6 (3): a festa settled 433 has no trump and no play."""
     if trump is not None:
         raise RecordError(f"tag Trump {excerpt(tags['Trump'][0])}: a festa settled 433 is not played "
@@ -756,7 +757,8 @@ def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
     record = Record(variant, contract, deal, leader, options=options, dealer=dealer,
                     doubles=doubles, event=tags.get("Event", (None,))[0],
                     site=tags.get("Site", (None,))[0], date=tags.get("Date", (None,))[0],
-                    hand=hand, seed=tags.get("Seed", (None,))[0], festa="433", score=score)
+                    hand=hand, seed=tags.get("Seed", (None,))[0], festa="433", score=score,
+                    house_rules=house_rules)
     settled = record.adjustments()
     if score is not None and dict(score) != settled:
         shown = " ".join(f"{s.name} {v}" for s, v in settled.items())

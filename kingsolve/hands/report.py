@@ -181,6 +181,11 @@ def _match_records(records: "Sequence[Record] | str", review_play: bool,
     if len(variants) != 1:
         raise InvalidRequestError(f"match report: the records mix rule sets "
                                   f"({', '.join(sorted(variants))})")
+    rules = records[0].rules
+    for i, record in enumerate(records[1:], 2):
+        if record.rules != rules:        # one name, but house rules in a tag Rules
+            raise InvalidRequestError(f"match report: hand {i} is played under other rules "
+                                      f"than the first hand's, both named {rules.name!r}")
     seats = list(records[0].deal.seats)
     for i, record in enumerate(records):
         if list(record.deal.seats) != seats:
