@@ -186,6 +186,8 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
     """One request schema per kind of choice (``kingsolve.hands.choices``)."""
     deal = _position_properties()["deal"]
     variant = _position_properties()["variant"]
+    own = {**variant, "description": "house rules with the kind's procedure (docs/rules.md "
+                                     "13); default: the built-in it belongs to"}
 
     def kind(name: str, description: str, **props: Any) -> dict:
         return {"type": "object", "description": description, "additionalProperties": False,
@@ -202,9 +204,9 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
         "sale": kind("sale", "the Italian sale (docs/rules.md 10): each buyer and price",
                      variant=variant, dealer=SEAT),
         "festa": kind("festa", "the Portuguese festa (docs/rules.md 6): the host and each bidder",
-                      host={**SEAT, "description": "the festa's host (its dealer)"}),
+                      variant=own, host={**SEAT, "description": "the festa's host (its dealer)"}),
         "contract": kind("contract", "the Turkish chooser's contracts under the quotas (docs/rules.md 7)",
-                         chooser={**SEAT, "description": "the chooser; it leads"},
+                         variant=own, chooser={**SEAT, "description": "the chooser; it leads"},
                          chosen={"type": "array", "maxItems": 20, "description":
                                  "(seat, contract) choices already made in the match",
                                  "items": {"type": "array", "prefixItems": [SEAT, NAME],

@@ -691,8 +691,11 @@ def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
         return None
     value, line = tags["Sale"]
     parts = value.split()
-    if not variant.name.startswith("italian") or contract != "trumps":
-        raise RecordError(f"tag Sale {excerpt(value)}: only the Italian trumps hands are sold "
+    no_sale = variant.lacks("sale")
+    if no_sale is not None:
+        raise RecordError(f"tag Sale {excerpt(value)}: {no_sale}", line)
+    if contract != "trumps":
+        raise RecordError(f"tag Sale {excerpt(value)}: only the trumps hands are sold "
                           f"(docs/rules.md 10)", line)
     if dealer is None:
         raise RecordError(f"tag Sale {excerpt(value)} needs a Dealer tag (the seller)", line)
@@ -711,7 +714,10 @@ def _festa_hand_tag(tags, tag: str, what: str, variant: RuleSet, contract: str,
     if tag not in tags:
         return None
     value, line = tags[tag]
-    if variant.name != "portuguese" or contract not in ("festa", "null"):
+    no_festa = variant.lacks("festa")
+    if no_festa is not None:
+        raise RecordError(f"tag {tag} {excerpt(value)}: {no_festa}", line)
+    if contract not in ("festa", "null"):
         raise RecordError(f"tag {tag} {excerpt(value)}: {what} belong to the Portuguese festa "
                           f"(docs/rules.md 6)", line)
     if dealer is None:
