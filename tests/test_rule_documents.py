@@ -204,6 +204,11 @@ def test_the_command_line_takes_a_rule_file(tmp_path, capsys):
     assert main(["choices", "trump", "--rules", str(HOUSE / "italian-game.json"), "--deal",
                  "N:A2.K.. K3.Q.. Q4.J.. J5.T..", "--leader", "N", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["kind"] == "trump"
+    festa = ["choices", "festa", "--deal", "N:A2.K.. K3.Q.. Q4.J.. J5.T..", "--host", "E", "--json"]
+    assert main([*festa, "--rules", str(HOUSE / "portuguese-engine.json")]) == 0
+    assert json.loads(capsys.readouterr().out)["variant"] == "portuguese"
+    assert main([*festa, "--rules", str(HOUSE / "italian-game.json")]) == 3
+    assert "variant 'italian' has no festa" in capsys.readouterr().err
 
 
 def test_a_batch_line_takes_a_rule_document():
