@@ -364,6 +364,7 @@ def south_legal_after_the_lead(driver) -> list[str]:
 def test_board_plays_under_a_loaded_rule_file(server, browser):
     document = json.loads((HOUSE / "russian-program.json").read_text())
     browser.set_window_size(1280, 1400)
+    browser.get("about:blank")          # a page of its own: from "/" a new hash would not reload it
     browser.get(server + f"/#variant=russian&contract=no-king&leader=N&deal={quote(RUSSIAN_DEAL)}")
     wait_for(browser, lambda d: on_move(d) == "N" and legal_cards(d), "North on move")
     browser.execute_script(RECORD_REQUESTS)
