@@ -186,6 +186,8 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
     """One request schema per kind of choice (``kingsolve.hands.choices``)."""
     deal = _position_properties()["deal"]
     variant = _position_properties()["variant"]
+    own = {**variant, "description": "house rules with the kind's procedure (docs/rules.md "
+                                     "13); default: the built-in it belongs to"}
 
     def kind(name: str, description: str, **props: Any) -> dict:
         return {"type": "object", "description": description, "additionalProperties": False,
@@ -202,9 +204,9 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
         "sale": kind("sale", "the Italian sale (docs/rules.md 10): each buyer and price",
                      variant=variant, dealer=SEAT),
         "festa": kind("festa", "the Portuguese festa (docs/rules.md 6): the host and each bidder",
-                      host={**SEAT, "description": "the festa's host (its dealer)"}),
+                      variant=own, host={**SEAT, "description": "the festa's host (its dealer)"}),
         "contract": kind("contract", "the Turkish chooser's contracts under the quotas (docs/rules.md 7)",
-                         chooser={**SEAT, "description": "the chooser; it leads"},
+                         variant=own, chooser={**SEAT, "description": "the chooser; it leads"},
                          chosen={"type": "array", "maxItems": 20, "description":
                                  "(seat, contract) choices already made in the match",
                                  "items": {"type": "array", "prefixItems": [SEAT, NAME],
@@ -605,6 +607,19 @@ def _other_responses() -> dict[str, dict]:
     return {
         "Variants": {"type": "object", "additionalProperties": rule_document()},
         "RuleDocument": rule_document(),
+        "RulesCheck": {
+            "type": "object", "required": ["rules", "base", "differences"],
+            "properties": {
+                "rules": {**rule_document(), "description": "the whole rule document"},
+                "base": {"enum": list(VARIANTS), "description": "the built-in it is read "
+                         "against: its own base, else the one of its name, else the nearest"},
+                "differences": {"type": "array", "items": {
+                    "type": "object", "required": ["contract", "field", "base", "rules"],
+                    "description": "a field changed from the base; field null for a "
+                                   "contract added (base null) or dropped (rules null)",
+                    "properties": {"contract": {"type": ["string", "null"]},
+                                   "field": {"type": ["string", "null"]},
+                                   "base": {}, "rules": {}}}}}},
         "DealResponse": {
             "type": "object", "required": ["deal", "seed", "deck", "players"],
             "properties": {"deal": {"type": "string"}, "seed": {"type": "string"},
@@ -645,6 +660,7 @@ class Schemas:
             "ChoicesRequest": {"oneOf": list(self.choice_kinds.values()),
                                "description": f"one choice, named by kind; {shared}"},
             "HintRequest": _hint_request(float(config["KINGSOLVE_BATCH_MS"])),
+            "RuleDocument": rule_document(),
             "SolveBody": {"anyOf": [solve, batch]},
         }
 
@@ -818,6 +834,10 @@ def _analysis_paths() -> dict:
         "/api/v1/choices": _post("choices before the play (trump, sale, festa, Turkish "
                                  "contract, domino redeal), double dummy", "ChoicesRequest",
                                  _answer("ChoicesResponse", "every option's values"), busy=True),
+        "/api/v1/variants/check": _post("a rule document checked: the whole rule set and "
+                                        "what it changes from its base", "RuleDocument",
+                                        _answer("RulesCheck", "the rule set and its "
+                                                "differences")),
         "/api/v1/hint": _post("a seat's hint from its own hand: sampled deals, each solved",
                               "HintRequest", _answer("HintResponse", "the ranked cards or "
                                                      "options"), busy=True),

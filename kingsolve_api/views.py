@@ -14,6 +14,7 @@ from kingsolve.errors import KingsolveError, SolveTimeout, UnknownVariantError
 from kingsolve.io.request import (ChoicesRequest, Limits, ReviewRequest, TableRequest, hint_request,
                                legal_request, limited, solve_request, solve_stream)
 from kingsolve.game.result import Budget
+from kingsolve.game.rule_documents import checked_rules
 from kingsolve.game.rules import VARIANTS, get_variant
 
 from .limits import admit_search
@@ -146,6 +147,11 @@ def hint():
 @bp.get("/variants")
 def variants():
     return respond({name: rules.to_dict() for name, rules in VARIANTS.items()})
+
+
+@bp.post("/variants/check")
+def check_variant():
+    return respond(checked_rules(_body("RuleDocument")))
 
 
 @bp.get("/variants/<name>")

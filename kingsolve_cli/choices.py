@@ -16,8 +16,8 @@ def add_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("kind", choices=["trump", "sale", "festa", "contract", "redeal"],
                    help="trump: each trump; sale: Italian sale; festa: Portuguese festa; "
                         "contract: Turkish chooser; redeal: domino redeal property")
-    p.add_argument("--variant", help="rule set (trump and sale; festa is portuguese, "
-                                     "contract turkish)")
+    p.add_argument("--variant", help="rule set (trump and sale; festa defaults to "
+                                     "portuguese, contract to turkish)")
     add_rules_flag(p)
     p.add_argument("--deal", help="PBN-style deal text")
     p.add_argument("--seed", help="deal a random deal from this seed instead of --deal")
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, name) is None and not (name == "variant" and document is not None):
             raise InvalidRequestError(f"choices {args.kind} needs --{name}"
                                       + (" or --rules" if name == "variant" else ""))
-    if document is not None and args.kind not in ("trump", "sale"):
+    if document is not None and args.kind == "redeal":
         raise InvalidRequestError(f"choices {args.kind} takes no --rules")
     given = resolve_variant(document) if document is not None else \
         None if args.variant is None else get_variant(args.variant)

@@ -8,14 +8,19 @@ analyses. Screenshots go to /tmp for a look by eye.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from kingsolve.game.deal import Deal
+from kingsolve.game.record import Record
+from kingsolve.game.rule_documents import rules_from_dict
 from kingsolve.io.request import legal_request
 
 from board_page import SHOTS, d_text, wait_for
@@ -324,3 +329,109 @@ def test_board_reviews_the_last_three_tricks_of_a_full_hand_by_default(server, b
     assert len(browser.find_elements(By.CSS_SELECTOR, "#history li")) == 10
     cards = [r.text.split() for r in browser.find_elements(By.CSS_SELECTOR, "#review-summary tbody tr")]
     assert [row[1] for row in cards] == ["3", "3", "3", "3"]
+
+
+# --- house rules: a rule file of the user's, in every request the board sends ------------
+
+HOUSE = Path(__file__).resolve().parent.parent / "docs" / "house-rules"
+#: South, void in spades after SA S9, must discard the HK under Russian no-king, not under
+#: the Russian program's rules (docs/house-rules/russian-program.json).
+RUSSIAN_DEAL = "N:AKQJ..AKQJ. T987..T987. .AK..AKQJT9 .QJT987..87"
+
+# Keeps the body of every POST the page sends, to read which rule set it named.
+RECORD_REQUESTS = """
+window.sent = [];
+const send = window.fetch;
+window.fetch = (url, opts) => {
+  if (opts && opts.body) window.sent.push([String(url), JSON.parse(opts.body)]);
+  return send(url, opts);
+};
+"""
+
+
+def sent(driver, path: str) -> list[dict]:
+    return [body for url, body in driver.execute_script("return window.sent") if url.startswith(path)]
+
+
+def south_legal_after_the_lead(driver) -> list[str]:
+    click_card(driver, "SA")
+    wait_for(driver, lambda d: on_move(d) == "E", "East on move")
+    click_card(driver, "S9")
+    wait_for(driver, lambda d: on_move(d) == "S" and legal_cards(d), "South on move")
+    return legal_cards(driver)
+
+
+def test_board_plays_under_a_loaded_rule_file(server, browser):
+    document = json.loads((HOUSE / "russian-program.json").read_text())
+    browser.set_window_size(1280, 1400)
+    browser.get("about:blank")          # a page of its own: from "/" a new hash would not reload it
+    browser.get(server + f"/#variant=russian&contract=no-king&leader=N&deal={quote(RUSSIAN_DEAL)}")
+    wait_for(browser, lambda d: on_move(d) == "N" and legal_cards(d), "North on move")
+    browser.execute_script(RECORD_REQUESTS)
+    assert south_legal_after_the_lead(browser) == ["HK"]
+
+    # The rule file, chosen in the file input: the server checks it, the board shows
+    # what it changes from its base and plays the same deal again under it.
+    browser.find_element(By.CSS_SELECTOR, "#rules-setup summary").click()
+    browser.find_element(By.ID, "rules-file").send_keys(str(HOUSE / "russian-program.json"))
+    wait_for(browser, lambda d: d.find_element(By.ID, "house").is_displayed(), "the house rules")
+    assert d_text(browser, "house-title") == "House rules from russian-program.json: russian, with"
+    changes = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#house-changes li")]
+    assert changes == [f"{c}: forced discards none" for c in ("no-king", "nothing", "take-king", "everything")]
+    assert Select(browser.find_element(By.ID, "variant")).first_selected_option.text == "house rules (russian+)"
+    assert browser.find_element(By.ID, "deal").get_attribute("value") == RUSSIAN_DEAL
+    wait_for(browser, lambda d: on_move(d) == "N" and legal_cards(d), "North on move under the house rules")
+    assert len(south_legal_after_the_lead(browser)) == 8
+    wait_for(browser, valued_cards, "values under the house rules")
+    for path in ("/api/v1/legal", "/api/v1/solve/stream"):
+        named = [p["variant"] for p in sent(browser, path)]
+        k = named.index(document)
+        assert set(map(json.dumps, named[:k])) == {'"russian"'} and named[k:] == [document] * (len(named) - k)
+        assert len(named) - k >= 3, path
+
+    # The play as a record keeps the document in its tag Rules, and its review runs under it.
+    browser.find_element(By.CSS_SELECTOR, "#review-setup summary").click()
+    browser.find_element(By.ID, "record-of-play").click()
+    text = browser.find_element(By.ID, "record").get_attribute("value")
+    record = Record.parse(text)
+    assert record.rules == rules_from_dict(document) and [str(c) for c in record.play] == ["SA", "S9"]
+    assert '[Variant "russian"]' in text and '[Rules "{' in text
+    browser.find_element(By.ID, "review").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "review-panel").is_displayed(), "the review panel")
+    assert d_text(browser, "review-title").startswith("Review of house rules no-king")
+    assert browser.find_element(By.ID, "variant").get_attribute("value") == "*house"
+    wait_for(browser, lambda d: on_move(d) == "N" and legal_cards(d), "the reviewed deal")
+
+    # A reload keeps the house rules; a document that cannot be played is refused, naming
+    # its field, and the house rules stay.
+    browser.refresh()
+    wait_for(browser, lambda d: d.find_element(By.ID, "house").is_displayed(), "the house rules kept")
+    assert browser.find_element(By.ID, "variant").get_attribute("value") == "*house"
+    browser.find_element(By.CSS_SELECTOR, "#rules-setup summary").click()
+    browser.execute_script("document.getElementById('rules-text').value = arguments[0]",
+                           '{"base": "russian", "contracts": {"no-king": {"forced": ["HZ"]}}}')
+    browser.find_element(By.ID, "rules-use").click()
+    message = wait_for(browser, lambda d: d_text(d, "message") if "Cannot use" in d_text(d, "message") else None,
+                       "the rule document's error")
+    assert "contracts.no-king.forced" in message and "HZ" in message
+    assert d_text(browser, "house-title").startswith("House rules from russian-program.json")
+
+    # Back to the built-in rules: the base is chosen again and its rules apply.
+    browser.execute_script(RECORD_REQUESTS)
+    browser.find_element(By.ID, "house-leave").click()
+    assert not browser.find_element(By.ID, "house").is_displayed()
+    assert browser.find_element(By.ID, "variant").get_attribute("value") == "russian"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#variant option[value='*house']")
+    wait_for(browser, lambda d: on_move(d) == "N" and legal_cards(d), "North on move under russian")
+    assert south_legal_after_the_lead(browser) == ["HK"]
+    assert {p["variant"] for p in sent(browser, "/api/v1/legal")} == {"russian"}
+    assert browser.execute_script("return localStorage.getItem('kingsolve-house-rules')") is None
+
+    # A record with its tag Rules, reviewed on the built-in rules, brings its rules back.
+    browser.find_element(By.CSS_SELECTOR, "#review-setup summary").click()
+    browser.execute_script("document.getElementById('record').value = arguments[0]", text)
+    browser.find_element(By.ID, "review").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "house").is_displayed(), "the record's rules")
+    assert d_text(browser, "house-title") == "House rules from the record: russian, with"
+    assert browser.find_element(By.ID, "variant").get_attribute("value") == "*house"
+    browser.find_element(By.ID, "house-leave").click()

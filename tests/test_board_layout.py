@@ -379,3 +379,26 @@ def test_cards_proved_equal_are_marked_and_their_tip_names_the_others(server, br
     ActionChains(browser).move_to_element(card).perform()
     shown = wait_for(browser, tip, "the card's tip")
     assert "proved equal to \u2660K" in shown["text"], shown["text"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_house_rules_list_their_changes_inside_their_panel(server, browser, width):
+    # The Portuguese engine's rules, pasted: a line a contract changed, its long card
+    # lists shortened by suit, every line inside the panel and the page no wider than
+    # the window; the panel sits between the set-up and the table.
+    from pathlib import Path
+    document = (Path(__file__).resolve().parent.parent / "docs" / "house-rules" / "portuguese-engine.json").read_text()
+    open_position(browser, server, width, deal=Deal.random(5).pbn(), variant="portuguese", contract="no-hearts")
+    browser.find_element(By.CSS_SELECTOR, "#rules-setup summary").click()
+    browser.execute_script("document.getElementById('rules-text').value = arguments[0]", document)
+    browser.find_element(By.ID, "rules-use").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "house").is_displayed(), "the house rules")
+    lines = rects(browser, "#house-changes li")
+    assert lines[0]["text"] == "no-hearts: lead any; first-trick protection none; forced discards all \u2665"
+    assert [li["text"].split(":")[0] for li in lines] == ["no-hearts", "no-queens", "no-men", "no-king-of-hearts"]
+    panel = rects(browser, "#house")[0]
+    assert all(inside(li, panel) for li in lines), (lines, panel)
+    assert browser.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    assert rects(browser, "#setup")[0]["bottom"] <= panel["top"] and panel["bottom"] <= rects(browser, "#table")[0]["top"]
+    browser.save_screenshot(str(SHOTS / f"kingsolve-board-house-{width}.png"))
+    browser.find_element(By.ID, "house-leave").click()

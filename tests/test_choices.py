@@ -299,3 +299,72 @@ def test_a_choice_by_estimate_marks_its_values_as_a_table_does(capsys):
     assert [line.strip() for line in out.splitlines() if line.startswith("  -3 exact")] == [LEGEND]
     # the cells are the table's: unsigned, ≈ for an estimate, lo..hi for a range
     assert "+" not in out and "≈" in out and ".." in out
+
+
+def test_house_rules_keep_their_base_choices_under_their_own_rules():
+    # A document based on a built-in, under a name of its own, keeps the base's sale,
+    # festa and chooser (docs/rules.md 13) and plays each option under its own rules.
+    from kingsolve import rules_from_dict
+    festa_house = rules_from_dict({"base": "portuguese", "name": "club",
+                                   "contracts": {"festa": {"each_trick": 10}}})
+    deal = deal_of(5, per_seat=2)
+    choice = festa_choice(deal, host="E", solver=brute_solve, variant=festa_house)
+    own = brute_values(festa_house, "festa", deal, Seat.W, Suit.H)
+    assert choice.option("trump H, W leads").values == own
+    assert own != brute_values("portuguese", "festa", deal, Seat.W, Suit.H)
+    chooser_house = rules_from_dict({"base": "turkish", "name": "club",
+                                     "contracts": {"no-tricks": {"each_trick": -7}}})
+    deal = deal_of(6)
+    choice = contract_choice(deal, "W", solver=brute_solve, variant=chooser_house)
+    own = brute_values(chooser_house, "no-tricks", deal, Seat.W)
+    assert choice.option("no-tricks").values == own
+    assert own != brute_values("turkish", "no-tricks", deal, Seat.W)
+    sale_house = rules_from_dict({"base": "italian", "name": "club",
+                                  "contracts": {"trumps": {"each_trick": 2}}})
+    sold = sale_choice(sale_house, deal, dealer="S", solver=brute_solve)
+    assert sold.option("trump S").values == brute_values(sale_house, "trumps", deal, Seat.W, Suit.S)
+
+
+@pytest.mark.parametrize("run, message", [
+    (lambda: festa_choice(deal_of(5, per_seat=2), "E", variant={"base": "portuguese", "contracts": {"null": None}}),
+     "variant 'portuguese' has no festa (docs/rules.md 6): it has no contract 'null'"),
+    (lambda: festa_choice(deal_of(5, per_seat=2), "E", variant="italian"),
+     "variant 'italian' has no festa (docs/rules.md 6): it has no contract 'festa'"),
+    (lambda: contract_choice(deal_of(6), "W", variant={"base": "turkish", "quotas": None}),
+     "variant 'turkish' has no Turkish chooser (docs/rules.md 7): it has no quotas"),
+    (lambda: contract_choice(deal_of(6), "W", variant={"base": "turkish", "name": "club", "schedule": [],
+                                                      "contracts": {"no-queens": None}}),
+     "variant 'club' has no Turkish chooser (docs/rules.md 7): it has no contract 'no-queens'"),
+    (lambda: sale_choice({"base": "italian", "first_dealer": None}, deal_of(6), dealer="S"),
+     "variant 'italian' has no sale (docs/rules.md 10): it has no dealer to declare the trump"),
+    (lambda: sale_choice({"base": "italian", "contracts": {"trumps": {"trump": "none", "trump_obligation": None}}},
+                         deal_of(6), dealer="S"),
+     "variant 'italian' has no sale (docs/rules.md 10): its contract 'trumps' takes no trump"),
+])
+def test_a_rule_set_without_the_procedure_of_a_choice_is_refused_in_one_line(run, message):
+    with pytest.raises(InvalidRequestError) as err:
+        run()
+    assert str(err.value).startswith(message) and "\n" not in str(err.value)
+
+
+def test_the_api_takes_house_rules_for_every_kind_of_choice(client):
+    festa_house = {"base": "portuguese", "name": "club", "contracts": {"festa": {"each_trick": 10}}}
+    deal = deal_of(5, per_seat=2).pbn()
+    resp = client.post("/api/v1/choices", json={"kind": "festa", "variant": festa_house, "deal": deal,
+                                                 "host": "E", "ms": 2000})
+    assert resp.status_code == 200, resp.get_json()
+    body = resp.get_json()
+    assert body["variant"] == "club"
+    trump_h = next(o for o in body["options"] if o["label"] == "trump H, W leads")
+    from kingsolve import rules_from_dict
+    exact = brute_values(rules_from_dict(festa_house), "festa", Deal(deal), Seat.W, Suit.H)
+    assert all(trump_h["bounds"][s.name][0] <= v <= trump_h["bounds"][s.name][1] for s, v in exact.items())
+    bad = client.post("/api/v1/choices", json={"kind": "festa", "variant": "russian", "deal": deal, "host": "E"})
+    assert bad.status_code == 400
+    assert bad.get_json()["message"].startswith("choices festa: variant 'russian' has no festa")
+    hint = client.post("/api/v1/hint", json={"choice": "festa", "variant": festa_house, "seat": "E",
+                                              "hand": "AKQJ.T98.765.432", "samples": 2, "ms": 2000})
+    assert hint.status_code == 200, hint.get_json()
+    no_festa = client.post("/api/v1/hint", json={"choice": "festa", "variant": "italian", "seat": "E",
+                                                  "hand": "AKQJ.T98.765.432", "samples": 2})
+    assert no_festa.status_code == 400 and "has no festa" in no_festa.get_json()["message"]

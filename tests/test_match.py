@@ -206,7 +206,7 @@ def test_scores_recorded_and_running():
     (dict(hand=[1, 2]), "expected a mapping"),
     (dict(hand={"N": -16, "E": 0, "S": 0, "W": 0}, contract="no-hearts"), "schedule plays"),
     (dict(hand=None), "expected a finished position"),
-    (dict(hand={"N": -16, "E": 0, "S": 0, "W": 0}, sale=Sale("E", 2)), "may be sold"),
+    (dict(hand={"N": -16, "E": 0, "S": 0, "W": 0}, sale=Sale("E", 2)), "has no sale"),
     (dict(hand={"N": -16, "E": 0, "S": 0, "W": 0}, festa=Festa.four_three_three()),
      "festa outcome"),
 ])
@@ -453,6 +453,32 @@ def test_turkish_sheet_enforces_quotas_and_chooser():
     with pytest.raises(ScoreSheetError, match="'no-tricks' is played a 3rd time"):
         sheet.add({"N": 0, "E": -650, "S": 0, "W": 0}, contract="no-tricks")
     assert len(sheet.hands) == 3
+
+
+def test_house_rules_keep_the_festa_chooser_and_sale_of_their_base():
+    # docs/rules.md 13: a sheet under house rules of their own name keeps the base's
+    # procedures; a position under other rules of the same name is refused.
+    from kingsolve import rules_from_dict
+    club = rules_from_dict({"base": "portuguese", "name": "club",
+                            "contracts": {"no-hearts": {"lead": "any"}}})
+    sheet = ScoreSheet(club)
+    rng = random.Random(11)
+    for h in sheet.schedule[:6]:
+        sheet.add(play_out(club, h.contract, h.leader, rng))
+    assert sheet.add(None, festa=Festa.four_three_three()).scores == \
+        {Seat.N: 75, Seat.E: 100, Seat.S: 75, Seat.W: 75}
+    chooser = ScoreSheet(rules_from_dict({"base": "turkish", "name": "club"}))
+    assert len(chooser.schedule) == 20 and chooser.schedule[0].contract is None
+    with pytest.raises(ScoreSheetError, match="'no-tricks' is played a 3rd time"):
+        for seat in "NWS":
+            chooser.add({s: -650 if s == seat else 0 for s in "NESW"}, contract="no-tricks")
+    # no dealer: the first lead goes round, as in Russian (docs/rules.md 8)
+    unsold = ScoreSheet(rules_from_dict({"base": "italian", "first_dealer": None}))
+    assert unsold.schedule[0].dealer is None and unsold.schedule[1].leader == Seat.E
+    portuguese = ScoreSheet("portuguese")
+    house = rules_from_dict({"base": "portuguese", "contracts": {"no-tricks": {"each_trick": -30}}})
+    with pytest.raises(ScoreSheetError, match="'portuguese' \\(other rules of that name\\)"):
+        portuguese.add(play_out(house, "no-tricks", portuguese.next_hand().leader, rng))
 
 
 # --- docs/rules.md 3: doubles -------------------------------------------------------------------

@@ -137,6 +137,47 @@ def test_festa_outcomes_settle_the_points():
     assert Record.parse(scored).score is not None
 
 
+def test_a_433_festa_keeps_its_rule_document():
+    # docs/rules.md 6 and 13: a festa settled 433 under house rules, unplayed, still
+    # names its rules in the tag Rules, through text and JSON.
+    house = '{"base":"portuguese","contracts":{"no-hearts":{"lead":"any"}}}'
+    text = record_text('[Variant "portuguese"]', f'[Rules "{house.replace(chr(34), chr(92) + chr(34))}"]',
+                       '[Contract "festa"]', '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]')
+    settled = Record.parse(text)
+    assert settled.festa == "433" and settled.house_rules == house
+    assert settled.rules.contract("no-hearts").lead_suit is None
+    assert '[Rules "' in settled.text() and Record.parse(settled.text()) == settled
+    assert Record.from_dict(settled.to_dict()) == settled
+    assert settled.to_dict()["variant"] == {"base": "portuguese", "contracts": {"no-hearts": {"lead": "any"}}}
+    assert settled.final_scores() == {Seat.N: 75, Seat.E: 75, Seat.S: 75, Seat.W: 100}
+    # one name, two rule sets: a match report refuses to add them up
+    from kingsolve.errors import InvalidRequestError
+    from kingsolve.hands.report import match_report
+    plain = Record.parse(text.replace(text.splitlines()[1] + "\n", ""))
+    assert plain.house_rules is None and plain.variant == settled.variant
+    with pytest.raises(InvalidRequestError, match="hand 2 is played under other rules"):
+        match_report([settled, plain])
+
+
+def test_house_rules_of_their_own_name_keep_the_sale_and_the_festa_tags():
+    # docs/rules.md 13: the procedures go by the rules' data, not their name.
+    def tags_of(house: str, *lines: str) -> str:
+        return record_text('[Variant "club"]', f'[Rules "{house.replace(chr(34), chr(92) + chr(34))}"]',
+                           *lines, f'[Deal "{DEAL}"]')
+    festa = Record.parse(tags_of('{"base":"portuguese","name":"club"}', '[Contract "festa"]',
+                                 '[Dealer "W"]', '[Festa "433"]'))
+    assert festa.festa == "433" and festa.rules.name == "club"
+    sold = Record.parse(tags_of('{"base":"italian","name":"club"}', '[Contract "trumps"]',
+                                '[Trump "S"]', '[Dealer "W"]', '[Sale "E 2"]'))
+    assert sold.sale == (Seat.E, 2)
+    with pytest.raises(RecordError, match="tag Sale 'E 2': variant 'club' has no sale .* no dealer"):
+        Record.parse(tags_of('{"base":"italian","name":"club","first_dealer":null}', '[Contract "trumps"]',
+                             '[Trump "S"]', '[Dealer "W"]', '[Sale "E 2"]'))
+    with pytest.raises(RecordError, match="tag Festa '433': variant 'club' has no festa .* no contract 'null'"):
+        Record.parse(tags_of('{"base":"portuguese","name":"club","contracts":{"null":null}}',
+                             '[Contract "festa"]', '[Dealer "W"]', '[Festa "433"]'))
+
+
 def test_match_report_counts_a_433_festa():
     # docs/rules.md 6 (3): the settlement is the hand's whole value; the festa hands out 325.
     from kingsolve.hands.report import hand_total, match_report
@@ -197,14 +238,14 @@ ERRORS = [
     (BASE, "SA SK S8 S3\nS4 S2 S9 S5\nS7 S6", r"line 10: trick 3: illegal card 'S7': S is on move and N holds it"),
     (BASE, "SA SK S8 S3\nSA", r"line 9: trick 2: illegal card 'SA': it has already been played"),
     (BASE, "SA SK S8 S3\n[Event \"x\"]", r"line 9: tag line '\[Event \"x\"\]' after the play"),
-    (['[Variant "italian"]', '[Contract "no-queens"]', '[Sale "E 1"]', '[Dealer "W"]', f'[Deal "{DEAL}"]'], "", r"line 3: tag Sale 'E 1': only the Italian trumps hands are sold"),
+    (['[Variant "italian"]', '[Contract "no-queens"]', '[Sale "E 1"]', '[Dealer "W"]', f'[Deal "{DEAL}"]'], "", r"line 3: tag Sale 'E 1': only the trumps hands are sold"),
     (['[Variant "italian"]', '[Contract "trumps"]', '[Trump "S"]', '[Sale "E 1"]', f'[Deal "{DEAL}"]', '[Leader "N"]'], "", r"line 4: tag Sale 'E 1' needs a Dealer tag"),
     (['[Variant "italian"]', '[Contract "trumps"]', '[Trump "S"]', '[Dealer "E"]', '[Sale "E 1"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Sale 'E 1': the dealer cannot buy"),
     (['[Variant "italian"]', '[Contract "trumps"]', '[Trump "S"]', '[Dealer "W"]', '[Sale "E x"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Sale: invalid value 'E x'"),
     (['[Variant "portuguese"]', '[Contract "festa"]', '[Trump "S"]', '[Dealer "W"]', '[Bid "E 4 null"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Bid 'E 4 null': a null bid is at most 3 tricks"),
     (['[Variant "portuguese"]', '[Contract "festa"]', '[Trump "S"]', '[Dealer "W"]', '[Bid "E 2 null"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Bid 'E 2 null': a null bid is played as null, not festa"),
     (['[Variant "portuguese"]', '[Contract "festa"]', '[Trump "S"]', '[Dealer "W"]', '[Bid "W 2"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Bid 'W 2': the host does not bid"),
-    (['[Variant "italian"]', '[Contract "no-queens"]', '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]'], "", r"line 4: tag Festa '433': festa outcomes belong to the Portuguese festa"),
+    (['[Variant "italian"]', '[Contract "no-queens"]', '[Dealer "W"]', '[Festa "433"]', f'[Deal "{DEAL}"]'], "", r"line 4: tag Festa '433': variant 'italian' has no festa \(docs/rules.md 6\)"),
     (['[Variant "portuguese"]', '[Contract "festa"]', '[Dealer "W"]', '[Festa "later"]', f'[Deal "{DEAL}"]'], "", r"line 4: tag Festa: invalid value 'later': expected one of accepted, refused, host, 433"),
     (['[Variant "portuguese"]', '[Contract "festa"]', '[Festa "433"]', f'[Deal "{DEAL}"]', '[Leader "N"]'], "", r"line 3: tag Festa '433' needs a Dealer tag"),
     (['[Variant "portuguese"]', '[Contract "festa"]', '[Trump "S"]', '[Dealer "W"]', '[Festa "accepted"]', f'[Deal "{DEAL}"]'], "", r"line 5: tag Festa 'accepted' needs a Bid tag"),

@@ -335,7 +335,7 @@ def test_cli_choices(capsys):
         (["choices", "sale", "--variant", "italian", "--deal", deal], "needs --dealer"),
         (["choices", "trump", "--deal", deal, "--leader", "N"], "needs --variant"),
         (["choices", "festa", "--variant", "italian", "--deal", deal, "--host", "N"],
-         "is for variant 'portuguese'"),
+         "choices festa: variant 'italian' has no festa"),
         (["choices", "trump", "--variant", "italian", "--leader", "N"],
          "give exactly one of --deal and --seed"),
         (["choices", "contract", "--deal", deal, "--chooser", "S", "--chosen", "Nx"],

@@ -204,6 +204,11 @@ def test_the_command_line_takes_a_rule_file(tmp_path, capsys):
     assert main(["choices", "trump", "--rules", str(HOUSE / "italian-game.json"), "--deal",
                  "N:A2.K.. K3.Q.. Q4.J.. J5.T..", "--leader", "N", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["kind"] == "trump"
+    festa = ["choices", "festa", "--deal", "N:A2.K.. K3.Q.. Q4.J.. J5.T..", "--host", "E", "--json"]
+    assert main([*festa, "--rules", str(HOUSE / "portuguese-engine.json")]) == 0
+    assert json.loads(capsys.readouterr().out)["variant"] == "portuguese"
+    assert main([*festa, "--rules", str(HOUSE / "italian-game.json")]) == 3
+    assert "variant 'italian' has no festa" in capsys.readouterr().err
 
 
 def test_a_batch_line_takes_a_rule_document():
@@ -230,3 +235,34 @@ def test_a_record_embeds_its_rule_document():
     wrong = record.text().replace('[Variant "russian"]', '[Variant "italian"]')
     with pytest.raises(RecordError, match="tag Variant"):
         Record.parse(wrong)
+
+
+def test_the_api_checks_a_rule_document_and_names_what_it_changes(client):
+    own = json.loads((HOUSE / "portuguese-engine.json").read_text())
+    resp = client.post("/api/v1/variants/check", json=own)
+    assert resp.status_code == 200, resp.get_json()
+    body = resp.get_json()
+    assert rules_from_dict(body["rules"]) == rules_from_dict(own) and body["base"] == "portuguese"
+    changed = {(d["contract"], d["field"]): (d["base"], d["rules"]) for d in body["differences"]}
+    assert changed[("no-hearts", "lead")] == ({"suit": "H", "mode": "while-other-suits"}, "any")
+    assert changed[("no-queens", "forced")] == ([], ["SQ", "HQ", "DQ", "CQ"])
+    assert all(field != "description" for _, field in changed)
+    # A whole document under a name of its own is read against the built-in it is nearest.
+    named = {**VARIANTS["turkish"].to_dict(), "name": "club"}
+    named["contracts"] = dict(named["contracts"])
+    named["contracts"]["no-hearts"] = {**named["contracts"]["no-hearts"], "early_end": False}
+    body = client.post("/api/v1/variants/check", json=named).get_json()
+    assert body["base"] == "turkish" and body["differences"] == [
+        {"contract": "no-hearts", "field": "early_end", "base": True, "rules": False}]
+    dropped = {"base": "italian", "schedule": [], "doubles_schedule": [],
+               "contracts": {"domino": None, "extra": {"each_trick": -1}}}
+    body = client.post("/api/v1/variants/check", json=dropped).get_json()
+    assert [(d["contract"], d["field"], d["rules"] is None) for d in body["differences"]
+            if d["contract"] in ("domino", "extra")] == [("domino", None, True), ("extra", None, False)]
+    assert client.post("/api/v1/variants/check", json={"base": "russian"}).get_json()["differences"] == []
+    bad = client.post("/api/v1/variants/check", json={"base": "russian", "contracts": {"no-king": {"forced": ["HZ"]}}})
+    assert bad.status_code == 400 and bad.get_json()["error"] == "invalid-rules"
+    assert "contracts.no-king.forced" in bad.get_json()["message"]
+    assert client.post("/api/v1/variants/check", json={"deck": 36}).status_code == 400
+    paths = client.get("/api/v1/openapi.json").get_json()["paths"]
+    assert "RulesCheck" in json.dumps(paths["/api/v1/variants/check"]["post"]["responses"]["200"])

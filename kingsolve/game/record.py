@@ -534,7 +534,7 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
     score = _score_tag(tags, deal)
     if festa == "433":
         return _unplayed_433(tags, variant.name, contract.name, deal, leader, dealer, doubles,
-                             trump, options, play_lines, hand, score, t.line_of)
+                             trump, options, play_lines, hand, score, t.line_of, house_rules)
     position = _start_position(t, variant, contract, deal, leader, trump, doubles)
     play = _play(position, contract.kind, play_lines, from_json)
     record = Record(variant.name, contract.name, deal, leader, trump=trump, options=options,
@@ -691,8 +691,11 @@ def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
         return None
     value, line = tags["Sale"]
     parts = value.split()
-    if not variant.name.startswith("italian") or contract != "trumps":
-        raise RecordError(f"tag Sale {excerpt(value)}: only the Italian trumps hands are sold "
+    no_sale = variant.lacks("sale")
+    if no_sale is not None:
+        raise RecordError(f"tag Sale {excerpt(value)}: {no_sale}", line)
+    if contract != "trumps":
+        raise RecordError(f"tag Sale {excerpt(value)}: only the trumps hands are sold "
                           f"(docs/rules.md 10)", line)
     if dealer is None:
         raise RecordError(f"tag Sale {excerpt(value)} needs a Dealer tag (the seller)", line)
@@ -711,7 +714,10 @@ def _festa_hand_tag(tags, tag: str, what: str, variant: RuleSet, contract: str,
     if tag not in tags:
         return None
     value, line = tags[tag]
-    if variant.name != "portuguese" or contract not in ("festa", "null"):
+    no_festa = variant.lacks("festa")
+    if no_festa is not None:
+        raise RecordError(f"tag {tag} {excerpt(value)}: {no_festa}", line)
+    if contract not in ("festa", "null"):
         raise RecordError(f"tag {tag} {excerpt(value)}: {what} belong to the Portuguese festa "
                           f"(docs/rules.md 6)", line)
     if dealer is None:
@@ -745,7 +751,8 @@ def _festa_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None) -> st
 
 def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
                   dealer: Seat | None, doubles: bool, trump: Suit | None,
-                  options: tuple[str, ...], play_lines, hand, score, line_of) -> Record:
+                  options: tuple[str, ...], play_lines, hand, score, line_of,
+                  house_rules: str | None) -> Record:
     """docs/rules.md 6 (3): a festa settled 433 has no trump and no play."""
     if trump is not None:
         raise RecordError(f"tag Trump {excerpt(tags['Trump'][0])}: a festa settled 433 is not played "
@@ -756,7 +763,8 @@ def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
     record = Record(variant, contract, deal, leader, options=options, dealer=dealer,
                     doubles=doubles, event=tags.get("Event", (None,))[0],
                     site=tags.get("Site", (None,))[0], date=tags.get("Date", (None,))[0],
-                    hand=hand, seed=tags.get("Seed", (None,))[0], festa="433", score=score)
+                    hand=hand, seed=tags.get("Seed", (None,))[0], festa="433", score=score,
+                    house_rules=house_rules)
     settled = record.adjustments()
     if score is not None and dict(score) != settled:
         shown = " ".join(f"{s.name} {v}" for s, v in settled.items())

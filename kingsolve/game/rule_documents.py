@@ -31,7 +31,8 @@ from ..errors import InvalidRulesError, KingsolveError, excerpt
 from .rules import (TRUMP_NAMED, TRUMP_NAMED_OR_NONE, TRUMP_NONE, VARIANTS, Contract, LeadMode,
                     RuleSet, TrumpObligation, get_variant)
 
-__all__ = ["rules_from_dict", "rules_from_json", "resolve_variant", "RULES_FIELDS",
+__all__ = ["rules_from_dict", "rules_from_json", "resolve_variant", "rule_differences",
+           "checked_rules", "RULES_FIELDS",
            "CONTRACT_FIELDS", "MAX_CONTRACTS", "MAX_NAME", "MAX_POINTS", "MAX_DOCUMENT"]
 
 #: Fields of a rule document and of each of its contracts (others are refused).
@@ -344,3 +345,54 @@ def resolve_variant(variant: Any) -> RuleSet:
     if isinstance(variant, Mapping):
         return rules_from_dict(variant)
     return get_variant(variant)
+
+
+#: Fields that are words about the rules, not rules: no difference is reported for them.
+_WORDS = ("name", "description")
+
+
+def rule_differences(rules: RuleSet, base: RuleSet) -> list[dict]:
+    """What ``rules`` changes from ``base``, a field a line, in the documents' order.
+
+    Each difference is ``{"contract": name or None, "field": name or None, "base":
+    value, "rules": value}`` in the rule document's terms: ``contract`` None for a
+    field of the rule set, ``field`` None for a contract added (``base`` None) or
+    dropped (``rules`` None). Names and descriptions are left out.
+
+    >>> own = rules_from_dict({"base": "russian", "contracts": {"no-king": {"forced": []}}})
+    >>> rule_differences(own, get_variant("russian"))
+    [{'contract': 'no-king', 'field': 'forced', 'base': ['HK'], 'rules': []}]
+    """
+    mine, theirs = rules.to_dict(), base.to_dict()
+    out = [{"contract": None, "field": k, "base": theirs.get(k), "rules": mine.get(k)}
+           for k in dict.fromkeys([*theirs, *mine])
+           if k not in (*_WORDS, "contracts") and theirs.get(k) != mine.get(k)]
+    ours, base_contracts = mine["contracts"], theirs["contracts"]
+    for name in dict.fromkeys([*base_contracts, *ours]):
+        if name not in ours or name not in base_contracts:
+            out.append({"contract": name, "field": None, "base": base_contracts.get(name),
+                        "rules": ours.get(name)})
+            continue
+        a, b = base_contracts[name], ours[name]
+        out.extend({"contract": name, "field": k, "base": a.get(k), "rules": b.get(k)}
+                   for k in dict.fromkeys([*a, *b]) if k not in _WORDS and a.get(k) != b.get(k))
+    return out
+
+
+def checked_rules(document: Any) -> dict:
+    """A rule document checked (``rules_from_dict``): ``{"rules": the whole document,
+    "base": a built-in's name, "differences": rule_differences from it}``.
+
+    The base is the document's own ``base``, else the built-in of its name, else the
+    built-in of its deck it differs from least: a client shows its house rules as
+    "portuguese, with ..." whichever way they were written.
+    """
+    rules = rules_from_dict(document)
+    named = document.get("base") or rules.name
+    if named in VARIANTS:
+        base = VARIANTS[named]
+    else:
+        same_deck = [v for v in VARIANTS.values() if v.deck == rules.deck] or list(VARIANTS.values())
+        base = min(same_deck, key=lambda v: len(rule_differences(rules, v)))
+    return {"rules": rules.to_dict(), "base": base.name,
+            "differences": rule_differences(rules, base)}

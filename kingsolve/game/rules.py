@@ -23,7 +23,19 @@ __all__ = [
     "get_variant",
     "compile_contract",
     "mask_where",
+    "TURKISH_PENALTIES",
+    "TURKISH_QUOTAS",
+    "PROCEDURES",
 ]
+
+#: The penalty contracts a Turkish chooser picks from (docs/rules.md 7).
+TURKISH_PENALTIES = ("no-tricks", "no-hearts", "no-kings-jacks", "no-queens",
+                     "no-king-of-hearts", "no-last-two")
+#: The Turkish quotas where a rule set's ``quotas`` leave one out (docs/rules.md 7).
+TURKISH_QUOTAS = {"each_penalty_contract": 2, "penalty_per_seat": 3, "trumps_per_seat": 2}
+#: The match procedures a rule set's data imply (``RuleSet.lacks``), with their sections.
+PROCEDURES = {"sale": "sale (docs/rules.md 10)", "festa": "festa (docs/rules.md 6)",
+              "chooser": "Turkish chooser (docs/rules.md 7)"}
 
 # Lead restriction modes (docs/rules.md section 2, step 1).
 LEAD_NONE, LEAD_UNTIL_BROKEN, LEAD_WHILE_OTHER_SUITS = 0, 1, 2
@@ -276,6 +288,43 @@ class RuleSet:
                                        f"expected one of: {', '.join(self.contracts)}")
         return c.with_options(options) if options else c
 
+    def lacks(self, procedure: str) -> str | None:
+        """Why the rule set has no match ``procedure`` of ``PROCEDURES``, in one line, or
+        None when it has it. The procedures go by the data, not the name, so that house
+        rules keep their base's while they keep what it needs:
+
+        - ``sale``: a dealer (``first_dealer``) declares the trump of ``trumps``;
+        - ``festa``: a ``festa`` contract with a named trump and a ``null`` without, 4 players;
+        - ``chooser``: the Turkish ``quotas``, the six penalty contracts and ``trumps``.
+
+        >>> print(get_variant("portuguese").lacks("sale"))
+        variant 'portuguese' has no sale (docs/rules.md 10): it has no contract 'trumps'
+        """
+        if procedure not in PROCEDURES:
+            raise KeyError(procedure)
+        trumps = {"sale": "trumps", "festa": "festa", "chooser": "trumps"}[procedure]
+        needed = {"sale": [trumps], "festa": [trumps, "null"],
+                  "chooser": [*TURKISH_PENALTIES, trumps]}[procedure]
+        missing = [name for name in needed if name not in self.contracts]
+        if missing:
+            why = f"it has no contract {missing[0]!r}"
+        elif self.contracts[trumps].trump == TRUMP_NONE:
+            why = f"its contract {trumps!r} takes no trump"
+        elif procedure == "sale" and self.first_dealer is None:
+            why = "it has no dealer to declare the trump (first_dealer is null)"
+        elif procedure == "festa" and (self.contracts["null"].trump != TRUMP_NONE or 4 not in self.players):
+            why = "its 'null' takes a trump" if 4 in self.players else "it is not played by 4"
+        elif procedure == "chooser" and "quotas" not in self.extra:
+            why = "it has no quotas"
+        else:
+            return None
+        return f"variant {self.name!r} has no {PROCEDURES[procedure]}: {why}"
+
+    @property
+    def quotas(self) -> dict[str, int]:
+        """The Turkish chooser's quotas (docs/rules.md 7): the rule set's, defaults filled in."""
+        return {**TURKISH_QUOTAS, **self.extra.get("quotas", {})}
+
     def next_seat(self, seat: Seat, seats: Iterable[Seat] = tuple(Seat)) -> Seat:
         """The next seat in play direction among ``seats``."""
         in_play = set(seats)
@@ -289,13 +338,15 @@ class RuleSet:
     def match_schedule(self, doubles: bool = False) -> list[ScheduledHand]:
         """The hands of a match with dealer and first leader of each (docs/rules.md 4-8)."""
         out = []
-        if self.name == "turkish":
+        if self.lacks("chooser") is None:
+            hands = (len(TURKISH_PENALTIES) * self.quotas["each_penalty_contract"]
+                     + 4 * self.quotas["trumps_per_seat"])
             chooser = Seat.N
-            for i in range(20):
+            for i in range(hands):
                 out.append(ScheduledHand(i + 1, None, None, chooser))
                 chooser = chooser.next(self.direction)
             return out
-        if self.name == "russian":
+        if self.first_dealer is None:          # no dealer: the first lead goes round (Russian)
             leader = Seat.N
             for i, name in enumerate(self.schedule):
                 out.append(ScheduledHand(i + 1, name, None, leader))

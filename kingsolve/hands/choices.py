@@ -26,13 +26,12 @@ from typing import Any, Iterable
 from ..game.cards import Seat, Suit
 from ..checks import check_int
 from ..game.deal import Deal
-from .match import TURKISH_PENALTIES
 from ..game.position import Position
 from ..search.analysis import LEGEND, format_number, value_text
 from ..errors import InvalidRequestError
 from ..game.result import Budget, Number, Solver, json_number
 from ..game.rule_documents import resolve_variant
-from ..game.rules import TRUMP_NONE, RuleSet, get_variant
+from ..game.rules import TRUMP_NONE, TURKISH_PENALTIES, RuleSet
 from ..search.table import analyse_each
 
 __all__ = ["Choices", "Option", "trump_choice", "sale_choice", "festa_choice",
@@ -293,13 +292,21 @@ class _Analyser:
                        seed, self.nodes, (time.perf_counter() - self.began) * 1000, params)
 
 
+def _with(variant: RuleSet, procedure: str) -> RuleSet:
+    """``variant`` when it has the match ``procedure`` (``RuleSet.lacks``), else the error."""
+    missing = variant.lacks(procedure)
+    if missing is not None:
+        raise InvalidRequestError(missing)
+    return variant
+
+
 def _deal(deal: "Deal | str") -> Deal:
     return deal if isinstance(deal, Deal) else Deal(deal)
 
 
 def _trump_contract(variant: RuleSet, contract: str | None) -> str:
     if contract is None:
-        contract = {"portuguese": "festa"}.get(variant.name, "trumps")
+        contract = "festa" if "festa" in variant.contracts else "trumps"
     c = variant.contract(contract)
     if c.trump == TRUMP_NONE:
         raise InvalidRequestError(f"contract {contract!r} of variant {variant.name!r} takes no "
@@ -380,10 +387,7 @@ def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | st
     ``stops_paying``: the lowest price at which buying no longer gains the buyer
     anything (``highest_paying_price`` is one less; 0 when buying never pays).
     """
-    variant = resolve_variant(variant)
-    if not variant.name.startswith("italian"):
-        raise InvalidRequestError(f"variant {variant.name!r} has no sale: only the Italian "
-                                  f"trumps hands are sold (docs/rules.md 10)")
+    variant = _with(resolve_variant(variant), "sale")
     deal = _deal(deal)
     dealer = Seat.parse(dealer)
     if dealer not in deal.seats:
@@ -424,7 +428,7 @@ def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | st
 
 def festa_choice(deal: "Deal | str", host: "Seat | str", budget: Budget | None = None,
                  seed: Any = None, solver: Solver | None = None,
-                 exact: bool = False) -> Choices:
+                 exact: bool = False, variant: "str | RuleSet" = "portuguese") -> Choices:
     """The Portuguese festa (docs/rules.md 6), double dummy, for the host and each bidder.
 
     Options: ``433`` (host 100, each other 75, no play), ``null`` (the seat after the
@@ -435,7 +439,7 @@ def festa_choice(deal: "Deal | str", host: "Seat | str", budget: Budget | None =
     its value minus the bid beats what it gets from the host's own best choice:
     ``highest_plus_bid`` and ``highest_null_bid`` (0 when no bid pays).
     """
-    variant = get_variant("portuguese")
+    variant = _with(resolve_variant(variant), "festa")
     deal = _deal(deal)
     host = Seat.parse(host)
     if deal.players != 4 or host not in deal.seats:
@@ -483,7 +487,8 @@ def festa_choice(deal: "Deal | str", host: "Seat | str", budget: Budget | None =
 def contract_choice(deal: "Deal | str", chooser: "Seat | str",
                     chosen: Iterable[tuple["Seat | str", str]] = (),
                     budget: Budget | None = None, seed: Any = None,
-                    solver: Solver | None = None, exact: bool = False) -> Choices:
+                    solver: Solver | None = None, exact: bool = False,
+                    variant: "str | RuleSet" = "turkish") -> Choices:
     """The Turkish chooser's contracts under the quotas (docs/rules.md 7), double dummy.
 
     ``chosen`` lists the (seat, contract) choices already made in the match. Each
@@ -491,7 +496,7 @@ def contract_choice(deal: "Deal | str", chooser: "Seat | str",
     contracts and two ``trumps``. The chooser leads; for ``trumps`` it names the trump,
     so each suit is an option.
     """
-    variant = get_variant("turkish")
+    variant = _with(resolve_variant(variant), "chooser")
     deal = _deal(deal)
     chooser = Seat.parse(chooser)
     if chooser not in deal.seats:
@@ -507,22 +512,25 @@ def contract_choice(deal: "Deal | str", chooser: "Seat | str",
     played = {name: sum(1 for _, n in pairs if n == name) for name in TURKISH_PENALTIES}
     penalties = {s: sum(1 for x, n in pairs if x == s and n != "trumps") for s in Seat}
     trumps = {s: sum(1 for x, n in pairs if x == s and n == "trumps") for s in Seat}
+    each, own_penalties, own_trumps = (variant.quotas[k] for k in
+                                       ("each_penalty_contract", "penalty_per_seat", "trumps_per_seat"))
     allowed = []
-    if penalties[chooser] < 3:
-        allowed += [name for name in TURKISH_PENALTIES if played[name] < 2]
+    if penalties[chooser] < own_penalties:
+        allowed += [name for name in TURKISH_PENALTIES if played[name] < each]
     specs: list[tuple[str, str, Seat, Suit | None]] = [(n, n, chooser, None) for n in allowed]
-    if trumps[chooser] < 2:
+    if trumps[chooser] < own_trumps:
         specs += [(f"trumps {t.letter}", "trumps", chooser, t) for t in Suit]
     if not specs:
-        raise InvalidRequestError(f"{chooser.name} has no contract left to choose: its three "
-                                  f"penalties and two trumps are chosen")
+        raise InvalidRequestError(f"{chooser.name} has no contract left to choose: its "
+                                  f"{own_penalties} penalties and {own_trumps} trumps are chosen")
     run = _Analyser(variant, deal, budget, solver, exact)
     options = run.options(specs)
     best = _best(options, chooser)
     summary = {"best": [o.label for o in best], "value": json_number(best[0].rating(chooser)),
                "proved_best": _proved_best(options, chooser),
                "ranking": _ranking(options, chooser),
-               "left": {"penalties": 3 - penalties[chooser], "trumps": 2 - trumps[chooser]}}
+               "left": {"penalties": own_penalties - penalties[chooser],
+                        "trumps": own_trumps - trumps[chooser]}}
     return run.done("contract", options, summary, seed, {"chooser": chooser.name})
 
 

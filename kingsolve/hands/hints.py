@@ -36,7 +36,7 @@ from .match import contract_total
 from ..game.position import Position
 from ..game.result import Budget, Solver, json_int
 from ..game.rule_documents import resolve_variant
-from ..game.rules import RuleSet, get_variant
+from ..game.rules import RuleSet
 from .sampling import DealSampler, SeatView
 from ..game.trick_rules import trick_winner_index
 
@@ -482,7 +482,9 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
     seat = Seat.parse(seat)
     contract = contract or ("festa" if "festa" in rs.contracts else "trumps")
     if leader is None:
-        leader = seat.next(rs.direction) if rs.name.startswith("italian") else seat
+        # the Italian dealer names the trump and the next seat leads; the Turkish
+        # chooser and the Portuguese host lead themselves
+        leader = seat.next(rs.direction) if rs.lacks("sale") is None else seat
     leader = Seat.parse(leader)
     opts = [_Option(_label(t), contract, t, leader) for t in _trump_options(rs, contract)]
     results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
@@ -511,9 +513,9 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
     start = time.perf_counter()
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
     rs = resolve_variant(variant)
-    if rs.name not in ("italian", "italian-wikipedia"):
-        raise InvalidRequestError(f"selling the declaration is an Italian rule (docs/rules.md 10), "
-                                  f"not one of {rs.name!r}")
+    no_sale = rs.lacks("sale")
+    if no_sale is not None:
+        raise InvalidRequestError(no_sale)
     dealer = Seat.parse(seat)
     leader = dealer.next(rs.direction)
     trumps = _trump_options(rs, "trumps")
@@ -567,9 +569,9 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     start = time.perf_counter()
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
     rs = resolve_variant(variant)
-    if rs.name != "turkish":
-        raise InvalidRequestError(f"choosing the contract is a Turkish rule (docs/rules.md 7), "
-                                  f"not one of {rs.name!r}")
+    no_chooser = rs.lacks("chooser")
+    if no_chooser is not None:
+        raise InvalidRequestError(no_chooser)
     seat = Seat.parse(seat)
     names = list(contracts) if contracts is not None else list(rs.contracts)
     if not names:
@@ -602,7 +604,8 @@ FESTA_TRICK, NULL_TRICK, MAX_NULL = 25, 75, 3
 def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str | None" = None,
                samples: int = 10, ms: float | None = None, seed: int = 0,
                budget: Budget | None = None, threads: int = 1,
-               solver: Solver | None = None, horizon: int | None = None) -> ChoiceHint:
+               solver: Solver | None = None, horizon: int | None = None,
+               variant: "str | RuleSet" = "portuguese") -> ChoiceHint:
     """The Portuguese festa (docs/rules.md 6): what to choose as host, or how high to bid.
 
     ``role="host"`` (no bid accepted): null (the next seat leads), each trump led by
@@ -613,7 +616,10 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     """
     start = time.perf_counter()
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
-    rs = get_variant("portuguese")
+    rs = resolve_variant(variant)
+    no_festa = rs.lacks("festa")
+    if no_festa is not None:
+        raise InvalidRequestError(no_festa)
     seat = Seat.parse(seat)
     nxt = seat.next(rs.direction)
     if role == "host":

@@ -40,7 +40,7 @@ from ..game.deal import seats_for_players
 from ..errors import KingsolveError
 from ..game.result import Number, json_number
 from ..game.rule_documents import resolve_variant
-from ..game.rules import RuleSet, ScheduledHand, compile_contract
+from ..game.rules import TURKISH_PENALTIES, RuleSet, ScheduledHand, compile_contract
 
 __all__ = ["ScoreSheet", "SheetHand", "Sale", "Bid", "Festa", "ScoreSheetError",
            "contract_total", "check_turkish_choices"]
@@ -233,10 +233,6 @@ def contract_total(variant: "RuleSet | str", contract: str, players: int = 4) ->
     return tables.points_of_mask(deck) + sum(tables.trick_points) + players * tables.seat_constant
 
 
-TURKISH_PENALTIES = ("no-tricks", "no-hearts", "no-kings-jacks", "no-queens",
-                     "no-king-of-hearts", "no-last-two")
-
-
 def check_turkish_choices(choices: Sequence[tuple["Seat | str", str]], complete: bool = False,
                           variant: "RuleSet | str" = "turkish") -> None:
     """Check Turkish choices ``(chooser, contract)`` against the quotas (docs/rules.md 7).
@@ -246,10 +242,8 @@ def check_turkish_choices(choices: Sequence[tuple["Seat | str", str]], complete:
     every quota exactly. Raises ``ScoreSheetError`` naming the broken quota.
     """
     rs = resolve_variant(variant)
-    quotas = rs.extra.get("quotas", {})
-    per_contract = int(quotas.get("each_penalty_contract", 2))
-    per_seat_penalty = int(quotas.get("penalty_per_seat", 3))
-    per_seat_trumps = int(quotas.get("trumps_per_seat", 2))
+    per_contract, per_seat_penalty, per_seat_trumps = (
+        rs.quotas[k] for k in ("each_penalty_contract", "penalty_per_seat", "trumps_per_seat"))
     played: dict[str, int] = {}
     penalty: dict[Seat, int] = {}
     trumps: dict[Seat, int] = {}
@@ -372,8 +366,8 @@ class ScoreSheet:
                 continue
             if self.variant.contract(name).kind == "tricks":
                 total += contract_total(self.variant, name, self.players)
-        if self.variant.name == "turkish":
-            quotas = self.variant.extra["quotas"]
+        if self.variant.lacks("chooser") is None:
+            quotas = self.variant.quotas
             total += quotas["each_penalty_contract"] * sum(
                 contract_total(self.variant, n) for n in TURKISH_PENALTIES)
             total += 4 * quotas["trumps_per_seat"] * contract_total(self.variant, "trumps")
@@ -394,7 +388,7 @@ class ScoreSheet:
             raise ScoreSheetError(f"the match is complete: all {len(self.schedule)} hands are "
                                   f"recorded")
         where = f"hand {sched.number}"
-        festa_hand = self.variant.name == "portuguese" and sched.contract == "festa"
+        festa_hand = sched.contract == "festa" and self.variant.lacks("festa") is None
         contract = self._hand_contract(sched, hand, contract, festa, festa_hand, where)
         played, leader, trump_suit = self._played(sched, hand, contract, trump, festa,
                                                   festa_hand, where)
@@ -435,7 +429,7 @@ class ScoreSheet:
         elif contract is None:
             raise ScoreSheetError(f"invalid {where}: the chooser ({sched.leader.name}) picks the "
                                   f"contract; name it (contract=...)")
-        if self.variant.name == "turkish":
+        if self.variant.lacks("chooser") is None:
             check_turkish_choices([(h.leader, h.contract) for h in self.hands]
                                   + [(sched.leader, contract)], variant=self.variant)
         return contract
@@ -472,9 +466,10 @@ class ScoreSheet:
 
     def _from_position(self, pos: Any, sched: ScheduledHand, festa: Festa | None,
                        where: str) -> tuple[dict[Seat, Number], Seat, Suit | None]:
-        if pos.variant.name != self.variant.name:
+        if pos.variant != self.variant:
+            other = " (other rules of that name)" if pos.variant.name == self.variant.name else ""
             raise ScoreSheetError(f"invalid {where}: the position is played under "
-                                  f"{pos.variant.name!r}, the match under {self.variant.name!r}")
+                                  f"{pos.variant.name!r}{other}, the match under {self.variant.name!r}")
         if not pos.complete:
             raise ScoreSheetError(f"invalid {where}: the hand is not finished "
                                   f"({len(pos.record)} cards played)")
@@ -537,8 +532,11 @@ class ScoreSheet:
     def _settle_sale(self, scores: dict[Seat, Number], sale: Sale, sched: ScheduledHand,
                      contract: str | None, where: str) -> None:
         # docs/rules.md 10: buyer tricks - k, dealer tricks + k.
-        if not (self.variant.name in ("italian", "italian-wikipedia") and contract == "trumps"):
-            raise ScoreSheetError(f"invalid {where}: only an Italian 'trumps' hand may be sold, "
+        no_sale = self.variant.lacks("sale")
+        if no_sale is not None:
+            raise ScoreSheetError(f"invalid {where}: {no_sale}")
+        if contract != "trumps":
+            raise ScoreSheetError(f"invalid {where}: only a 'trumps' hand may be sold, "
                                   f"this is {self.variant.name!r} {contract!r}")
         dealer = sched.dealer
         assert dealer is not None

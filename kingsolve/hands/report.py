@@ -181,6 +181,11 @@ def _match_records(records: "Sequence[Record] | str", review_play: bool,
     if len(variants) != 1:
         raise InvalidRequestError(f"match report: the records mix rule sets "
                                   f"({', '.join(sorted(variants))})")
+    rules = records[0].rules
+    for i, record in enumerate(records[1:], 2):
+        if record.rules != rules:        # one name, but house rules in a tag Rules
+            raise InvalidRequestError(f"match report: hand {i} is played under other rules "
+                                      f"than the first hand's, both named {rules.name!r}")
     seats = list(records[0].deal.seats)
     for i, record in enumerate(records):
         if list(record.deal.seats) != seats:
@@ -226,8 +231,8 @@ def _match_checks(records: list[Record], hands: list, running: dict, wrong: list
         "match_sum": json_number(match_sum),
         "zero_sum": (match_sum == 0) if complete else None,
     }
-    if records[0].variant == "turkish":
-        checks["quotas"] = _turkish_quotas(records, complete)
+    if rules.lacks("chooser") is None:
+        checks["quotas"] = _turkish_quotas(records, rules, complete)
     return checks
 
 
@@ -243,7 +248,7 @@ def _deal_values(record: Record, budget: Budget,
     return _exact(a.values, a.bounds)
 
 
-def _turkish_quotas(records: list[Record], complete: bool) -> dict:
+def _turkish_quotas(records: list[Record], rules, complete: bool) -> dict:
     """docs/rules.md 7: each penalty contract twice a match; each chooser 3 penalties, 2 trumps."""
     from .match import TURKISH_PENALTIES, ScoreSheetError, check_turkish_choices
     per_contract = {name: 0 for name in TURKISH_PENALTIES}
@@ -257,7 +262,8 @@ def _turkish_quotas(records: list[Record], complete: bool) -> dict:
             per_seat[chooser]["penalties"] += 1
     problems = []
     try:
-        check_turkish_choices([(r.leader, r.contract) for r in records], complete=complete)
+        check_turkish_choices([(r.leader, r.contract) for r in records], complete=complete,
+                              variant=rules)
     except ScoreSheetError as exc:
         problems.append(str(exc))
     return {"contracts": per_contract, "choosers": per_seat, "ok": not problems,

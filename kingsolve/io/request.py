@@ -203,10 +203,7 @@ def _choice_hint(req: Mapping[str, Any], choice: str, variant: RuleSet, seat: st
     if choice == "contract":
         return contract_hint(variant, seat, hand, contracts=_field(req, "contracts", list),
                              **common)
-    if variant.name != "portuguese":
-        raise InvalidRequestError(f"the festa is Portuguese (docs/rules.md 6), not "
-                                  f"{excerpt(variant.name)}")
-    return festa_hint(seat, hand, role=_field(req, "role", str, "host"), **common)
+    return festa_hint(seat, hand, role=_field(req, "role", str, "host"), variant=variant, **common)
 
 
 def budget_from_request(req: Mapping[str, Any], limits: Limits = LIMITS) -> Budget:
@@ -375,20 +372,27 @@ class ReviewRequest:
 #: The fields each kind of choice needs besides the deal (``kingsolve.hands.choices``).
 CHOICE_KINDS = {"trump": ("variant",), "sale": ("variant", "dealer"), "festa": ("host",),
                 "contract": ("chooser",), "redeal": ()}
-#: The rule set of the kinds of choice that belong to one (docs/rules.md 4, 6, 7).
+#: The built-in rule set of the kinds of choice that belong to one (docs/rules.md 4, 6,
+#: 7), for a request that names none.
 CHOICE_VARIANTS = {"festa": "portuguese", "contract": "turkish", "redeal": "italian"}
+#: The match procedure (``RuleSet.lacks``) a kind of choice needs of its rule set.
+CHOICE_PROCEDURES = {"sale": "sale", "festa": "festa", "contract": "chooser"}
 
 
 def choice_variant(kind: str, variant: RuleSet | None) -> RuleSet | None:
-    """The rule set of a ``kind`` of choice: its own where it belongs to one (a
-    different ``variant`` is an error), else ``variant``."""
-    own = CHOICE_VARIANTS.get(kind)
-    if own is None:
-        return variant
-    if variant is not None and variant.name != own:
-        raise InvalidRequestError(f"choices {kind} is for variant {own!r}, got "
-                                  f"{excerpt(variant.name)}")
-    return get_variant(own)
+    """The rule set of a ``kind`` of choice: ``variant`` when it has the procedure the
+    kind needs (house rules keep their base's), else an error naming what it lacks;
+    with none given, the built-in the kind belongs to (``CHOICE_VARIANTS``)."""
+    if variant is None:
+        own = CHOICE_VARIANTS.get(kind)
+        return None if own is None else get_variant(own)
+    if kind == "redeal" and variant.name != "italian":
+        raise InvalidRequestError(f"choices redeal is the Italian booklet's (docs/rules.md 4), "
+                                  f"got {excerpt(variant.name)}")
+    missing = variant.lacks(CHOICE_PROCEDURES[kind]) if kind in CHOICE_PROCEDURES else None
+    if missing is not None:
+        raise InvalidRequestError(f"choices {kind}: {missing}")
+    return variant
 
 
 @dataclass(frozen=True)
@@ -438,7 +442,8 @@ class ChoicesRequest:
         if self.kind == "sale":
             return sale_choice(self.variant, self.deal, self.dealer, **searched)
         if self.kind == "festa":
-            return festa_choice(self.deal, self.host, **searched)
+            return festa_choice(self.deal, self.host, variant=self.variant, **searched)
         if self.kind == "contract":
-            return contract_choice(self.deal, self.chooser, self.chosen, **searched)
+            return contract_choice(self.deal, self.chooser, self.chosen, variant=self.variant,
+                                   **searched)
         return redeal_choice(self.deal, self.threshold, seed=self.seed)

@@ -56,6 +56,7 @@
     doubles: false,     // the position on the board is played in doubles: values are the sides'
     tip: null,          // the card whose value the tip shows, null when hidden
     tipBy: null,        // what showed it: hover, focus or tap
+    house: null,        // house rules in use: {document, source, rules, base, differences} (POST /variants/check)
   };
 
   // --- the API ---------------------------------------------------------------------
@@ -126,7 +127,12 @@
   }
 
   // --- set-up ------------------------------------------------------------------------
-  const variant = () => state.variants[$("variant").value];
+  // House rules sit in the rule-set list beside the built-ins under a value no built-in
+  // name can take (names are lower-case letters, digits and '-').
+  const HOUSE = "*house";
+  const variant = () => ($("variant").value === HOUSE ? state.house.rules : state.variants[$("variant").value]);
+  // What a request names as its rule set: a built-in's name, or the house rules' document.
+  const requestVariant = () => ($("variant").value === HOUSE ? state.house.document : $("variant").value);
   const contract = () => variant().contracts[$("contract").value];
 
   function fillSelect(select, items, keep) {
@@ -158,7 +164,7 @@
 
   function setup() {
     return {
-      variant: $("variant").value,
+      variant: requestVariant(),
       contract: $("contract").value,
       trump: $("trump").value || null,
       options: [...document.querySelectorAll("input[name=option]:checked")].map((i) => i.value),
@@ -221,6 +227,98 @@
     $("deal").value = r.body.deal;
     $("seed").placeholder = `last: ${r.body.seed}`;
     newDeal();
+  }
+
+  // --- house rules: a rule document of the user's, checked by the server -------------
+  const HOUSE_KEPT = "kingsolve-house-rules";   // localStorage: a reload keeps the house rules
+  const FIELD_WORDS = { forced: "forced discards", first_trick_protection: "first-trick protection",
+    card_points: "points", last_two: "last tricks", broken_by: "a suit broken by" };
+
+  function fillVariants(keep) {
+    const items = Object.keys(state.variants).map((n) => [n, n]);
+    if (state.house) items.push([HOUSE, `house rules (${state.house.base}${state.house.differences.length ? "+" : ""})`]);
+    fillSelect($("variant"), items, keep);
+  }
+
+  // Check a rule document's text with the server and, when it is playable, make it the
+  // board's rule set: every request then carries it in place of a variant name.
+  async function useRules(text, source, quiet = false) {
+    let document;
+    try {
+      document = JSON.parse(text);
+    } catch (err) {
+      if (!quiet) say("Cannot use these rules: the text is not JSON.", "error");
+      return false;
+    }
+    const r = await api("POST", "/api/v1/variants/check", document);
+    if (!r.ok) {
+      if (!quiet) say(`Cannot use these rules: ${r.body.message}`, "error");
+      return false;
+    }
+    state.house = { document, source, ...r.body };
+    try { localStorage.setItem(HOUSE_KEPT, JSON.stringify({ document, source })); } catch (err) { /* private mode */ }
+    fillVariants(HOUSE);
+    renderHouse();
+    return true;
+  }
+
+  async function loadRules(e) {
+    e.preventDefault();
+    const text = $("rules-text").value.trim();
+    if (!text) { say("Choose a rule file or paste a rule document.", "error"); return; }
+    if (await useRules(text, $("rules-text").dataset.source || "")) onNewVariant();
+  }
+
+  async function readRuleFile() {
+    const file = $("rules-file").files[0];
+    if (!file) return;
+    $("rules-text").value = await file.text();
+    $("rules-text").dataset.source = file.name;
+    if (await useRules($("rules-text").value, file.name)) onNewVariant();
+  }
+
+  function leaveRules() {
+    const base = state.house ? state.house.base : "italian";
+    state.house = null;
+    try { localStorage.removeItem(HOUSE_KEPT); } catch (err) { /* private mode */ }
+    fillVariants(base);
+    renderHouse();
+    onNewVariant();
+  }
+
+  // A value of a rule document in few words: cards by suit (a whole suit as "all"),
+  // a lead restriction, flags, lists.
+  function ruleValue(v) {
+    if (v === null || v === undefined || (Array.isArray(v) && !v.length)) return "none";
+    if (v === true) return "yes";
+    if (v === false) return "no";
+    if (Array.isArray(v) && v.every((c) => typeof c === "string" && /^[SHDC][AKQJT2-9]$/.test(c))) {
+      const perSuit = state.house.rules.deck / 4;
+      return SUITS.map((s) => v.filter((c) => c[0] === s)).filter((cs) => cs.length)
+        .map((cs) => (cs.length === perSuit ? `all ${SYMBOL[cs[0][0]]}` : cs.map(pretty).join(" "))).join(" ");
+    }
+    if (Array.isArray(v)) return v.map(ruleValue).join(", ");
+    if (typeof v === "object" && "suit" in v && "mode" in v) return `${SYMBOL[v.suit]} ${v.mode}`;
+    if (typeof v === "object" && "cards" in v && "points" in v) return `${ruleValue(v.cards)} ${v.points}`;
+    return typeof v === "object" ? JSON.stringify(v) : String(v);
+  }
+
+  // What the house rules change from their base, a line a contract: "no-hearts: lead any; forced discards all ♥".
+  function renderHouse() {
+    const h = state.house;
+    $("house").hidden = !h;
+    if (!h) return;
+    $("house-title").textContent = `House rules${h.source ? ` from ${h.source}` : ""}: ` +
+      `${h.base}${h.differences.length ? ", with" : ", unchanged"}`;
+    const lines = new Map();
+    for (const d of h.differences) {
+      const head = d.contract || "rule set";
+      const text = d.field === null ? (d.base === null ? "added" : "dropped")
+        : `${FIELD_WORDS[d.field] || d.field.replace(/_/g, " ")} ${ruleValue(d.rules)}`;
+      lines.set(head, (lines.get(head) || []).concat(text));
+    }
+    $("house-changes").replaceChildren(...[...lines].map(([head, texts]) =>
+      el("li", {}, el("strong", { text: `${head}: ` }), texts.join("; "))));
   }
 
   // --- play ---------------------------------------------------------------------------
@@ -807,6 +905,24 @@
       cards: play.join(" ").split(/\s+/).filter(Boolean).length };
   }
 
+  // The play on the board as a record's text (kingsolve.game.record), house rules in
+  // its tag Rules, for the review or to keep.
+  function recordText() {
+    const req = setup();
+    const quote = (v) => `"${String(v).replace(/\\/g, "\\\\").replace(/"/g, "\\\"")}"`;
+    const tags = [["Variant", variant().name]];
+    if (state.house && $("variant").value === HOUSE) tags.push(["Rules", JSON.stringify(state.house.document)]);
+    tags.push(["Contract", req.contract]);
+    if (req.trump) tags.push(["Trump", req.trump]);
+    if (req.options.length) tags.push(["Options", req.options.join(" ")]);
+    if (req.doubles) tags.push(["Doubles", "true"]);
+    tags.push(["Deal", req.deal], ["Play", req.leader]);
+    const per = state.legal && state.legal.layout ? 13 : SEATS.filter((s) => state.hands && state.hands[s]).length || 4;
+    const lines = tags.map(([k, v]) => `[${k} ${quote(v)}]`);
+    for (let i = 0; i < state.play.length; i += per) lines.push(state.play.slice(i, i + per).join(" "));
+    return lines.join("\n") + "\n";
+  }
+
   function reviewStart(text) {
     const choice = $("review-from").value;
     const shape = recordShape(text);
@@ -827,12 +943,21 @@
     $("review").disabled = false;
     if (token !== state.token) return;
     if (!r.ok) { say(`Cannot review: ${r.body.message}`, "error"); return; }
-    loadReview(r.body);
+    loadReview(r.body, token);
   }
 
-  function loadReview(rv) {
+  // A record with its own rules (tag Rules) brings them to the board as house rules.
+  async function loadReview(rv, token) {
     const rec = rv.record;
-    $("variant").value = rec.variant; onVariant();
+    if (typeof rec.variant === "object") {
+      const text = JSON.stringify(rec.variant);
+      const same = state.house && JSON.stringify(state.house.document) === text;
+      if (!same && (!await useRules(text, "the record") || token !== state.token)) return;
+      $("variant").value = HOUSE;
+    } else {
+      $("variant").value = rec.variant;
+    }
+    onVariant();
     $("contract").value = rec.contract; onContract();
     $("trump").value = rec.trump || "";
     $("leader").value = rec.leader;
@@ -863,7 +988,8 @@
 
   function renderReviewSummary() {
     const rv = state.review;
-    $("review-title").textContent = `Review of ${rv.record.variant} ${rv.record.contract}` +
+    const rules = typeof rv.record.variant === "object" ? "house rules" : rv.record.variant;
+    $("review-title").textContent = `Review of ${rules} ${rv.record.contract}` +
       (rv.start_trick && rv.start_trick > 1 ? ` from trick ${rv.start_trick}` : rv.start ? ` from card ${rv.start + 1}` : "");
     $("review-summary").tBodies[0].replaceChildren(...Object.values(rv.seats).map((s) => el("tr", { "data-seat": s.seat },
       el("th", { scope: "row", text: SEAT_NAME[s.seat] }), el("td", { text: String(s.cards) }),
@@ -904,7 +1030,7 @@
 
   // --- the address bar keeps the position, so a link reopens it ---------------------
   function saveHash(req) {
-    const p = new URLSearchParams({ variant: req.variant, contract: req.contract, leader: req.leader, deal: req.deal });
+    const p = new URLSearchParams({ variant: $("variant").value, contract: req.contract, leader: req.leader, deal: req.deal });
     if (req.trump) p.set("trump", req.trump);
     if (req.doubles) p.set("doubles", "1");
     if (req.options.length) p.set("options", req.options.join(","));
@@ -914,7 +1040,8 @@
 
   function loadHash() {
     const p = new URLSearchParams(location.hash.slice(1));
-    if (p.get("variant") in state.variants) { $("variant").value = p.get("variant"); onVariant(); }
+    const named = p.get("variant");
+    if (named in state.variants || (named === HOUSE && state.house)) { $("variant").value = named; onVariant(); }
     if (p.get("contract") in variant().contracts) { $("contract").value = p.get("contract"); onContract(); }
     if (p.get("trump")) $("trump").value = p.get("trump");
     if (p.get("leader")) $("leader").value = p.get("leader");
@@ -936,7 +1063,12 @@
     const r = await api("GET", "/api/v1/variants");
     if (!r.ok) { say(`Cannot load the rule sets: ${r.body.message}`, "error"); return; }
     state.variants = r.body;
-    fillSelect($("variant"), Object.keys(r.body).map((n) => [n, n]), "italian");
+    fillVariants("italian");
+    let kept = null;
+    try { kept = JSON.parse(localStorage.getItem(HOUSE_KEPT)); } catch (err) { /* none kept */ }
+    if (kept && !await useRules(JSON.stringify(kept.document), kept.source, true)) {
+      try { localStorage.removeItem(HOUSE_KEPT); } catch (err) { /* private mode */ }
+    }
     onVariant();
     $("variant").addEventListener("change", onNewVariant);
     $("contract").addEventListener("change", () => { onContract(); newDeal(); });
@@ -946,6 +1078,11 @@
     $("random").addEventListener("click", randomDeal);
     $("undo").addEventListener("click", undo);
     $("review-form").addEventListener("submit", runReview);
+    $("record-of-play").addEventListener("click", () => { $("record").value = recordText(); });
+    $("rules-form").addEventListener("submit", loadRules);
+    $("rules-file").addEventListener("change", readRuleFile);
+    $("rules-text").addEventListener("input", () => { delete $("rules-text").dataset.source; });
+    $("house-leave").addEventListener("click", leaveRules);
     $("review-leave").addEventListener("click", () => { leaveReview(); render(); });
     $("redo").addEventListener("click", redo);
     document.addEventListener("keydown", (e) => {
