@@ -2,7 +2,7 @@
 within a budget, how fast, and with how many nodes.
 
     .venv/bin/python benchmarks/doubles_full.py [--deals 50] [--budget-ms 1000]
-        [--node-budget N] [--contracts no-queens,no-tricks] [--played 0]
+        [--node-budget N] [--contracts no-queens,no-tricks] [--played 0] [--cards | --table]
         [--save FILE] [--against FILE]
 
 For every trick contract of the ``italian`` rule set (the seven penalty contracts,
@@ -13,10 +13,16 @@ tricks of random legal cards (smaller problems, where most deals of every contra
 are proved and nodes compare on them). Each value is one
 ``kingsolve.solve(pos, seats=[seat], cards=False, budget=...)`` (one thread, a core
 leased as ``solve`` leases it), with ``--budget-ms`` of time and ``--node-budget``
-nodes. Per contract: the share proved, the median time ("stopped" when a stopped
+nodes; with ``--cards``, the leader's value after each of its legal cards
+(``solve(pos, seats=[leader], cards=True)``), proved only when every card's is.
+Per contract: the share proved, the median time ("stopped" when a stopped
 search is the median), the median and total nodes (a search stopped at the node budget
 counts at it; one stopped by the clock is left out: ``solve`` does not report its
 count).
+
+With ``--table``, ``--deals`` whole doubles tables instead (``dd_table(..., doubles=True)``
+on two threads, the budget for the whole table, every row of the ``italian`` rule set,
+each trump suit once): per deal the rows proved and the time.
 
 Times vary up to 1.7x on this machine when others work on it: judge a change of the
 search by nodes, with a node budget and a time budget that does not bind (say
@@ -42,7 +48,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kingsolve import Deal, Position, Seat, solve  # noqa: E402
+from kingsolve import Deal, Position, Seat, dd_table, solve  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.game.result import Budget  # noqa: E402
 from kingsolve.game.rules import VARIANTS  # noqa: E402
@@ -68,17 +74,41 @@ def problem(contract: str, i: int, played: int = 0) -> tuple[Position, Seat]:
     return pos, seat
 
 
-def run_one(pos: Position, seat: Seat, budget: Budget) -> dict:
-    """One side's value: ``{"value", "nodes", "ms"}``, the value None when stopped."""
+def run_one(pos: Position, seat: Seat, budget: Budget, cards: bool = False) -> dict:
+    """One side's value, or with ``cards`` the leader's after each card: ``{"value",
+    "nodes", "ms"}``, the value None when stopped."""
     t = time.perf_counter()
+    if cards:
+        seat = pos.to_move
     try:
-        got = solve(pos, seats=[seat], cards=False, budget=budget)
-        value, nodes = got.values[seat], got.nodes
+        got = solve(pos, seats=[seat], cards=cards, budget=budget)
+        value = sorted(got.cards.items()) if cards else got.values[seat]
+        value, nodes = (str(value) if cards else value), got.nodes
     except SolveTimeout as exc:
         value = None
         nodes = budget.nodes if "node budget" in str(exc) else -1
     ms = (time.perf_counter() - t) * 1000.0
     return {"value": value, "nodes": nodes, "ms": ms}
+
+
+def tables(deals: int, budget: Budget) -> None:
+    """Whole doubles tables of seeded full deals: the rows proved, the time."""
+    print(f"italian doubles tables, {deals} full deals, budget {budget.ms:g} ms a table, "
+          "two threads")
+    print("| deal | rows proved | ms |")
+    print("|---|---|---|")
+    proved = []
+    for i in range(deals):
+        rng = random.Random(f"doubles/table/{i}")
+        deal = Deal.random(rng.randrange(10**9))
+        t = time.perf_counter()
+        table = dd_table("italian", deal, leader=Seat(rng.randrange(4)), doubles=True,
+                         budget=budget)
+        ms = (time.perf_counter() - t) * 1000.0
+        done = sum(r.solved for r in table.rows)
+        proved.append(done == len(table.rows))
+        print(f"| {i} | {done} of {len(table.rows)} | {ms:.0f} |", flush=True)
+    print(f"whole tables proved: {sum(proved)} of {deals}")
 
 
 def main() -> None:
@@ -89,13 +119,21 @@ def main() -> None:
     ap.add_argument("--contracts", default=",".join(trick_contracts()))
     ap.add_argument("--played", type=int, default=0,
                     help="tricks of random legal play first (0: full deals)")
+    ap.add_argument("--cards", action="store_true",
+                    help="the leader's value after each of its cards, not one side's value")
+    ap.add_argument("--table", action="store_true",
+                    help="whole doubles tables, the budget for each")
     ap.add_argument("--save", type=Path, help="write each deal's result here (JSON)")
     ap.add_argument("--against", type=Path, help="an earlier --save to compare with")
     args = ap.parse_args()
     budget = Budget(nodes=args.node_budget, ms=args.budget_ms)
+    if args.table:
+        tables(args.deals, budget)
+        return
     before = json.loads(args.against.read_text()) if args.against else {}
     where = "full deals" if not args.played else f"deals {args.played} tricks in"
-    print(f"italian doubles, {args.deals} {where} per contract, one side's value, "
+    what = "the leader's per-card values" if args.cards else "one side's value"
+    print(f"italian doubles, {args.deals} {where} per contract, {what}, "
           f"budget {args.budget_ms:g} ms and {args.node_budget:,} nodes, one thread")
     head = "| contract | proved | median ms | median nodes | total nodes |"
     rule = "|---|---|---|---|---|"
@@ -110,7 +148,7 @@ def main() -> None:
         rows = []
         for i in range(args.deals):
             pos, seat = problem(contract, i, args.played)
-            rows.append(run_one(pos, seat, budget))
+            rows.append(run_one(pos, seat, budget, args.cards))
         saved[contract] = rows
         proved = [r for r in rows if r["value"] is not None]
         known = [r["nodes"] for r in rows if r["nodes"] >= 0]

@@ -168,7 +168,10 @@ cdef inline int start_bounds(Search* c, int alpha, int beta, Node* nd, int* valu
         __builtin_prefetch(<char*>wb + 64)
         __builtin_prefetch(<char*>wb + 128)
         __builtin_prefetch(<char*>wb + 192)
-    if nd.lo >= 0 and quick_bounds(c, alpha, beta, nd, value, rel):
+    if nd.lo >= 0:
+        if quick_bounds(c, alpha, beta, nd, value, rel):
+            return 1
+    elif misere(c, nd) and misere_lead(c, alpha, beta, nd, value, rel):
         return 1
     if c.wide and wide_bounds(c, alpha, beta, nd, value, rel):
         return 1
@@ -177,10 +180,37 @@ cdef inline int start_bounds(Search* c, int alpha, int beta, Node* nd, int* valu
     return e != NULL and entry_bounds(c, alpha, beta, e, nd, value, rel)
 
 
+cdef inline int misere(Search* c, Node* nd) noexcept nogil:
+    # Under a penalty with no positive points left, no trump and no rule comparing
+    # ranks to follow, past the first-trick protection: the misère's rules
+    # (core_sides.pxi) hold, for a side and for the lone seat against the others.
+    return nd.hi == 0 and c.R.trump < 0 and not c.strict and \
+        (c.R.protected == 0 or c.st.tricks_done > 0)
+
+
+cdef inline int misere_lead(Search* c, int alpha, int beta, Node* nd, int* value,
+                            uint64_t* rel) noexcept nogil:
+    # At a trick start: the leader's side takes this trick when the others can duck
+    # every lead (lead_kept). Returns 1 when that decides the window.
+    cdef int lo = nd.lo, hi = nd.hi, pts
+    cdef uint64_t tmp = 0
+    if not lead_kept(c, &pts, &tmp):
+        return 0
+    misere_gain(c, (c.maxmask >> c.st.to_move) & 1, pts, &lo, &hi)
+    if decides(lo, hi, alpha, beta, value):
+        rel[0] = nd.acc | tmp
+        return 1
+    if not c.track:
+        nd.lo = lo
+        nd.hi = hi
+    return 0
+
+
 cdef inline int follow_bounds(Search* c, int alpha, int beta, Node* nd, int* value,
                               uint64_t* rel) noexcept nogil:
     # The rules in a trick under way: the mover's side surely wins it (follow_quick),
-    # or the lone seat loses it and can lose every later one. Returns 1 when they
+    # a side under a penalty can be made to keep it (trick_kept), or the lone seat
+    # loses it and can lose every later one. Returns 1 when they
     # decide the window, the result in *value and its cards in *rel.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
@@ -199,12 +229,25 @@ cdef inline int follow_bounds(Search* c, int alpha, int beta, Node* nd, int* val
                 nd.hi = top
             else:
                 nd.acc |= tmp
-    elif c.lone and R.trump < 0 and not R.overtake and lone_safe_mid(c):
-        nd.lo = 0
-        if nd.lo >= beta or nd.lo == nd.hi:
-            rel[0] = 0
-            value[0] = nd.lo
-            return 1
+    else:
+        if misere(c, nd):
+            q = trick_kept(c, &tmp)
+            if q >= 0:
+                misere_gain(c, q, R.trick_points[t] + st.cur.tpts[st.count - 1],
+                            &nd.lo, &nd.hi)
+                if decides(nd.lo, nd.hi, alpha, beta, value):
+                    rel[0] = nd.acc | tmp
+                    return 1
+                if c.track:
+                    nd.lo = bound_lo(c)
+                    nd.hi = top
+        if c.lone and R.trump < 0 and not R.overtake and lone_safe_mid(c):
+            if nd.lo < 0:
+                nd.lo = 0
+            if nd.lo >= beta or nd.lo == nd.hi:
+                rel[0] = 0
+                value[0] = nd.lo
+                return 1
     return 0
 
 

@@ -21,7 +21,7 @@ from ..errors import SolveTimeout
 from ..game.position import Position
 from ..game.result import Budget
 
-__all__ = ["Core", "BudgetExceeded", "load", "side_mask", "total", "first_guess", "run",
+__all__ = ["Core", "BudgetExceeded", "contract_table", "load", "side_mask", "total", "first_guess", "run",
            "leased_core", "table_mb", "IdleCores", "idle_cores", "doubles_sides", "meet",
            "other_side", "mirror_sides"]
 
@@ -40,18 +40,22 @@ def table_mb(position: Position, budget: Budget) -> int:
     return max(1, min(budget.tt_mb, need))
 
 
-def load(core: Core, position: Position) -> None:
-    """Load ``position`` (its compiled contract, hands, trick and play so far) into ``core``."""
+def contract_table(position: Position) -> ContractTable:
+    """The position's contract compiled for the core, with its seats in play."""
     t = position.tables
     next_seat = [int(position.next_seat(s)) if s in position.seats else -1 for s in Seat]
-    hands = [m or 0 for m in position.hands]
-    table = ContractTable(
+    return ContractTable(
         t.card_points, t.trick_points, trump=t.trump, lead_suit=t.lead_suit,
         lead_mode=t.lead_mode, trump_lead_restricted=t.trump_lead_restricted,
         overtake=t.overtake, overtrump_on_trump_lead=t.overtrump_on_trump_lead,
         protected=t.protected, forced=t.forced, trump_obligation=t.trump_obligation,
         broken_by_discard=t.broken_by_discard, next_seat=next_seat)
-    core.load(table, hands, position.played, len(position.tricks),
+
+
+def load(core: Core, position: Position) -> None:
+    """Load ``position`` (its compiled contract, hands, trick and play so far) into ``core``."""
+    hands = [m or 0 for m in position.hands]
+    core.load(contract_table(position), hands, position.played, len(position.tricks),
               [(int(s), b) for s, b in position.trick], int(position.trick_leader),
               [m or 0 for m in position.deal.hands], broken=position.broken)
 
