@@ -84,3 +84,22 @@ def test_a_stopped_doubles_solve_reports_mirrored_ranges():
             (nlo, nhi), (elo, ehi) = exc.bounds[Seat.N], exc.bounds[Seat.E]
             assert nlo + ehi == nhi + elo == -12, exc.bounds    # the four queens' points
     assert stops
+
+
+def test_a_doubles_estimate_lies_in_the_range_the_other_side_narrowed():
+    # The mover's cards may prove less than the other side's search: the range shown
+    # is met with that side's mirror, and the estimate must lie inside it (under load
+    # an estimate of -6 was shown beside a range of -4 and up).
+    pos = _doubles_ending("no-queens", 1)
+    with engine.leased_core(pos, Budget()) as core:
+        run = AnalysisState(core, pos, [pos.to_move, pos.to_move.next()], Budget(ms=10_000),
+                            None, time.perf_counter())
+        lo, hi = run.quick
+        other = [m for m in run.masks if m != run.mover_mask][0]
+        run.card_range = {r: (lo, hi) for r in run.reps}
+        run.seat_range[other] = (lo, hi - 2)      # the mover's side at least lo + 2
+        run.estimates[3] = {(r, m): lo for r in run.reps for m in run.masks}
+        run.horizon = 3
+        a = run.snapshot()
+    for seat, (slo, shi) in a.bounds.items():
+        assert slo <= a.estimates[seat] <= shi, (seat, a.bounds, a.estimates)

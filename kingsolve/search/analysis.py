@@ -326,13 +326,13 @@ class AnalysisState:
 
     def seat_estimate(self, mask: int) -> int | None:
         """The side's estimate held in its proved range (None before any estimate)."""
-        if mask == self.mover_mask and self.with_cards:
-            cards = [self.card_estimate(r) for r in self.reps]
-            lo, hi = self._mover_range()
-            return None if None in cards else _clamp(max(cards), lo, hi)
+        # the range shown: in doubles the other side's proved range narrows this one
         lo, hi = self.side_ranges()[mask]
         if lo == hi:
             return lo
+        if mask == self.mover_mask and self.with_cards:
+            cards = [self.card_estimate(r) for r in self.reps]
+            return None if None in cards else _clamp(max(cards), lo, hi)
         if self.horizon is None:
             return None
         outs = [self.estimates[self.horizon][(r, mask)] for r in self.reps]
