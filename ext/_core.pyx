@@ -33,6 +33,12 @@ cdef extern from *:
     static inline void ks_add_int(int* p, int v) { __atomic_add_fetch(p, v, __ATOMIC_RELAXED); }
     static inline void ks_store_int(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     /* Sets *p from 0 to 1; returns whether this call did (the first finisher). */
+    /* A wide bucket's stripe lock, held over a probe or a store by a shared search. */
+    static inline void ks_lock(unsigned char* p) {
+        while (__atomic_test_and_set(p, __ATOMIC_ACQUIRE))
+            while (__atomic_load_n(p, __ATOMIC_RELAXED)) {}
+    }
+    static inline void ks_unlock(unsigned char* p) { __atomic_clear(p, __ATOMIC_RELEASE); }
     static inline int ks_claim(int* p) {
         int zero = 0;
         return __atomic_compare_exchange_n(p, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
@@ -80,6 +86,8 @@ cdef extern from *:
     void ks_add_int(int* p, int v) nogil
     void ks_store_int(int* p, int v) nogil
     int ks_claim(int* p) nogil
+    void ks_lock(uint8_t* p) nogil
+    void ks_unlock(uint8_t* p) nogil
     ctypedef void* (*ks_thread_fn)(void*) noexcept nogil
     int ks_spawn(pthread_t* t, ks_thread_fn fn, void* arg) nogil
     int pthread_join(pthread_t t, void** ret) nogil
@@ -243,7 +251,7 @@ cdef class Core:
     """
 
     cdef Search c
-    cdef Team team           # the helpers of its lone-seat searches (set_threads)
+    cdef Team team           # the helpers of its searches (set_threads)
     cdef bint dirty          # searched since the last load
     cdef bint used           # holds entries (of any epoch) since the last clear
     cdef bint loaded
@@ -313,11 +321,12 @@ cdef class Core:
         free(self.team.synced)
         free(self.team.counts)
         free(self.team.busy)
+        free(self.team.wide_locks)
         memset(&self.team, 0, sizeof(Team))
         self.c.team = NULL
 
     def set_threads(self, int threads):
-        """Search the lone seat's values on ``threads`` threads sharing the table (the
+        """Search the values on ``threads`` threads sharing the table (the
         calling one and ``threads - 1`` helpers, each with memos of its own)."""
         cdef int i, n = threads - 1
         cdef Team* t = &self.team
@@ -335,8 +344,9 @@ cdef class Core:
         t.synced = <uint64_t*>calloc(n, sizeof(uint64_t))
         t.counts = <int64_t*>calloc(n, sizeof(int64_t))
         t.busy = <int*>calloc(BUSY_SLOTS, sizeof(int))
+        t.wide_locks = <uint8_t*>calloc(WIDE_LOCKS, 1)
         if t.helpers == NULL or t.jobs == NULL or t.threads == NULL or t.started == NULL \
-                or t.synced == NULL or t.counts == NULL or t.busy == NULL:
+                or t.synced == NULL or t.counts == NULL or t.busy == NULL or t.wide_locks == NULL:
             self._free_team()
             raise MemoryError("cannot allocate the helpers")
         t.n = n
@@ -351,7 +361,7 @@ cdef class Core:
 
     @property
     def threads(self):
-        """The threads of the lone seat's searches (set_threads)."""
+        """The threads of the searches (set_threads)."""
         return self.team.n + 1
 
     @property

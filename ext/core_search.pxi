@@ -623,7 +623,7 @@ cdef int shared_mtd(Search* c, int guess) noexcept nogil:
     cdef Search* h
     cdef int i, v, lo, hi
     cdef int64_t limit = c.node_limit
-    if t == NULL or t.n == 0 or not c.lone or c.R.n_tricks - c.st.tricks_done < SHARED_TRICKS:
+    if t == NULL or t.n == 0 or c.R.n_tricks - c.st.tricks_done < SHARED_TRICKS:
         return mtd(c, guess)
     team_join(t)
     patterns_complete(c)        # the threads then only read the pattern tables
@@ -633,6 +633,7 @@ cdef int shared_mtd(Search* c, int guess) noexcept nogil:
     # nodes are work: the threads share the node budget
     c.node_limit = c.nodes + (c.node_limit - c.nodes) // (t.n + 1)
     c.busy = t.busy
+    c.wide_locks = t.wide_locks if c.wide else NULL
     c.busy_ply = c.st.tricks_done * c.R.nseats + c.st.count + BUSY_PLIES
     for i in range(t.n):
         sync_helper(c, t, i)
@@ -646,6 +647,7 @@ cdef int shared_mtd(Search* c, int guess) noexcept nogil:
         ks_claim(&t.stop)
     c.stop = NULL
     c.busy = NULL
+    c.wide_locks = NULL
     c.node_limit = limit
     if c.abort == 3:
         # a helper finished first (it set the flag after its value)

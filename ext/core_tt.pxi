@@ -345,6 +345,14 @@ cdef inline WideBucket* wide_bucket_of(Search* c, uint64_t h) noexcept nogil:
     return c.wt + (((<uint64_t><uint32_t>h) * c.wide_buckets) >> 32)
 
 
+cdef inline uint8_t* wide_lock(Search* c, WideBucket* b) noexcept nogil:
+    # the stripe lock of bucket b in a shared search (threads probe and store whole
+    # entries under it), else NULL
+    if c.wide_locks == NULL:
+        return NULL
+    return c.wide_locks + ((b - c.wt) & (WIDE_LOCKS - 1))
+
+
 cdef inline WideBucket* wide_bucket(Search* c, uint64_t len, uint64_t tag) noexcept nogil:
     return wide_bucket_of(c, wide_hash(len, tag))
 
@@ -394,8 +402,12 @@ cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, 
     cdef WideBucket* b = wide_bucket_of(c, h)
     cdef WideEntry* e
     cdef int i, move = 255, need = -1
-    cdef uint64_t cand = ks_match64(b.fp, wide_fp(h))
+    cdef uint8_t* lock = wide_lock(c, b)
+    cdef uint64_t cand
     cdef uint64_t cards, r_lo = 0, r_hi = 0
+    if lock != NULL:
+        ks_lock(lock)
+    cand = ks_match64(b.fp, wide_fp(h))
     while cand:
         i = low_bit(cand)
         cand &= cand - 1
@@ -426,6 +438,8 @@ cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, 
                 r_hi = cards
             if lo[0] >= beta or hi[0] <= alpha or lo[0] == hi[0]:
                 break
+    if lock != NULL:
+        ks_unlock(lock)
     # a decision rests on the entry that gave the deciding bound alone
     if lo[0] >= beta:
         rel[0] |= r_lo
@@ -448,7 +462,8 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
     cdef WideBucket* b = wide_bucket_of(c, h)
     cdef WideEntry* e = NULL
     cdef uint8_t fp = wide_fp(h)
-    cdef uint64_t cand = ks_match64(b.fp, fp)
+    cdef uint8_t* lock = wide_lock(c, b)
+    cdef uint64_t cand
     kpack = reach_pack(held, rel | c.special)
     c.wide_stores += 1
     c.wide_held += popcount(held)
@@ -456,6 +471,9 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
     for s in range(4):
         ms[s] = ps[s] & top_mask((kpack >> (4 * s)) & 15)
     ms[0] |= ps[0] & 0xFFF
+    if lock != NULL:
+        ks_lock(lock)
+    cand = ks_match64(b.fp, fp)
     while cand:
         i = low_bit(cand)
         cand &= cand - 1
@@ -488,3 +506,5 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
     e.hi = <int16_t>hi
     e.move = <uint8_t>move
     e.depth = <uint8_t>n
+    if lock != NULL:
+        ks_unlock(lock)

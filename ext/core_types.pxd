@@ -12,6 +12,7 @@ cdef enum:
     INF = 1000000            # beyond any King score
     WIDE_SLOTS = 64          # wide entries per bucket
     BUSY_SLOTS = 65536       # a team's counters of the threads in a position
+    WIDE_LOCKS = 4096        # a team's locks of the wide buckets, a stripe each
     BUSY_PLIES = 16          # the cards from a shared search's root over which they count
     SHARED_TRICKS = 7        # the fewest tricks left at which a search starts helpers (below,
                              # starting them costs more than they save)
@@ -184,6 +185,7 @@ cdef struct Team:
     int64_t nodes            # the helpers' nodes since the budget was set
     int64_t* counts          # of them, each helper's
     int* busy                # per hashed position, the threads searching it (BUSY_SLOTS)
+    uint8_t* wide_locks      # a lock per stripe of wide buckets (WIDE_LOCKS)
 
 
 cdef struct Search:
@@ -238,6 +240,7 @@ cdef struct Search:
     int* stop                # set by the first thread to finish a shared search (NULL alone)
     Team* team               # the core's helpers (NULL for none, and in a helper)
     int* busy                # the team's busy counters during a shared search, else NULL
+    uint8_t* wide_locks      # the team's wide-bucket locks during a shared search, else NULL
     int busy_ply             # positions with fewer cards played in the hand are counted
     Model* model             # the value model (NULL: none loaded), shared read-only
     HEntry* ht               # the estimating search's table (NULL until first used)

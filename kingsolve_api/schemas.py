@@ -464,7 +464,7 @@ def _solve_request(budget: dict, config: Mapping[str, Any], max_ms: float) -> di
                f"{solve_ms:g} for /solve, {stream_ms:g} for /solve/stream); at most "
                f"{max_ms:g} is used"},
         "threads": {"type": "integer", "minimum": 1, "maximum": MAX_THREADS,
-                    "description": f"threads of each singles search, sharing one table "
+                    "description": f"threads of each search, sharing one table "
                                    f"(default 1); at most {threads} are used"}}}
 
 

@@ -27,7 +27,7 @@ def add_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--text", action="store_true",
                    help="readable text, each value marked exact, ≈estimate or lo..hi range")
     p.add_argument("--threads", type=int,
-                   help="threads of each singles search, sharing one table (default 1)")
+                   help="threads of each search, sharing one table (default 1)")
 
 
 def run(args: argparse.Namespace) -> int:

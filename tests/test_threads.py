@@ -1,11 +1,12 @@
-"""Singles searches on several threads sharing one table (ext/README.md, "Threads").
+"""Searches on several threads sharing one table (ext/README.md, "Threads").
 
 The threads race on the table's entries and stop each other: none of it may change a
 value (docs/rules.md 11). Every penalty contract of the 52-card rule sets, positions
 of full deals with 8 and 9 tricks left reached by seeded random play: each seat's
 value and each legal card's on 2 and 3 threads equal the one-thread values (the one
 thread is held to the brute force in test_solver_differential.py); a budget stop on
-several threads leaves ranges that hold the exact values.
+several threads leaves ranges that hold the exact values. The same for each Italian
+doubles contract's sides, whose wide entries the threads share under locks.
 """
 
 from __future__ import annotations
@@ -92,8 +93,31 @@ def test_the_threads_share_the_node_budget_and_report_their_nodes():
         solve(pos, seats=["N"], cards=False, budget=Budget(nodes=8192), threads=2)
 
 
-def test_doubles_and_one_card_positions_search_on_one_thread():
-    # the side searches' wide entries are not written whole: doubles keep one thread
+DOUBLES_CONTRACTS = [name for name, c in VARIANTS["italian"].contracts.items()
+                     if c.penalty or c.takes_trump or name == "no-trumps"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("contract", DOUBLES_CONTRACTS)
+def test_doubles_sides_on_several_threads_give_the_one_thread_values(contract):
+    for seed, left, threads in ((0, 8, 2), (1, 9, 3), (2, 10, 2)):
+        rng = random.Random(f"threads/doubles/{contract}/{seed}")
+        pos = Position("italian", contract, Deal.random(rng.randrange(10**9)),
+                       leader=Seat(rng.randrange(4)), doubles=True,
+                       trump=rng.choice("SHDC") if contract == "trumps" else None)
+        while pos.n_tricks - len(pos.tricks) > left or pos.trick:
+            pos.play(rng.choice(pos.legal_cards()))
+        engine.idle_cores.clear()
+        one = solve(pos, seats=["N", "E"], cards=False)
+        engine.idle_cores.clear()
+        many = solve(pos, seats=["N", "E"], cards=False, threads=threads)
+        assert many.values == one.values, (seed, left, threads)
+    one = solve(pos, seats=[pos.to_move])
+    two = solve(pos, seats=[pos.to_move], threads=2)
+    assert two.cards == one.cards and two.best == one.best
+
+
+def test_one_card_positions_search_on_one_thread():
     pos = Position("italian", "no-trumps", Deal.random(2), leader="E", doubles=True)
     pos.play(pos.legal_cards()[0])
     assert solve(pos, threads=2).values == solve(pos).values

@@ -32,7 +32,7 @@ an equal share of the round in the exact search (MTD(f), then tests at both ends
 its range, which narrow the proved range even when it stops). One transposition table
 serves both, so each helps the other. The first horizon gets the whole budget before
 any of that: an estimate of everything comes first. With ``threads`` above one, each
-singles search runs on that many threads sharing the one table.
+exact search runs on that many threads sharing the one table.
 """
 
 from __future__ import annotations
@@ -564,7 +564,7 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
     ``budget.ms`` and ``budget.nodes`` bound the whole analysis. The first result
     comes at once with the first estimates; one comes at least every round (under a
     second) while the analysis runs; the last is the best. With ``threads`` above 1
-    each singles search runs on that many threads sharing one table.
+    each exact search runs on that many threads sharing one table.
     With ``cards=False`` only the seats' values are analysed (``card_bounds``,
     ``card_estimates`` and ``best`` stay empty): the mover's side is searched whole
     like the others, and its estimate is the best of its cards' play-outs.

@@ -210,8 +210,8 @@ def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
     doubles it is the side's value. ``cards`` gives each legal card of the seat on
     move and that seat's value after it (docs/rules.md section 11); with ``cards=False``
     only the seats' values are searched (faster) and ``cards`` and ``best`` are empty.
-    With ``threads`` above 1 each singles search runs on that many threads sharing one
-    table (the nodes of the budget are shared between them; doubles use one).
+    With ``threads`` above 1 each search (a seat's, or a doubles side's) runs on that many
+    threads sharing one table (the nodes of the budget are shared between them).
     """
     if not isinstance(position, Position):
         raise InvalidRequestError(f"solve needs a trick-contract Position, got {type(position).__name__}")
