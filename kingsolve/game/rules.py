@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from .cards import Card, Rank, Seat, Suit, deck_mask, format_cards
-from ..errors import UnknownContractError, UnknownVariantError, excerpt
+from ..errors import InvalidRequestError, UnknownContractError, UnknownVariantError, excerpt
 
 __all__ = [
     "LeadMode",
@@ -319,6 +319,14 @@ class RuleSet:
         else:
             return None
         return f"variant {self.name!r} has no {PROCEDURES[procedure]}: {why}"
+
+    def require(self, procedure: str) -> "RuleSet":
+        """The rule set when it has the match ``procedure`` (``lacks``), else
+        ``InvalidRequestError`` saying why not."""
+        missing = self.lacks(procedure)
+        if missing is not None:
+            raise InvalidRequestError(missing)
+        return self
 
     @property
     def quotas(self) -> dict[str, int]:

@@ -292,14 +292,6 @@ class _Analyser:
                        seed, self.nodes, (time.perf_counter() - self.began) * 1000, params)
 
 
-def _with(variant: RuleSet, procedure: str) -> RuleSet:
-    """``variant`` when it has the match ``procedure`` (``RuleSet.lacks``), else the error."""
-    missing = variant.lacks(procedure)
-    if missing is not None:
-        raise InvalidRequestError(missing)
-    return variant
-
-
 def _deal(deal: "Deal | str") -> Deal:
     return deal if isinstance(deal, Deal) else Deal(deal)
 
@@ -387,7 +379,7 @@ def sale_choice(variant: "str | RuleSet", deal: "Deal | str", dealer: "Seat | st
     ``stops_paying``: the lowest price at which buying no longer gains the buyer
     anything (``highest_paying_price`` is one less; 0 when buying never pays).
     """
-    variant = _with(resolve_variant(variant), "sale")
+    variant = resolve_variant(variant).require("sale")
     deal = _deal(deal)
     dealer = Seat.parse(dealer)
     if dealer not in deal.seats:
@@ -439,7 +431,7 @@ def festa_choice(deal: "Deal | str", host: "Seat | str", budget: Budget | None =
     its value minus the bid beats what it gets from the host's own best choice:
     ``highest_plus_bid`` and ``highest_null_bid`` (0 when no bid pays).
     """
-    variant = _with(resolve_variant(variant), "festa")
+    variant = resolve_variant(variant).require("festa")
     deal = _deal(deal)
     host = Seat.parse(host)
     if deal.players != 4 or host not in deal.seats:
@@ -496,7 +488,7 @@ def contract_choice(deal: "Deal | str", chooser: "Seat | str",
     contracts and two ``trumps``. The chooser leads; for ``trumps`` it names the trump,
     so each suit is an option.
     """
-    variant = _with(resolve_variant(variant), "chooser")
+    variant = resolve_variant(variant).require("chooser")
     deal = _deal(deal)
     chooser = Seat.parse(chooser)
     if chooser not in deal.seats:

@@ -512,10 +512,7 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
     """
     start = time.perf_counter()
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
-    rs = resolve_variant(variant)
-    no_sale = rs.lacks("sale")
-    if no_sale is not None:
-        raise InvalidRequestError(no_sale)
+    rs = resolve_variant(variant).require("sale")
     dealer = Seat.parse(seat)
     leader = dealer.next(rs.direction)
     trumps = _trump_options(rs, "trumps")
@@ -568,10 +565,7 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     """
     start = time.perf_counter()
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
-    rs = resolve_variant(variant)
-    no_chooser = rs.lacks("chooser")
-    if no_chooser is not None:
-        raise InvalidRequestError(no_chooser)
+    rs = resolve_variant(variant).require("chooser")
     seat = Seat.parse(seat)
     names = list(contracts) if contracts is not None else list(rs.contracts)
     if not names:
@@ -616,10 +610,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     """
     start = time.perf_counter()
     samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
-    rs = resolve_variant(variant)
-    no_festa = rs.lacks("festa")
-    if no_festa is not None:
-        raise InvalidRequestError(no_festa)
+    rs = resolve_variant(variant).require("festa")
     seat = Seat.parse(seat)
     nxt = seat.next(rs.direction)
     if role == "host":
