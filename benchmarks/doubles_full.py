@@ -82,8 +82,8 @@ def run_one(pos: Position, seat: Seat, budget: Budget, cards: bool = False) -> d
         seat = pos.to_move
     try:
         got = solve(pos, seats=[seat], cards=cards, budget=budget)
-        value = sorted(got.cards.items()) if cards else got.values[seat]
-        value, nodes = (str(value) if cards else value), got.nodes
+        value = str(sorted(got.cards.items())) if cards else got.values[seat]
+        nodes = got.nodes
     except SolveTimeout as exc:
         value = None
         nodes = budget.nodes if "node budget" in str(exc) else -1

@@ -61,15 +61,13 @@ def shape(contract: str, args: argparse.Namespace) -> dict:
     levels: dict[int, list[int]] = defaultdict(lambda: [0] * 4)   # logged, settled, sub, of them
     starts = [[0, 0] for _ in range(16)]
     cuts = [0] * 128
-    out = {"nodes": 0, "kept": 0, "held": 0, "stores": 0, "usual": 0, "perfect": 0}
+    out = {"nodes": 0, "kept": 0, "held": 0, "stores": 0, "perfect": 0}
     for i in range(args.deals):
         pos, seat = problem(contract, i, args.played)
         mask = engine.side_mask(pos, seat)
         table = engine.contract_table(pos)
         deal = [m or 0 for m in pos.deal.hands]
-        every_card = pos.played
-        for m in pos.hands:
-            every_card |= m or 0
+        every_card = deal[0] | deal[1] | deal[2] | deal[3]
         core = engine.Core(32)
         engine.load(core, pos)
         try:
@@ -81,7 +79,6 @@ def shape(contract: str, args: argparse.Namespace) -> dict:
         core.set_log(0)
         stores, kept, held = core.wide_width
         out["nodes"] += core.nodes
-        out["usual"] += core.nodes
         out["stores"] += stores
         out["kept"] += kept
         out["held"] += held
@@ -130,8 +127,8 @@ def report(contract: str, r: dict, args: argparse.Namespace) -> None:
     stores = max(r["stores"], 1)
     print(f"\nwide entries: {r['stores']:,} stored, {r['kept'] / stores:.1f} cards kept of "
           f"{r['held'] / stores:.1f} in hands")
-    print(f"a perfect first guess: {r['perfect']:,} nodes against {r['usual']:,} "
-          f"({r['perfect'] / max(r['usual'], 1):.2f})")
+    print(f"a perfect first guess: {r['perfect']:,} nodes against {total:,} "
+          f"({r['perfect'] / max(total, 1):.2f})")
     if not r["levels"]:
         return
     print(f"\n| tricks left | logged | a side loses every trick (best case) | their subtree share |")
