@@ -23,7 +23,7 @@ from kingsolve.errors import KingsolveError, SolveTimeout
 from .limits import install_limits, rate_retry_after
 from .schemas import Schemas
 from .stream import Running
-from .views import bp
+from .views import bp, server_limits
 from .wire import respond
 
 __all__ = ["create_app", "DEFAULTS"]
@@ -92,7 +92,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     app.json.sort_keys = False
-    app.extensions["kingsolve"] = ApiState(Schemas(app.config))
+    app.extensions["kingsolve"] = ApiState(Schemas(app.config, server_limits(app.config)))
     app.register_blueprint(bp)
     install_limits(app)
     _allow_origins(app, app.config["KINGSOLVE_CORS_ORIGINS"])

@@ -40,8 +40,9 @@ def add_rules_flag(p: argparse.ArgumentParser) -> None:
 
 
 def rules_document(args: argparse.Namespace) -> "dict[str, Any] | None":
-    """The rule document of ``--rules FILE`` as read (None without the flag); the
-    library checks it where the request's variant is read."""
+    """The rule document of ``--rules FILE`` as read (None without the flag): JSON, at
+    most ``MAX_DOCUMENT`` characters. The library checks it where the request's
+    variant is read, once."""
     path = getattr(args, "rules", None)
     if path is None:
         return None
@@ -53,9 +54,12 @@ def rules_document(args: argparse.Namespace) -> "dict[str, Any] | None":
             text = fh.read(MAX_DOCUMENT + 1)
     except OSError as exc:
         raise KingsolveError(f"cannot read rules {path!r}: {exc.strerror}") from None
-    from kingsolve.game.rule_documents import rules_from_json
-    rules_from_json(text)                   # its errors name the field
-    return json.loads(text)
+    if len(text) > MAX_DOCUMENT:
+        raise InvalidRequestError(f"rules {path!r}: more than {MAX_DOCUMENT} characters")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise InvalidRequestError(f"rules {path!r} are not JSON: {exc}") from None
 
 
 def read_request(args: argparse.Namespace) -> dict[str, Any]:

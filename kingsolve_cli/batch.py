@@ -17,7 +17,8 @@ def add_flags(p: argparse.ArgumentParser) -> None:
                    help="responses file (appended; a rerun resumes where it stopped), or -")
     p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     p.add_argument("--scheduler", help="address of a Dask distributed scheduler to run on")
-    p.add_argument("--operation", default="solve", choices=["solve", "legal"],
+    from kingsolve.io.batch import OPERATIONS
+    p.add_argument("--operation", default="solve", choices=OPERATIONS,
                    help="what to answer for each request (default solve)")
     p.add_argument("--in-format", choices=["jsonl", "msgpack"], help="input format (default by name)")
     p.add_argument("--format", choices=["jsonl", "msgpack"], help="output format (default by name)")

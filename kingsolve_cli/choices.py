@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     result = ChoicesRequest(args.kind, variant, deal, budget_from_args(args), leader=args.leader,
                             dealer=args.dealer, contract=args.contract, host=args.host,
                             chooser=args.chooser, chosen=tuple(parse_chosen(args.chosen)),
-                            threshold=args.threshold, seed=args.seed, exact=args.exact).run()
+                            threshold=args.threshold, seed=args.seed, exact=args.exact).result()
     print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json else result.text(),
           end="\n" if args.json else "")
     return 0

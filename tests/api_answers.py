@@ -13,3 +13,11 @@ def error_of(resp, status: int, code: str | None = None) -> str:
     if code is not None:
         assert body["error"] == code
     return body["message"]
+
+
+def request_fields(req) -> dict:
+    """A typed solve request as the fields a stand-in solver reads (its budget, threads
+    and id), for tests of the API's own logic."""
+    out = {"nodes": req.budget.nodes, "ms": req.budget.ms, "threads": req.threads,
+           "exact": req.exact}
+    return out if req.id is None else {"id": req.id, **out}

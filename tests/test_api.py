@@ -23,7 +23,8 @@ from kingsolve.errors import SolveTimeout
 from kingsolve.game.rules import VARIANTS
 from kingsolve_api import DEFAULTS, create_app, views
 
-from api_answers import error_of
+from api_answers import error_of, request_fields
+from kingsolve.io.request import SolveRequest
 
 DEAL = "N:Q953.85.J532.T42 2.Q7642.A8.AK763 AKJ4.KT9.K76.J98 T876.AJ3.QT94.Q5"
 LEGAL = {"variant": "italian", "contract": "no-queens", "deal": DEAL, "leader": "N"}
@@ -93,7 +94,7 @@ def test_legal(client):
     ({"colour": "red"}, 400, "invalid-request", "unknown field 'colour'"),
     ({"play": [1]}, 400, "invalid-request", "play[0]"),
     ({"doubles": "yes"}, 400, "invalid-request", "doubles"),
-    ({"variant": "klondike"}, 400, "invalid-request", "klondike"),
+    ({"variant": "klondike"}, 400, "unknown-variant", "klondike"),
     ({"contract": "no-aces"}, 400, "unknown-contract", "no-aces"),
     ({"deal": "N:xyz"}, 400, "parse", "N:xyz"),
     ({"deal": DEAL.replace("Q953", "Q955")}, 400, "invalid-deal", ""),
@@ -190,7 +191,8 @@ def fake_solver(monkeypatch):
                                                       "contracts": {}})
 
     monkeypatch.setitem(sys.modules, "kingsolve.search.solver", module)
-    monkeypatch.setattr(views, "solve_request", solve_request)
+    monkeypatch.setattr(SolveRequest, "run", lambda self, cancel=None, on_update=None:
+                        solve_request(request_fields(self), cancel))
     table = types.ModuleType("kingsolve.search.table")
     table.dd_table = dd_table
     monkeypatch.setitem(sys.modules, "kingsolve.search.table", table)

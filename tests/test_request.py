@@ -62,15 +62,15 @@ def test_request_trump_in_either_case():
 
 # --- errors ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("req,kind,words", [
-    ({}, InvalidRequestError, "missing field 'variant'"),
-    ([], InvalidRequestError, "expected a JSON object"),
+    ({}, InvalidRequestError, "missing fields 'variant', 'contract', 'deal'"),
+    ([], InvalidRequestError, "expected an object"),
     ({**BASE, "variant": "french"}, UnknownVariantError, "unknown variant 'french'"),
     ({**BASE, "contract": "no-jokers"}, UnknownContractError, "unknown contract 'no-jokers'"),
     ({**BASE, "options": ["forced-king"]}, UnknownContractError, "unknown option 'forced-king'"),
     ({**BASE, "contract": "no-king-of-hearts", "options": ["forced-queen"]},
      UnknownContractError, "unknown option 'forced-queen'"),
     ({**BASE, "options": "forced-king"}, InvalidRequestError, "invalid field 'options'"),
-    ({**BASE, "options": [3]}, InvalidRequestError, "invalid field 'options'"),
+    ({**BASE, "options": [3]}, InvalidRequestError, "invalid field 'options[0]'"),
     ({**BASE, "contract": "trumps"}, InvalidRequestError, "needs a trump suit"),
     ({**BASE, "contract": "trumps", "trump": "X"}, InvalidRequestError, "invalid trump 'X'"),
     ({**BASE, "contract": "trumps", "trump": 3}, InvalidRequestError, "invalid field 'trump'"),
@@ -82,7 +82,7 @@ def test_request_trump_in_either_case():
     ({**BASE, "foo": 1}, InvalidRequestError, "unknown field 'foo'"),
     ({**BASE, "doubles": "yes"}, InvalidRequestError, "invalid field 'doubles'"),
     ({**BASE, "play": "SA"}, InvalidRequestError, "invalid field 'play'"),
-    ({**BASE, "play": [1]}, InvalidRequestError, "play[0] is 1"),
+    ({**BASE, "play": [1]}, InvalidRequestError, "invalid field 'play[0]'"),
     ({**BASE, "play": ["XX"]}, ParseError, "invalid card 'XX'"),
     ({**BASE, "deal": 5}, InvalidRequestError, "invalid field 'deal'"),
     ({**BASE, "deal": "N:AKQ"}, ParseError, "invalid deal 'N:AKQ'"),
@@ -201,17 +201,17 @@ def test_cli_bad_json(tmp_path, capsys):
 
 
 def test_limits_give_a_request_their_defaults_and_caps():
-    # What a surface allows (kingsolve.io.request.Limits): defaults where the request names
+    # What a surface allows (kingsolve.io.limits.Limits): defaults where the request names
     # none, caps where it asks for more, the same checks either way.
-    from kingsolve.io.request import Limits, budget_from_request, limited
+    from kingsolve.io.request import Limits, SolveRequest
     from kingsolve.game.result import Budget
     limits = Limits(nodes=1000, ms=50, default_nodes=900, default_ms=20, threads=2, tt_mb=8)
-    assert budget_from_request({}, limits) == Budget(nodes=900, ms=20, tt_mb=8)
-    assert budget_from_request({"nodes": 10**9, "ms": 10**6}, limits) == Budget(1000, 50, 8)
-    assert budget_from_request({"nodes": 10, "ms": 5}, limits) == Budget(10, 5, 8)
-    assert budget_from_request({}) == Budget()
-    out = limited({**BASE, "threads": 8}, limits)
-    assert (out["threads"], out["nodes"], out["ms"]) == (2, 900, 20)
+    assert limits.budget(None, None) == Budget(nodes=900, ms=20, tt_mb=8)
+    assert limits.budget(10**9, 10**6) == Budget(1000, 50, 8)
+    assert limits.budget(10, 5) == Budget(10, 5, 8)
+    assert Limits().budget(None, None) == Budget()
+    out = SolveRequest.from_request({**BASE, "threads": 8}, limits)
+    assert (out.threads, out.budget.nodes, out.budget.ms) == (2, 900, 20)
     for bad in ({"nodes": 0}, {"ms": -1}, {"nodes": True}, {"threads": 0}):
         with pytest.raises(InvalidRequestError):
-            limited({**BASE, **bad}, limits)
+            SolveRequest.from_request({**BASE, **bad}, limits)

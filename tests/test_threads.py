@@ -147,7 +147,7 @@ def test_a_solve_request_takes_threads_from_the_library_cli_and_api(capsys):
     one = solve_request(req)
     two = solve_request({**req, "threads": 2})
     assert two["values"] == one["values"] and two["cards"] == one["cards"]
-    with pytest.raises(InvalidRequestError, match="invalid threads 0: expected 1 to 64"):
+    with pytest.raises(InvalidRequestError, match="invalid field 'threads': 0 is out of range: expected 1 to 64"):
         solve_request({**req, "threads": 0})
     assert main(["solve", "--variant", "italian", "--contract", "no-hearts", "--deal",
                  req["deal"], "--leader", req["leader"], "--play", " ".join(req["play"]),

@@ -32,7 +32,7 @@ from .rules import (TRUMP_NAMED, TRUMP_NAMED_OR_NONE, TRUMP_NONE, VARIANTS, Cont
                     RuleSet, TrumpObligation, get_variant)
 
 __all__ = ["rules_from_dict", "rules_from_json", "resolve_variant", "rule_differences",
-           "checked_rules", "RULES_FIELDS",
+           "checked_rules", "rule_document_schema", "RULES_FIELDS",
            "CONTRACT_FIELDS", "MAX_CONTRACTS", "MAX_NAME", "MAX_POINTS", "MAX_DOCUMENT"]
 
 #: Fields of a rule document and of each of its contracts (others are refused).
@@ -55,13 +55,21 @@ MAX_SCHEDULE = 64            # hands of a schedule
 MAX_POINTS = 10_000          # the most points a hand may move (the core keeps 16-bit bounds)
 MAX_DOCUMENT = 65_536        # characters of a rule document's JSON text
 
+# The vocabulary of a rule document: its words and bounds, read by ``rules_from_dict``
+# and written into its JSON Schema (``rule_document_schema``), here only.
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 _DIRECTIONS = {"clockwise": 1, "counterclockwise": -1}
+_KINDS = ("tricks", "domino")
 _TRUMPS = (TRUMP_NONE, TRUMP_NAMED, TRUMP_NAMED_OR_NONE)
 _OPENINGS = ("any-seven", "seven-of-diamonds")
 _ENDINGS = ("single", "shared")
 _OPTIONS = ("forced-king",)
 _QUOTAS = ("each_penalty_contract", "penalty_per_seat", "trumps_per_seat")
+_BROKEN_BY = ("play", "discard")
+_DECKS = (32, 52)
+_PLAYERS = (2, 3, 4)
+_SEATS = tuple(s.name for s in Seat)
+_SUITS = tuple(s.letter for s in Suit)
 
 
 def _fail(where: str, message: str) -> InvalidRulesError:
@@ -141,7 +149,7 @@ def _lead(where: str, value: Any) -> tuple[Suit | None, int]:
     lead = _object(where, value, ("suit", "mode"))
     if "suit" not in lead or "mode" not in lead:
         raise _expected(where, '"any" or {"suit": "H", "mode": "until-broken"}', value)
-    suit = _choice(f"{where}.suit", lead["suit"], [s.letter for s in Suit])
+    suit = _choice(f"{where}.suit", lead["suit"], _SUITS)
     mode = _choice(f"{where}.mode", lead["mode"], list(LeadMode))
     return Suit.parse(suit), LeadMode[mode]
 
@@ -151,7 +159,7 @@ def _contract(where: str, name: str, doc: Any, deck: int, players) -> Contract:
     doc = _object(where, doc, CONTRACT_FIELDS)
     if "name" in doc and doc["name"] != name:
         raise _fail(f"{where}.name", f"{excerpt(doc['name'])} differs from its key {excerpt(name)}")
-    kind = _choice(f"{where}.kind", doc.get("kind", "tricks"), ("tricks", "domino"))
+    kind = _choice(f"{where}.kind", doc.get("kind", "tricks"), _KINDS)
     description = _text(f"{where}.description", doc.get("description", ""))
     options = _list(f"{where}.options", doc.get("options", []), len(_OPTIONS))
     for i, opt in enumerate(options):
@@ -210,7 +218,7 @@ def _contract(where: str, name: str, doc: Any, deck: int, players) -> Contract:
         forced=_cards(f"{where}.forced", doc.get("forced", []), deck),
         trump_obligation=obligation_value, options=tuple(options),
         early_end=_bool(f"{where}.early_end", doc.get("early_end", True)),
-        broken_by=_choice(f"{where}.broken_by", doc.get("broken_by", "play"), ("play", "discard")),
+        broken_by=_choice(f"{where}.broken_by", doc.get("broken_by", "play"), _BROKEN_BY),
         description=description)
     if contract.broken_by == "discard" and contract.trump_lead_restricted \
             and contract.lead_mode == LeadMode["until-broken"]:
@@ -289,10 +297,10 @@ def rules_from_dict(document: Any) -> RuleSet:
         doc = _merged(doc)
     name = _name("name", doc.get("name", "custom"))
     deck = doc.get("deck", 52)
-    if deck not in (32, 52) or isinstance(deck, bool):
-        raise _expected("deck", "32 or 52", deck)
+    if deck not in _DECKS or isinstance(deck, bool):
+        raise _expected("deck", " or ".join(map(str, _DECKS)), deck)
     players = _list("players", doc.get("players", [4]), 3)
-    if not players or not all(is_int(n) and n in (2, 3, 4) for n in players) \
+    if not players or not all(is_int(n) and n in _PLAYERS for n in players) \
             or len(set(players)) != len(players):
         raise _expected("players", "a list of player counts from 2, 3, 4", players)
     if deck == 32 and 3 in players:
@@ -303,7 +311,7 @@ def rules_from_dict(document: Any) -> RuleSet:
         raise _fail("doubles", "doubles need 4 players")
     first_dealer = doc.get("first_dealer", "W")
     if first_dealer is not None:
-        first_dealer = Seat.parse(_choice("first_dealer", first_dealer, [s.name for s in Seat]))
+        first_dealer = Seat.parse(_choice("first_dealer", first_dealer, _SEATS))
     entries = doc.get("contracts")
     if not isinstance(entries, Mapping) or not entries:
         raise _expected("contracts", "a JSON object of at least one contract by name", entries)
@@ -396,3 +404,89 @@ def checked_rules(document: Any) -> dict:
         base = min(same_deck, key=lambda v: len(rule_differences(rules, v)))
     return {"rules": rules.to_dict(), "base": base.name,
             "differences": rule_differences(rules, base)}
+
+
+# --- the document's JSON Schema --------------------------------------------------------
+_NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
+                "pattern": "^" + _NAME.pattern.removesuffix("\\Z") + "$"}
+_CARD_SCHEMA = {"type": "string", "minLength": 2, "maxLength": 3,
+                "description": "a card: suit then rank, e.g. 'SQ'"}
+
+
+def _contract_schema() -> dict:
+    """One contract entry of a rule document, as ``_contract`` reads it."""
+    flag = {"type": "boolean"}
+    points = {"type": "integer", "minimum": -MAX_POINTS, "maximum": MAX_POINTS}
+    cards = {"type": "array", "items": _CARD_SCHEMA, "maxItems": 52,
+             "description": "a set of cards, e.g. ['HK', 'D8']"}
+    lead = {"type": "object", "additionalProperties": False, "required": ["suit", "mode"],
+            "properties": {"suit": {"enum": list(_SUITS)}, "mode": {"enum": list(LeadMode)}}}
+    return {
+        "type": "object", "additionalProperties": False,
+        "description": "one contract: its points and play rules (docs/rules.md 2, 3 and 13); "
+                       "with base, only the fields that change",
+        "properties": {
+            "name": _NAME_SCHEMA, "kind": {"enum": list(_KINDS)},
+            "description": {"type": "string", "maxLength": MAX_DESCRIPTION},
+            "card_points": {"type": "array", "maxItems": MAX_POINT_ROWS, "items": {
+                "type": "object", "additionalProperties": False, "required": ["cards", "points"],
+                "properties": {"cards": cards, "points": points}},
+                "description": "points of each card in cards (a card may be in several rows)"},
+            "each_trick": {**points, "description": "points of every trick"},
+            "last_two": {**points, "description": "points of each of the last last_count tricks, "
+                                                  "on top of each_trick"},
+            "last_count": {"type": "integer", "minimum": 0, "maximum": 26,
+                           "description": "how many tricks at the end score last_two (default 2)"},
+            "seat_constant": {**points, "description": "added to every seat's score at the end"},
+            "trump": {"enum": list(_TRUMPS)},
+            "lead": {"anyOf": [{"const": "any"}, {"type": "null"}, lead],
+                     "description": "lead restriction: 'any', or a suit and its mode"},
+            "trump_lead_restricted": {**flag, "description": "trumps not led before a trump "
+                                                              "was played"},
+            "overtake": flag, "overtrump_on_trump_lead": flag,
+            "first_trick_protection": {**cards, "description": "not discarded on trick 1"},
+            "forced": {**cards, "description": "must be discarded when void in the suit led"},
+            "trump_obligation": {"enum": [*TrumpObligation, None]},
+            "early_end": {**flag, "description": "the hand stops once no points remain "
+                                                 "(default true)"},
+            "broken_by": {"enum": list(_BROKEN_BY),
+                          "description": "what breaks a suit for the lead restrictions: any "
+                                         "card of it played (default), or a discard only"},
+            "options": {"type": "array", "items": {"enum": list(_OPTIONS)},
+                        "maxItems": len(_OPTIONS)},
+            "opening": {"enum": [*_OPENINGS, None]},
+            "ending": {"enum": [*_ENDINGS, None]},
+        },
+    }
+
+
+def rule_document_schema() -> dict:
+    """A rule document's JSON Schema (draft 2020-12), from the vocabulary that
+    ``rules_from_dict`` reads: the document's shape. ``rules_from_dict`` checks that it
+    can be played, and names the field if not."""
+    names = {"type": "array", "items": _NAME_SCHEMA, "maxItems": MAX_SCHEDULE,
+             "description": "contract names, hand by hand"}
+    return {
+        "type": "object", "additionalProperties": False,
+        "description": "a rule set: a built-in's document (GET /api/v1/variants/{name}), "
+                       "or a base with overrides",
+        "properties": {
+            "name": _NAME_SCHEMA, "base": {"enum": list(VARIANTS)},
+            "description": {"type": "string", "maxLength": MAX_DESCRIPTION},
+            "deck": {"enum": list(_DECKS)},
+            "players": {"type": "array", "items": {"enum": list(_PLAYERS)}, "minItems": 1,
+                        "maxItems": len(_PLAYERS), "uniqueItems": True},
+            "direction": {"enum": list(_DIRECTIONS)},
+            "doubles": {"type": "boolean"}, "first_dealer": {"enum": [*_SEATS, None]},
+            "schedule": names, "doubles_schedule": names,
+            "festa_hands": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                            "maxItems": MAX_SCHEDULE},
+            "quotas": {"type": "object", "maxProperties": len(_QUOTAS),
+                       "propertyNames": {"enum": list(_QUOTAS)},
+                       "additionalProperties": {"type": "integer", "minimum": 0,
+                                                "maximum": MAX_SCHEDULE}},
+            "contracts": {"type": "object", "maxProperties": MAX_CONTRACTS,
+                          "propertyNames": _NAME_SCHEMA,
+                          "additionalProperties": {"anyOf": [_contract_schema(), {"type": "null"}]}},
+        },
+    }

@@ -20,37 +20,74 @@ import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Iterator
+import threading
+from typing import Any, BinaryIO, Callable, Iterator, Mapping, Sequence
 
-from ..errors import InvalidRequestError, KingsolveError
+from ..errors import InvalidRequestError, KingsolveError, ParseError, SolveTimeout
+from ..game.result import Budget
+from .limits import LIMITS, Limits
+from .request import REQUESTS
 
-__all__ = ["BatchSummary", "run_batch", "read_requests", "answer", "OPERATIONS"]
+__all__ = ["BatchSummary", "run_batch", "read_requests", "answer", "answers", "OPERATIONS"]
 
-#: What a batch can do with each request.
-OPERATIONS = ("solve", "legal")
+#: What a batch can do with each request: the operations of the request layer.
+OPERATIONS = tuple(REQUESTS)
 
 
-def answer(request: Any, operation: str = "solve") -> dict:
-    """The response to one request, or its error as a response; never raises for bad input."""
-    rid = request.get("id") if isinstance(request, dict) else None
+def _typed(operation: str):
+    if operation not in REQUESTS:
+        raise InvalidRequestError(f"unknown batch operation {operation!r}: expected "
+                                  f"{', '.join(OPERATIONS)}")
+    return REQUESTS[operation]
+
+
+def answer(request: Any, operation: str = "solve", limits: Limits = LIMITS,
+           ms: float | None = None, cancel: threading.Event | None = None,
+           admit: Callable[[float], float] | None = None) -> dict:
+    """The response to one request, or its error as a response with the request's
+    ``id``; never raises for bad input. ``ms`` caps the request's time (a share of a
+    list's deadline); ``admit`` (a server's wait for a search slot) takes the time the
+    request has and returns what is left of it once it may search."""
+    rid = request.get("id") if isinstance(request, Mapping) else None
     try:
-        if operation == "legal":
-            from .request import legal_request
-            body = legal_request({k: v for k, v in request.items() if k != "id"})
-        elif operation == "solve":
-            from .request import solve_request
-            body = solve_request({k: v for k, v in request.items() if k != "id"}
-                                 if isinstance(request, dict) else request)
-        else:
-            raise InvalidRequestError(f"unknown batch operation {operation!r}: expected "
-                                      f"{' or '.join(OPERATIONS)}")
+        if isinstance(request, Mapping) and "_error" in request:
+            raise ParseError(request["_error"])
+        req = _typed(operation).from_request(request, limits)
+        if ms is not None:
+            req = req.within(ms)
+        if admit is not None:
+            req = req.within(admit(req.budget.ms))
+        body = req.run(cancel)
     except KingsolveError as exc:
         body = exc.to_dict()
-    except (TypeError, AttributeError) as exc:  # a request that is not an object
-        body = {"error": "invalid-request", "message": f"invalid request: {exc}"}
-    if rid is not None:
-        body = {"id": rid, **body}
-    return body
+    return body if rid is None else {"id": rid, **body}
+
+
+def answers(requests: Sequence[Any], operation: str = "solve", limits: Limits = LIMITS,
+            budget: Budget | None = None, cancel: threading.Event | None = None,
+            admit: Callable[[float], float] | None = None) -> Iterator[dict]:
+    """One response per request, in order, an error object where one fails: the one
+    runner of a list of requests (the API's ``/solve`` lists, ``kingsolve batch``).
+
+    With ``budget``, the whole list runs within its one deadline: each request gets at
+    most an equal share of the time left, so every request is answered. ``admit`` as
+    for ``answer``. No response comes after ``cancel`` is set (its client has gone).
+    """
+    deadline = None if budget is None else budget.start()
+    for i, item in enumerate(requests):
+        if cancel is not None and cancel.is_set():
+            return
+        if deadline is not None and deadline.expired():
+            yield _spent(item)
+            continue
+        ms = None if deadline is None else deadline.share(parts=len(requests) - i).ms
+        yield answer(item, operation, limits, ms, cancel, admit)
+
+
+def _spent(item: Any) -> dict:
+    rid = item.get("id") if isinstance(item, Mapping) else None
+    body = SolveTimeout("batch time budget spent before this request").to_dict()
+    return body if rid is None else {"id": rid, **body}
 
 
 # --- formats ------------------------------------------------------------------------
@@ -190,12 +227,6 @@ class BatchSummary:
                 f"{self.seconds:.1f} s, {self.rate:.2f} per second")
 
 
-def _answer_marked(item: Any, operation: str) -> dict:
-    if isinstance(item, dict) and "_error" in item:
-        return {"error": "parse", "message": item["_error"]}
-    return answer(item, operation)
-
-
 def _check_resume(requests: list[Any], done: list[Any], out: str) -> None:
     if len(done) > len(requests):
         raise InvalidRequestError(f"output {out!r} holds {len(done)} responses but the input has "
@@ -220,9 +251,7 @@ def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
     is called once with the responses already written, then after each response
     (None or False: nothing to call).
     """
-    if operation not in OPERATIONS:
-        raise InvalidRequestError(f"unknown batch operation {operation!r}: expected "
-                                  f"{' or '.join(OPERATIONS)}")
+    _typed(operation)
     if workers < 1:
         raise InvalidRequestError(f"invalid number of workers {workers!r}: expected 1 or more")
     fin = _format_of(inp, in_format)
@@ -256,8 +285,8 @@ def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
         if scheduler:
             _run_dask(todo, operation, scheduler, emit)
         elif workers == 1 and executor_factory is None:
-            for item in todo:
-                emit(_answer_marked(item, operation))
+            for resp in answers(todo, operation):
+                emit(resp)
         else:
             factory = executor_factory or (lambda n: ProcessPoolExecutor(max_workers=n))
             with factory(workers) as pool:
@@ -278,7 +307,7 @@ def _run_ordered(pool, todo: list[Any], operation: str, workers: int,
     next_submit = next_emit = 0
     while next_emit < len(todo):
         while next_submit < len(todo) and len(pending) + len(ready) < window:
-            pending[next_submit] = pool.submit(_answer_marked, todo[next_submit], operation)
+            pending[next_submit] = pool.submit(answer, todo[next_submit], operation)
             next_submit += 1
         finished, _ = wait(list(pending.values()), return_when=FIRST_COMPLETED)
         for idx in [i for i, f in pending.items() if f in finished]:

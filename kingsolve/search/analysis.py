@@ -26,13 +26,22 @@ for it. The horizon deepens while time remains (3, 5, 6, 7, ... up to one trick 
 than are left); past the last step only the exact search improves the answer, and a
 value it proves replaces its estimate.
 
-**How the time is spent.** The work goes in rounds of doubling length: each round
-first deepens the estimates by one horizon step, then gives every value not yet exact
-an equal share of the round in the exact search (MTD(f), then tests at both ends of
-its range, which narrow the proved range even when it stops). One transposition table
-serves both, so each helps the other. The first horizon gets the whole budget before
-any of that: an estimate of everything comes first. With ``threads`` above one, each
-exact search runs on that many threads sharing the one table.
+**How the time is spent.** The first horizon gets the whole budget before anything
+else: an estimate of everything comes first (about a millisecond on a full deal).
+Then the exact search runs as ``solve`` runs it, card after card, in slices of doubling
+length (``Searcher.sprint``), each slice's proved values and ranges reported as they
+come; a stop costs little, since the table keeps what the stopped search finished and
+a proved card is not searched again. Estimates deepen between the slices only for a
+share of each that grows with the share of the budget the exact search has had: none
+at first, half of it at most. So a value the engine proves quickly arrives about as
+soon as ``solve`` gives it (``benchmarks/latency.py``). Once what is left of the budget
+is less than the exact search has had, the exact values are taken to be out of reach,
+and the work goes in rounds of doubling length: each round first deepens the
+estimates by one horizon step, then gives every value not yet exact an equal share of
+the round in the exact search (MTD(f), then tests at both ends of its range, which
+narrow the proved range even when it stops). One transposition table serves both, so
+each helps the other. With ``threads`` above one, each exact search runs on that many
+threads sharing the one table.
 """
 
 from __future__ import annotations
@@ -48,6 +57,7 @@ from ..game.cards import Card, Seat
 from ..checks import check_threads
 from .engine import (Core, doubles_sides, first_guess, leased_core, meet, mirror_sides,
                      side_mask, total)
+from .solver import ExactSearch
 from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position, check_seats
 from ..game.result import Budget, Number, SolveResult, json_number
@@ -57,6 +67,10 @@ __all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
 
 #: The horizons the estimates step through (tricks left where the exact search starts).
 HORIZONS = (3, 5, 6, 7, 8, 9, 10, 11, 12)
+
+#: The exact search's first slice in seconds, before the rounds (each slice doubles
+#: the last).
+SPRINT_SLICE = 0.02
 
 #: The first round's length in seconds; each round doubles it, up to the longest.
 FIRST_ROUND = 0.02
@@ -483,6 +497,60 @@ class Searcher:
             if run.stopped():
                 break
 
+    def sprint(self) -> Iterator[None]:
+        """The exact search as ``solve`` runs it, in slices of doubling length, while
+        it may still prove every value: until what is left of the budget is less than
+        it has had. Between slices the estimates deepen for a share of the slice that
+        grows with the share of the budget the exact search has had (none at first).
+        A report (None) after each step."""
+        run = self.run
+        search = ExactSearch(self.core, run.position, run.budget, run.with_cards)
+        length, spent, spent_nodes = SPRINT_SLICE, 0.0, 0
+        while not run.exact_done() and not run.stopped():
+            left = run.deadline - time.perf_counter()
+            seconds = min(length, (left - spent) / 2)
+            nodes = (run.nodes_left - spent_nodes) // 2
+            if seconds <= 0 or nodes <= 0:
+                return
+            start, before = time.perf_counter(), run.nodes
+            self.core.set_budget(nodes, seconds * 1000.0)
+            try:
+                search.values(run.seats)
+            except SolveTimeout:
+                pass
+            finally:
+                run.spent(self.core.nodes)
+                self._keep(search)
+            spent += time.perf_counter() - start
+            spent_nodes += run.nodes - before
+            yield None
+            share = min(0.5, spent * 1000.0 / run.budget.ms)
+            if share * seconds > 0.001 and not run.exact_done() and \
+                    self.deepen(time.perf_counter() + share * seconds):
+                yield None
+            length *= 2
+
+    def _keep(self, search: ExactSearch) -> None:
+        """What a slice of the exact search proved, met with the ranges proved before."""
+        run = self.run
+        proved = dict(run.card_range)
+        for rep, v in search.children.items():
+            proved[rep] = (v, v)
+        if search.running == "cards" and search.current not in search.children \
+                and search.current in proved:
+            proved[search.current] = meet(proved[search.current], self.core.proved)
+        sides = dict(run.seat_range)
+        for mask in sides:
+            if mask in search.done:
+                sides[mask] = (search.done[mask], search.done[mask])
+            elif search.running == mask:
+                sides[mask] = meet(sides[mask], self.core.proved)
+        with run.lock:
+            for rep, r in proved.items():
+                run.card_range[rep] = meet(run.card_range[rep], r)
+            for mask, r in sides.items():
+                run.seat_range[mask] = meet(run.seat_range[mask], r)
+
     def rounds(self) -> Iterator[None]:
         """Rounds of doubling length, each a horizon deeper then every open value
         searched; a report (None) after each step that may have improved the state."""
@@ -587,6 +655,9 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
         part = Searcher(run, core)
         if part.deepen(run.deadline) and not run.stopped() and not run.exact_done():
             yield run.snapshot()
+        for _ in part.sprint():
+            if not run.stopped() and not run.exact_done():
+                yield run.snapshot()
         for _ in part.rounds():
             if not run.stopped() and not run.exact_done():
                 yield run.snapshot()

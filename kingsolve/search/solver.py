@@ -21,7 +21,7 @@ from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position, check_seats
 from ..game.result import Budget, SolveResult
 
-__all__ = ["solve", "solve_loaded", "rollout_values", "playout_values"]
+__all__ = ["solve", "solve_loaded", "ExactSearch", "rollout_values", "playout_values"]
 
 
 def _valid_horizon(horizon: Any) -> int:
@@ -97,11 +97,17 @@ def solve_loaded(core: Core, position: Position, seats: list[Seat],
     On a budget stop the ``SolveTimeout`` carries, for every seat asked, the range
     of values proved so far (exact for the seats already solved).
     """
-    return _LoadedSearch(core, position, budget, with_cards).run(seats)
+    return ExactSearch(core, position, budget, with_cards).run(seats)
 
 
-class _LoadedSearch:
-    """The searches of one position loaded in the core, and what each has proved so far."""
+class ExactSearch:
+    """The searches of one position loaded in the core, and what each has proved so far.
+
+    ``run`` proves every value within the budget. ``values`` may also be called again
+    after a budget stop, with a new budget set on the core: what was proved is kept
+    (``done``, ``children``) and the table keeps the stopped search's finished subtrees,
+    so the anytime analysis spends its time in slices at little cost (``analysis``).
+    """
 
     def __init__(self, core: Core, position: Position, budget: Budget,
                  with_cards: bool) -> None:
@@ -111,17 +117,14 @@ class _LoadedSearch:
         self.done: dict[int, int] = {}              # side mask -> exact future value
         self.running: Any = None                    # the side mask being searched now, or "cards"
         self.children: dict[int, int] = {}          # representative card -> exact future value
+        self.current: int | None = None             # the card being searched, or the last
         self.mover_mask = None if self.mover is None else side_mask(position, self.mover)
         self.ranges: dict[int, tuple[int, int]] = {}  # side mask -> range proved by a stopped search
 
     def run(self, seats: list[Seat]) -> tuple[dict[Seat, int], dict[Card, int]]:
         self.core.set_budget(self.budget.nodes, self.budget.ms)
         try:
-            if not self.with_cards:
-                self.shared(list(dict.fromkeys(side_mask(self.position, s) for s in seats)))
-            card_values = self.card_values() if self.with_cards else {}
-            values = {seat: self.total(seat, self.value(side_mask(self.position, seat)))
-                      for seat in seats}
+            values, card_values = self.values(seats)
         except SolveTimeout as exc:
             masks = {seat: side_mask(self.position, seat) for seat in seats}
             ranges = mirror_sides(self.position, self.quick,
@@ -129,6 +132,16 @@ class _LoadedSearch:
             bounds = {seat: (self.total(seat, ranges[m][0]), self.total(seat, ranges[m][1]))
                       for seat, m in masks.items()}
             raise SolveTimeout.proved(str(exc), bounds) from None
+        return values, card_values
+
+    def values(self, seats: list[Seat]) -> tuple[dict[Seat, int], dict[Card, int]]:
+        """The values and per-card values, searched within the budget set on the core
+        (``SolveTimeout`` at its end, keeping what is proved)."""
+        if not self.with_cards:
+            self.shared(list(dict.fromkeys(side_mask(self.position, s) for s in seats)))
+        card_values = self.card_values() if self.with_cards else {}
+        values = {seat: self.total(seat, self.value(side_mask(self.position, seat)))
+                  for seat in seats}
         return values, card_values
 
     def total(self, seat: Seat, future: int) -> int:
@@ -156,7 +169,13 @@ class _LoadedSearch:
             self.running = mask
             guess = first_guess(*self.quick)
             self.done[mask] = engine.run(lambda: self.core.value(mask, guess), self.budget)
+            self._mirror(mask)
         return self.done[mask]
+
+    def _mirror(self, mask: int) -> None:
+        """Doubles: the sides share the points left, so one's value gives the other's."""
+        if self.position.doubles:
+            self.done.setdefault(other_side(mask), sum(self.quick) - self.done[mask])
 
     def shared(self, masks: list[int]) -> None:
         # Each side's value with an equal share of what is left of the budget (what
@@ -175,9 +194,7 @@ class _LoadedSearch:
                 try:
                     done[mask] = engine.run(lambda: core.value(
                         mask, min(max(first_guess(*quick), lo), hi), len(todo) - i), self.budget)
-                    if self.position.doubles:
-                        # the sides share the points left: one's value is the other's
-                        done[other_side(mask)] = sum(quick) - done[mask]
+                    self._mirror(mask)
                 except SolveTimeout as exc:
                     plo, phi = core.proved
                     self.ranges[mask] = (max(lo, plo), min(hi, phi))
@@ -188,16 +205,20 @@ class _LoadedSearch:
             raise stop
 
     def card_values(self) -> dict[Card, int]:
-        """Each legal card's value to the mover; equal cards are searched once."""
+        """Each legal card's value to the mover; equal cards are searched once (and
+        once only over calls: a card proved before a stop is not searched again)."""
         self.running = "cards"
         children = self.children
-        guess = first_guess(*self.quick)
         moves = self.core.moves()
         for rep in sorted(set(moves.values())):
+            if rep in children:
+                continue
+            guess = max(children.values(), default=first_guess(*self.quick))
+            self.current = rep
             children[rep] = engine.run(
                 lambda: self.core.child_value(rep, self.mover_mask, guess), self.budget)
-            guess = max(children.values())
         self.done[self.mover_mask] = max(children.values())
+        self._mirror(self.mover_mask)
         return {Card.from_bit(b): self.total(self.mover, children[r])
                 for b, r in sorted(moves.items())}
 
