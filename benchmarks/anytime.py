@@ -64,7 +64,7 @@ from kingsolve import Deal, Position, Seat  # noqa: E402
 from kingsolve.search.analysis import HORIZONS, AnalysisState, Searcher, analyse, analyses  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.hands.hints import play_preference  # noqa: E402
-from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.game.result import Budget, Deadline  # noqa: E402
 from kingsolve.game.rules import VARIANTS, RuleSet  # noqa: E402
 from kingsolve.search import engine  # noqa: E402
 from kingsolve.search.solver import rollout_values, solve  # noqa: E402
@@ -199,7 +199,7 @@ def stopped_search(pos: Position, ms: float) -> dict[str, tuple[int, int]]:
     budget = Budget(nodes=NODES, ms=ms)
     forget(pos, budget)
     with engine.leased_core(pos, budget) as core:
-        run = AnalysisState(core, pos, [mover], budget, None, time.perf_counter())
+        run = AnalysisState(core, pos, [mover], Deadline(budget, clock=time.perf_counter), None)
         run.horizons = []                          # no estimates: the exact search only
         for _ in Searcher(run, core).rounds():
             pass

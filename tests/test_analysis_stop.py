@@ -17,7 +17,7 @@ import pytest
 
 from kingsolve import Deal, Position, Seat
 from kingsolve.errors import SolveTimeout
-from kingsolve.game.result import Budget
+from kingsolve.game.result import Budget, Deadline
 from kingsolve.search import engine
 from kingsolve.search.analysis import Searcher, AnalysisState, analyse
 from kingsolve.search.solver import solve
@@ -26,7 +26,8 @@ from kingsolve.search.solver import solve
 def test_a_value_given_no_time_keeps_its_range():
     pos = Position("russian", "no-queens", Deal.random(7, deck=32), leader="N")
     with engine.leased_core(pos, Budget()) as core:
-        run = AnalysisState(core, pos, list(pos.seats), Budget(ms=10_000), None, time.perf_counter())
+        clock = Deadline(Budget(ms=10_000), clock=time.perf_counter)
+        run = AnalysisState(core, pos, list(pos.seats), clock, None)
         # a finished search of one card leaves core.proved at that card's value
         core.set_budget(10**7, 10_000)
         v = core.child_value(run.reps[0], run.mover_mask, 0)
@@ -92,8 +93,8 @@ def test_a_doubles_estimate_lies_in_the_range_the_other_side_narrowed():
     # an estimate of -6 was shown beside a range of -4 and up).
     pos = _doubles_ending("no-queens", 1)
     with engine.leased_core(pos, Budget()) as core:
-        run = AnalysisState(core, pos, [pos.to_move, pos.to_move.next()], Budget(ms=10_000),
-                            None, time.perf_counter())
+        run = AnalysisState(core, pos, [pos.to_move, pos.to_move.next()],
+                            Deadline(Budget(ms=10_000), clock=time.perf_counter), None)
         lo, hi = run.quick
         other = [m for m in run.masks if m != run.mover_mask][0]
         run.card_range = {r: (lo, hi) for r in run.reps}

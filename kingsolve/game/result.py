@@ -163,6 +163,11 @@ class Deadline:
             self._running[id(share)] = (start, end, most)
             return now >= end or nodes >= most
 
+    def spend(self, nodes: int) -> None:
+        """``nodes`` searched by work that takes no shares (an analysis on its own)."""
+        with self._lock:
+            self.nodes_left -= nodes
+
     def done(self, share: Budget, nodes: int) -> None:
         """A piece ended, having searched ``nodes``."""
         with self._lock:

@@ -60,7 +60,7 @@ from .engine import (Core, doubles_sides, first_guess, leased_core, meet, mirror
 from .solver import ExactSearch
 from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position, check_seats
-from ..game.result import Budget, Number, SolveResult, json_number
+from ..game.result import Budget, Deadline, Number, SolveResult, json_number
 
 __all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
            "format_number", "HORIZONS", "LEGEND"]
@@ -246,16 +246,16 @@ class AnalysisState:
     searcher (``Searcher``) fills."""
 
     def __init__(self, core: Core, position: Position, seats: list[Seat],
-                 budget: Budget, cancel: threading.Event | None, start: float,
+                 clock: Deadline, cancel: threading.Event | None,
                  cards: bool = True, estimator: str = "auto") -> None:
         self.with_cards = cards
         self.position = position
         self.seats = seats
-        self.budget = budget
+        self.clock = clock                    # the analysis's budget under way
+        self.budget = clock.total
         self.cancel = cancel
-        self.start = start
-        self.deadline = start + budget.ms / 1000.0
-        self.nodes_left = budget.nodes
+        self.start = clock.at - clock.total.ms / 1000.0
+        self.deadline = clock.at              # on the clock's seconds (time.perf_counter)
         self.nodes = 0
         self.lock = threading.Lock()
         self.halted = threading.Event()       # the consumer has gone: start no search
@@ -291,18 +291,22 @@ class AnalysisState:
         self.estimates: dict[int, dict[tuple[int, int], int]] = {h: {} for h in self.horizons}
         self.horizon: int | None = None
 
+    @property
+    def nodes_left(self) -> int:
+        return self.clock.nodes_left
+
     def stopped(self) -> bool:
         return (self.cancel is not None and self.cancel.is_set()) or self.halted.is_set() \
-            or self.nodes_left <= 0 or time.perf_counter() >= self.deadline
+            or self.nodes_left <= 0 or self.clock.expired()
 
     def exact_done(self) -> bool:
         return all(lo == hi for lo, hi in self.card_range.values()) and \
             all(lo == hi for lo, hi in self.side_ranges().values())
 
     def spent(self, nodes: int) -> None:
+        self.clock.spend(nodes)
         with self.lock:
             self.nodes += nodes
-            self.nodes_left -= nodes
 
     def finish_horizon(self, h: int) -> None:
         """Publish horizon ``h`` once every estimate of it is in."""
@@ -643,12 +647,13 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
     check_threads(threads)
     budget = budget or Budget()
     wanted = check_seats(position, seats)
+    clock = Deadline(budget, clock=time.perf_counter)
     start = time.perf_counter()
     if position.complete:
         yield _finished(position, wanted, start)
         return
     with leased_core(position, budget, threads) as core:
-        run = AnalysisState(core, position, wanted, budget, cancel, start, cards, estimator)
+        run = AnalysisState(core, position, wanted, clock, cancel, cards, estimator)
         # the first horizon, on every card, with the whole budget before anything else
         # (a slice of a busy machine's time could miss it): an estimate of everything
         # comes first, whatever the searches then do
