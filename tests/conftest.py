@@ -57,6 +57,15 @@ def client(app):
     return app.test_client()
 
 
+@pytest.fixture
+def make_client():
+    """A test client of an app made with the settings given, each a keyword:
+    ``make_client(KINGSOLVE_MAX_MS=50)``."""
+    def make(**config):
+        return create_app(config).test_client()
+    return make
+
+
 # --- the board in headless Chromium (Debian's chromium and chromium-driver) -------------
 
 @pytest.fixture(scope="module")

@@ -62,14 +62,14 @@ def test_deal_is_seeded_and_checks_its_query(client):
     error_of(client.get("/api/v1/deal?players=3&deck=32"), 400, "invalid-deal")
 
 
-def test_openapi_documents_every_endpoint_with_the_served_limits(client):
+def test_openapi_documents_every_endpoint_with_the_served_limits(make_client, client):
     doc = client.get("/api/v1/openapi.json").get_json()
     assert doc["openapi"].startswith("3.1")
     assert {"/api/v1/legal", "/api/v1/solve", "/api/v1/table", "/api/v1/variants",
             "/api/v1/deal", "/healthz"} <= set(doc["paths"])
     schemas = doc["components"]["schemas"]
     assert schemas["SolveBatch"]["maxItems"] == DEFAULTS["KINGSOLVE_BATCH_MAX"]
-    small = create_app({"KINGSOLVE_BATCH_MAX": 3}).test_client()
+    small = make_client(KINGSOLVE_BATCH_MAX=3)
     assert small.get("/api/v1/openapi.json").get_json()["components"]["schemas"]["SolveBatch"]["maxItems"] == 3
 
 
@@ -127,8 +127,8 @@ def test_other_content_types_are_415(client):
     error_of(client.post("/api/v1/solve", data=b"a=1", content_type="application/x-www-form-urlencoded"), 415)
 
 
-def test_bodies_over_the_limit_are_413():
-    client = create_app({"MAX_CONTENT_LENGTH": 1000}).test_client()
+def test_bodies_over_the_limit_are_413(make_client):
+    client = make_client(MAX_CONTENT_LENGTH=1000)
     big = {**LEGAL, "id": "x" * 2000}
     assert "1000 bytes" in error_of(client.post("/api/v1/legal", json=big), 413)
     assert client.post("/api/v1/legal", json=LEGAL).status_code == 200
@@ -199,16 +199,16 @@ def fake_solver(monkeypatch):
     return calls
 
 
-def test_solve_clamps_budgets_to_the_server_maxima(fake_solver):
-    client = create_app({"KINGSOLVE_MAX_NODES": 1000, "KINGSOLVE_MAX_MS": 50}).test_client()
+def test_solve_clamps_budgets_to_the_server_maxima(make_client, fake_solver):
+    client = make_client(KINGSOLVE_MAX_NODES=1000, KINGSOLVE_MAX_MS=50)
     assert client.post("/api/v1/solve", json={**LEGAL, "nodes": 10**9, "ms": 10**6}).status_code == 200
     assert client.post("/api/v1/solve", json={**LEGAL, "nodes": 10, "ms": 5}).status_code == 200
     assert client.post("/api/v1/solve", json=LEGAL).status_code == 200
     assert [(c["nodes"], c["ms"]) for c in fake_solver] == [(1000, 50), (10, 5), (1000, 50)]
     # Without ms a /solve gets the server's default time, not the longest allowed.
     fake_solver.clear()
-    assert create_app().test_client().post("/api/v1/solve", json=LEGAL).status_code == 200
-    assert create_app({"KINGSOLVE_SOLVE_MS": 700}).test_client().post(
+    assert make_client().post("/api/v1/solve", json=LEGAL).status_code == 200
+    assert make_client(KINGSOLVE_SOLVE_MS=700).post(
         "/api/v1/solve", json=LEGAL).status_code == 200
     assert [c["ms"] for c in fake_solver] == [DEFAULTS["KINGSOLVE_SOLVE_MS"], 700] == [2000, 700]
     error_of(client.post("/api/v1/solve", json={**LEGAL, "nodes": 0}), 400)
@@ -233,14 +233,14 @@ def test_solve_batch_answers_each_request(client, fake_solver):
     assert "batch" in error_of(client.post("/api/v1/solve", json=too_many), 400)
 
 
-def test_solve_batch_shares_one_time_budget(fake_solver):
-    client = create_app({"KINGSOLVE_BATCH_MS": 0.000001}).test_client()
+def test_solve_batch_shares_one_time_budget(make_client, fake_solver):
+    client = make_client(KINGSOLVE_BATCH_MS=0.000001)
     out = client.post("/api/v1/solve", json=[LEGAL, LEGAL]).get_json()
     assert all(o["error"] == "budget" for o in out)
     # Each request gets at most an equal share of the batch's time left (the stand-in
     # takes none, so the later ones get more), and never more than it asks for.
     fake_solver.clear()
-    client = create_app({"KINGSOLVE_BATCH_MS": 3000}).test_client()
+    client = make_client(KINGSOLVE_BATCH_MS=3000)
     client.post("/api/v1/solve", json=[LEGAL, {**LEGAL, "ms": 100}, LEGAL, LEGAL])
     shares = [c["ms"] for c in fake_solver]
     assert 740 < shares[0] <= 750 and shares[1] == 100 and 1480 < shares[2] <= 1500
@@ -257,8 +257,8 @@ def test_solve_without_a_solver_is_503(client, monkeypatch, path):
     assert client.post("/api/v1/legal", json=LEGAL).status_code == 200
 
 
-def test_table_passes_its_fields_and_budget(fake_solver):
-    client = create_app({"KINGSOLVE_MAX_MS": 100, "KINGSOLVE_TT_MB": 8}).test_client()
+def test_table_passes_its_fields_and_budget(make_client, fake_solver):
+    client = make_client(KINGSOLVE_MAX_MS=100, KINGSOLVE_TT_MB=8)
     req = {"variant": "italian", "deal": DEAL, "trump": "S", "contracts": ["trumps"], "ms": 1e6}
     assert client.post("/api/v1/table", json=req).get_json() == {"variant": "italian", "contracts": {}}
     call = fake_solver[-1]
@@ -436,8 +436,8 @@ def test_solve_answers_a_full_deal_within_the_default_time(client):
     assert len(body["card_estimates"]) == len(body["card_bounds"]) > 1 and body["estimates"]
 
 
-def test_a_real_batch_shares_its_deadline_and_answers_every_request():
-    client = create_app({"KINGSOLVE_BATCH_MS": 1200}).test_client()
+def test_a_real_batch_shares_its_deadline_and_answers_every_request(make_client):
+    client = make_client(KINGSOLVE_BATCH_MS=1200)
     batch = [{"variant": "italian", "contract": c, "deal": Deal.random(seed).pbn(), "id": c}
              for seed, c in enumerate(("no-tricks", "no-hearts", "no-kings-jacks"))]
     start = time.monotonic()

@@ -12,7 +12,6 @@ from kingsolve.game.deal import Deal
 from kingsolve.hands.hints import DEFAULT_HORIZON, MAX_SAMPLES
 from kingsolve.search import engine
 from kingsolve.game.record import Record
-from kingsolve_api import create_app
 
 from api_answers import error_of
 from contracts import played_out
@@ -142,12 +141,12 @@ def test_review_on_a_tiny_budget_still_answers(client):
     assert client.post("/api/v1/review", json={"record": SHORT, "nodes": 1000}).status_code == 200
 
 
-def test_review_budgets_are_clamped_to_the_server_maxima():
-    small = create_app({"KINGSOLVE_MAX_NODES": 100_000, "KINGSOLVE_MAX_MS": 5000}).test_client()
+def test_review_budgets_are_clamped_to_the_server_maxima(make_client):
+    small = make_client(KINGSOLVE_MAX_NODES=100_000, KINGSOLVE_MAX_MS=5000)
     body = small.post("/api/v1/review", json={"record": SHORT, "nodes": 10**12, "ms": 10**9}).get_json()
     assert body["budget"]["nodes"] == 100_000 and body["budget"]["ms"] == 5000
     # the searches of one review share the request's time, never past the server's cap
-    hurried = create_app({"KINGSOLVE_BATCH_MS": 50}).test_client()
+    hurried = make_client(KINGSOLVE_BATCH_MS=50)
     body = hurried.post("/api/v1/review", json={"record": full_record(), "ms": 10**6}).get_json()
     assert body["budget"]["ms"] == 50 and body["ms"] < 50 + 1000
 

@@ -8,7 +8,6 @@ import json
 
 import pytest
 
-from kingsolve_api import create_app
 
 from api_answers import error_of
 
@@ -25,8 +24,8 @@ def post_chunked(client, data: bytes, path: str = "/api/v1/legal"):
                        environ_overrides={"wsgi.input_terminated": True})
 
 
-def test_chunked_bodies_over_the_limit_are_413():
-    client = create_app({"MAX_CONTENT_LENGTH": 1000}).test_client()
+def test_chunked_bodies_over_the_limit_are_413(make_client):
+    client = make_client(MAX_CONTENT_LENGTH=1000)
     body = json.dumps(LEGAL).encode()
     assert post_chunked(client, body).status_code == 200
     assert post_chunked(client, body + b" " * (1000 - len(body))).status_code == 200
@@ -176,9 +175,9 @@ def test_api_v1_healthz_answers_like_healthz(client):
     assert "/api/v1/healthz" in client.get("/api/v1/openapi.json").get_json()["paths"]
 
 
-def test_hint_reports_the_per_search_budget_it_used():
+def test_hint_reports_the_per_search_budget_it_used(make_client):
     from kingsolve.game.deal import Deal
-    client = create_app({"KINGSOLVE_MAX_MS": 2000}).test_client()
+    client = make_client(KINGSOLVE_MAX_MS=2000)
     north = Deal.random(5, deck=32).pbn()[2:].split()[0]
     body = {"variant": "russian", "contract": "no-queens", "seat": "N", "hand": north, "samples": 2,
             "seed": 1, "ms": 60000}
@@ -218,8 +217,8 @@ def test_no_cors_headers_by_default(client):
     assert resp.status_code == 200 and "Access-Control-Allow-Origin" not in resp.headers
 
 
-def test_allowed_origins_get_cors_headers_and_preflight_answers():
-    client = create_app({"KINGSOLVE_CORS_ORIGINS": [CLUB]}).test_client()
+def test_allowed_origins_get_cors_headers_and_preflight_answers(make_client):
+    client = make_client(KINGSOLVE_CORS_ORIGINS=[CLUB])
     resp = client.post("/api/v1/legal", json=LEGAL, headers={"Origin": CLUB})
     assert resp.headers["Access-Control-Allow-Origin"] == CLUB
     assert "Retry-After" in resp.headers["Access-Control-Expose-Headers"]
@@ -247,8 +246,8 @@ def test_serve_takes_cors_origins(monkeypatch):
 
 # --- per-client limits and the search slots -----------------------------------------------------
 
-def test_a_client_over_the_request_rate_gets_429_with_retry_after():
-    client = create_app({"KINGSOLVE_RATE_LIMIT": "3 per minute"}).test_client()
+def test_a_client_over_the_request_rate_gets_429_with_retry_after(make_client):
+    client = make_client(KINGSOLVE_RATE_LIMIT="3 per minute")
     for _ in range(3):
         assert client.post("/api/v1/legal", json=LEGAL).status_code == 200
     resp = client.post("/api/v1/legal", json=LEGAL)
@@ -291,8 +290,8 @@ def in_background(client, body, addr="10.0.0.1"):
     return future
 
 
-def test_a_client_over_its_concurrent_searches_gets_429(held_solver):
-    client = create_app({"KINGSOLVE_CLIENT_SEARCHES": 1, "KINGSOLVE_SEARCH_SLOTS": 4}).test_client()
+def test_a_client_over_its_concurrent_searches_gets_429(make_client, held_solver):
+    client = make_client(KINGSOLVE_CLIENT_SEARCHES=1, KINGSOLVE_SEARCH_SLOTS=4)
     first = in_background(client, LEGAL)
     assert held_solver.started.acquire(timeout=10)
     resp = client.post("/api/v1/solve", json=LEGAL, environ_base={"REMOTE_ADDR": "10.0.0.1"})
@@ -308,9 +307,9 @@ def test_a_client_over_its_concurrent_searches_gets_429(held_solver):
     assert client.post("/api/v1/solve", json=LEGAL, environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code == 200
 
 
-def test_a_queued_search_keeps_its_budget_from_arrival(held_solver):
+def test_a_queued_search_keeps_its_budget_from_arrival(make_client, held_solver):
     import time
-    client = create_app({"KINGSOLVE_SEARCH_SLOTS": 1}).test_client()
+    client = make_client(KINGSOLVE_SEARCH_SLOTS=1)
     first = in_background(client, LEGAL)
     assert held_solver.started.acquire(timeout=10)
     start = time.monotonic()

@@ -133,11 +133,10 @@ def test_a_half_written_entry_reads_as_no_entry():
         assert core.torn_entry(a, lo_a, b, lo_b) == [a, 0, b, lo_b]
 
 
-def test_a_solve_request_takes_threads_from_the_library_cli_and_api(capsys):
+def test_a_solve_request_takes_threads_from_the_library_cli_and_api(make_client, capsys):
     # threads reach the search through every surface; the server spends its own
     import json
 
-    from kingsolve_api import create_app
     from kingsolve_cli import main
     from kingsolve.errors import InvalidRequestError
     from kingsolve.io.request import solve_request
@@ -153,7 +152,7 @@ def test_a_solve_request_takes_threads_from_the_library_cli_and_api(capsys):
                  req["deal"], "--leader", req["leader"], "--play", " ".join(req["play"]),
                  "--exact", "--threads", "2"]) == 0
     assert json.loads(capsys.readouterr().out)["values"] == one["values"]
-    client = create_app({"TESTING": True, "KINGSOLVE_TABLE_THREADS": 2}).test_client()
+    client = make_client(TESTING=True, KINGSOLVE_TABLE_THREADS=2)
     assert client.post("/api/v1/solve", json={**req, "threads": 8}).get_json()["values"] == \
         one["values"]
     assert client.post("/api/v1/solve", json={**req, "threads": 65}).status_code == 400

@@ -175,6 +175,14 @@ def _contract(where: str, name: str, doc: Any, deck: int, players) -> Contract:
         return Contract(name, kind="domino", description=description,
                         domino_opening=_choice(f"{where}.opening", doc.get("opening"), _OPENINGS),
                         domino_ending=_choice(f"{where}.ending", doc.get("ending"), _ENDINGS))
+    contract = _trick_contract(where, name, doc, deck, description, tuple(options))
+    _check_total(where, contract, deck, min(players))
+    return contract
+
+
+def _trick_contract(where: str, name: str, doc: Mapping[str, Any], deck: int,
+                    description: str, options: tuple) -> Contract:
+    """A trick contract's entry: its points and play rules."""
     for field in ("opening", "ending"):
         if doc.get(field) is not None:
             raise _fail(f"{where}.{field}", "only a domino contract has one")
@@ -216,7 +224,7 @@ def _contract(where: str, name: str, doc: Any, deck: int, players) -> Contract:
         protected=_cards(f"{where}.first_trick_protection", doc.get("first_trick_protection", []),
                          deck),
         forced=_cards(f"{where}.forced", doc.get("forced", []), deck),
-        trump_obligation=obligation_value, options=tuple(options),
+        trump_obligation=obligation_value, options=options,
         early_end=_bool(f"{where}.early_end", doc.get("early_end", True)),
         broken_by=_choice(f"{where}.broken_by", doc.get("broken_by", "play"), _BROKEN_BY),
         description=description)
@@ -225,7 +233,6 @@ def _contract(where: str, name: str, doc: Any, deck: int, players) -> Contract:
         # the search keeps one suit's state of being broken by a discard
         raise _fail(f"{where}.broken_by", "'discard' takes one suit under a restriction until "
                                           "broken: the lead's or the trumps', not both")
-    _check_total(where, contract, deck, min(players))
     return contract
 
 
