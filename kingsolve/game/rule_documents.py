@@ -273,7 +273,7 @@ def _merged(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     base_name = doc["base"]
     if not isinstance(base_name, str) or base_name not in VARIANTS:
         raise _expected("base", f"one of {', '.join(VARIANTS)}", base_name)
-    out = VARIANTS[base_name].to_dict()
+    out = dict(VARIANTS[base_name].document)
     contracts = dict(out["contracts"])
     overrides = doc.get("contracts", {})
     if not isinstance(overrides, Mapping):
@@ -300,8 +300,9 @@ def rules_from_dict(document: Any) -> RuleSet:
     the Portuguese festa, the Turkish chooser) then apply.
     """
     doc = _object("rules", document, RULES_FIELDS)
+    base = None
     if doc.get("base") is not None:
-        doc = _merged(doc)
+        base, doc = VARIANTS.get(doc["base"]), _merged(doc)
     name = _name("name", doc.get("name", "custom"))
     deck = doc.get("deck", 52)
     if deck not in _DECKS or isinstance(deck, bool):
@@ -325,7 +326,13 @@ def rules_from_dict(document: Any) -> RuleSet:
     if len(entries) > MAX_CONTRACTS:
         raise _fail("contracts", f"{len(entries)} contracts, at most {MAX_CONTRACTS}")
     contracts = {}
+    # the base's contracts a document leaves alone are the base's own, read when it
+    # was made, as long as they are played with the same deck and players
+    same = base is not None and base.deck == deck and list(base.players) == list(players)
     for key, entry in entries.items():
+        if same and key in base.contracts and entry is base.document["contracts"].get(key):
+            contracts[key] = base.contracts[key]
+            continue
         where = f"contracts.{_name('contracts', key)}"
         contracts[key] = _contract(where, key, entry, deck, players)
     schedule = _schedule("schedule", doc.get("schedule", []), contracts)

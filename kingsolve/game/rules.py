@@ -8,6 +8,7 @@ core read (card points by bit, trick points by position, bit masks).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Iterable, Mapping
 
 from .cards import Card, Rank, Seat, Suit, deck_mask, format_cards
@@ -366,6 +367,12 @@ class RuleSet:
             out.append(ScheduledHand(i + 1, name, dealer, dealer.next(self.direction)))
             dealer = dealer.next(self.direction)
         return out
+
+    @cached_property
+    def document(self) -> dict:
+        """The rule set as a rule document (``to_dict``), made once: a rule set never
+        changes. Read it, do not change it."""
+        return self.to_dict()
 
     def to_dict(self) -> dict:
         """The rule set as a rule document (``kingsolve.game.rule_documents``, docs/rules.md
