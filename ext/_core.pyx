@@ -6,7 +6,7 @@ the caller), a transposition table, and answers: the future value of a set of
 maximising seats (the paranoid value in singles, the side's value in doubles), the
 value after each legal card, and the legal cards (a test hook). The search runs
 without the GIL. This module never imports the kingsolve package: it raises its
-own ``BudgetExceeded``, which ``kingsolve.search.solver`` turns into a package error.
+own ``BudgetExceeded``, which ``kingsolve.search.engine`` turns into a package error.
 """
 
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
