@@ -64,7 +64,7 @@ from kingsolve import Deal, Position, Seat  # noqa: E402
 from kingsolve.search.analysis import HORIZONS, AnalysisState, Searcher, analyse, analyses  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.hands.hints import play_preference  # noqa: E402
-from kingsolve.game.result import Budget, Deadline  # noqa: E402
+from kingsolve.search.budget import Budget, Deadline  # noqa: E402
 from kingsolve.game.rules import VARIANTS, RuleSet  # noqa: E402
 from kingsolve.search import engine  # noqa: E402
 from kingsolve.search.solver import rollout_values, solve  # noqa: E402

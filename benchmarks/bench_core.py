@@ -19,7 +19,7 @@ import pytest
 
 from kingsolve import Deal, Position, Seat
 from kingsolve.game.deal import hand_text
-from kingsolve.game.result import Budget
+from kingsolve.search.budget import Budget
 from kingsolve.search.solver import solve
 
 TRICKS_LEFT = 9

@@ -26,7 +26,7 @@ import pytest  # noqa: E402
 from kingsolve import Deal, Seat  # noqa: E402
 from kingsolve.game.domino import DominoPosition  # noqa: E402
 from kingsolve.search.domino_solver import solve_domino  # noqa: E402
-from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.search.budget import Budget  # noqa: E402
 
 VARIANTS = ("italian", "italian-wikipedia")
 FIRST_SEED = 1000

@@ -56,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from kingsolve import Deal, Position, Seat  # noqa: E402
 from kingsolve.game.deal import hand_text  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
-from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.search.budget import Budget  # noqa: E402
 from kingsolve.game.rules import VARIANTS  # noqa: E402
 from kingsolve.search import engine  # noqa: E402
 from kingsolve.search.solver import solve_loaded  # noqa: E402

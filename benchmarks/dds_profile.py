@@ -86,7 +86,7 @@ def problems(deals: int, trump: str | None):
 def child(which: str, seeds: list[int], trump: str | None, deals: int) -> dict:
     """Solves the problems of `seeds` with one solver; their trick-start nodes."""
     from core_speed import dds_board, forget, seat_value
-    from kingsolve.game.result import Budget
+    from kingsolve.search.budget import Budget
     if which != "kingsolve":
         from endplay.dds import solve_board
         from endplay.dds.solve import SolveMode

@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kingsolve import Deal, Position, Seat, dd_table, solve  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
-from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.search.budget import Budget  # noqa: E402
 from kingsolve.game.rules import VARIANTS  # noqa: E402
 
 

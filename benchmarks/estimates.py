@@ -35,7 +35,7 @@ from kingsolve import Position  # noqa: E402
 from kingsolve.search.analysis import analyse  # noqa: E402
 from kingsolve.errors import SolveTimeout  # noqa: E402
 from kingsolve.hands.hints import play_preference  # noqa: E402
-from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.search.budget import Budget  # noqa: E402
 from kingsolve.search import engine  # noqa: E402
 from kingsolve.search.solver import solve  # noqa: E402
 from training.dataset import contract_total, position_of  # noqa: E402

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from core_speed import p95, seat_value  # noqa: E402
 from kingsolve import Deal, Position, Seat  # noqa: E402
-from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.search.budget import Budget  # noqa: E402
 from kingsolve.game.rules import VARIANTS  # noqa: E402
 
 

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from frontier import penalty_contracts, position_at  # noqa: E402
-from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.search.budget import Budget  # noqa: E402
 from kingsolve.search import engine  # noqa: E402
 
 Cards = tuple[tuple[int, int], ...]     # (rank, owner) of one suit's cards, high to low

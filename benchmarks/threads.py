@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from core_speed import forget  # noqa: E402
 from doubles_full import problem, trick_contracts  # noqa: E402
 from frontier import penalty_contracts, position_at  # noqa: E402
-from kingsolve.game.result import Budget  # noqa: E402
+from kingsolve.search.budget import Budget  # noqa: E402
 from kingsolve.search import engine  # noqa: E402
 
 

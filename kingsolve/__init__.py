@@ -26,7 +26,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
                "InvalidRulesError"),
     "game.position": ("Position", "Trick"),
     "io.request": ("hint_request", "legal_request", "position_from_request", "solve_request"),
-    "game.result": ("Budget", "Deadline", "SolveResult"),
+    "search.budget": ("Budget", "Deadline"),
+    "search.result": ("SolveResult",),
     "game.rules": ("VARIANTS", "Contract", "RuleSet", "get_variant"),
     "game.rule_documents": ("resolve_variant", "rules_from_dict", "rules_from_json"),
     "search.solver": ("solve",),
@@ -87,7 +88,8 @@ if TYPE_CHECKING:   # the names as type checkers and editors see them
     from .game.record import (Record, RecordError, format_records, parse_records, read_records)
     from .hands.report import MatchReport, match_report
     from .io.request import hint_request, legal_request, position_from_request, solve_request
-    from .game.result import Budget, Deadline, SolveResult
+    from .search.budget import Budget, Deadline
+    from .search.result import SolveResult
     from .hands.reviews import Review, review
     from .game.rule_documents import resolve_variant, rules_from_dict, rules_from_json
     from .game.rules import VARIANTS, Contract, RuleSet, get_variant

@@ -11,7 +11,7 @@ from flask import Blueprint, current_app, request
 
 from kingsolve.errors import UnknownVariantError
 from kingsolve.game.deal import Deal
-from kingsolve.game.result import Budget
+from kingsolve.search.budget import Budget
 from kingsolve.game.rule_documents import checked_rules
 from kingsolve.game.rules import VARIANTS, get_variant
 from kingsolve.io.batch import answers

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from kingsolve.errors import InvalidRequestError, KingsolveError
 
 if TYPE_CHECKING:
-    from kingsolve.game.result import Budget
+    from kingsolve.search.budget import Budget
 
 #: The command line's time budget of one analysis (a solve, a table, a review, a choice)
 #: when no ``--ms`` is given: long enough for most exact values below 10 tricks left,
@@ -93,7 +93,7 @@ def read_request(args: argparse.Namespace) -> dict[str, Any]:
 def budget_from_args(args: argparse.Namespace) -> Budget:
     """The ``Budget`` the ``--nodes`` and ``--ms`` flags give (``DEFAULT_MS`` and the
     default nodes otherwise)."""
-    from kingsolve.game.result import Budget
+    from kingsolve.search.budget import Budget
     base = Budget()
     nodes = base.nodes if getattr(args, "nodes", None) is None else args.nodes
     ms = DEFAULT_MS if getattr(args, "ms", None) is None else args.ms

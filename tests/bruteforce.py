@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from kingsolve.game.cards import Card, Seat
 from kingsolve.game.position import Position
-from kingsolve.game.result import SolveResult
+from kingsolve.search.result import SolveResult
 
 
 def _final(position: Position, side: tuple[Seat, ...]) -> int:

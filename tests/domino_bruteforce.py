@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kingsolve.game.cards import Card, Seat
 from kingsolve.game.domino import DominoPosition
-from kingsolve.game.result import Number
+from kingsolve.game.numbers import Number
 
 
 def paranoid_values(position: DominoPosition) -> dict[Seat, Number]:

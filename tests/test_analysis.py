@@ -19,7 +19,7 @@ import pytest
 from kingsolve import Deal, Position, Seat
 from kingsolve.search.analysis import Analysis, analyse, analyses
 from kingsolve.errors import InvalidRequestError
-from kingsolve.game.result import Budget
+from kingsolve.search.budget import Budget
 from kingsolve.game.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, VARIANTS
 from kingsolve.search.solver import solve
 

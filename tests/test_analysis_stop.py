@@ -17,7 +17,7 @@ import pytest
 
 from kingsolve import Deal, Position, Seat
 from kingsolve.errors import SolveTimeout
-from kingsolve.game.result import Budget, Deadline
+from kingsolve.search.budget import Budget, Deadline
 from kingsolve.search import engine
 from kingsolve.search.analysis import Searcher, AnalysisState, analyse
 from kingsolve.search.solver import solve

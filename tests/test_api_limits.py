@@ -148,7 +148,7 @@ def test_the_sale_has_one_name_and_its_retired_name_is_refused(client, monkeypat
     from kingsolve.hands import hints as hint_module
     from kingsolve.errors import InvalidRequestError
     from kingsolve.io.request import hint_request
-    from kingsolve.game.result import SolveResult
+    from kingsolve.search.result import SolveResult
 
     def trumps_held(position, seats=None, budget=None):
         t = position.trump

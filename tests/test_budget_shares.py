@@ -11,7 +11,8 @@ from kingsolve import Deal, Position, Seat
 from kingsolve.search.analysis import Analysis
 from kingsolve.hands.choices import trump_choice
 from kingsolve.errors import SolveTimeout
-from kingsolve.game.result import Budget, Deadline, SolveResult
+from kingsolve.search.budget import Budget, Deadline
+from kingsolve.search.result import SolveResult
 from kingsolve.search.table import analyse_each, dd_table
 
 DEAL = "N:A643.KJT8.92.AK3 2.653.QJT7.T9842 KQ97.Q9.AK54.J75 JT85.A742.863.Q6"

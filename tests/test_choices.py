@@ -200,7 +200,7 @@ def test_a_budgeted_choice_ranks_every_option_inside_bounds_holding_the_exact_va
     # docs/rules.md 11: each option's proved range holds the exact value (the library's
     # exact search, itself checked against the brute force above), its estimate lies
     # in the range, and the budget is the whole choice's
-    from kingsolve.game.result import Budget
+    from kingsolve.search.budget import Budget
     from kingsolve.search.solver import solve
     deal = deal_of(5, per_seat=6)
     choice = trump_choice("italian", deal, leader="E", budget=Budget(nodes=nodes))
@@ -224,7 +224,7 @@ def test_a_budgeted_choice_ranks_every_option_inside_bounds_holding_the_exact_va
 
 def test_a_full_deal_choice_answers_within_its_budget_and_exact_names_the_option():
     from kingsolve.errors import SolveTimeout
-    from kingsolve.game.result import Budget
+    from kingsolve.search.budget import Budget
     deal = Deal.random(5)
     choice = trump_choice("italian", deal, leader="N", budget=Budget(ms=800))
     assert choice.ms < 800 + 1500 and not choice.summary["exact"]

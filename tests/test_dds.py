@@ -18,7 +18,7 @@ import pytest
 from kingsolve import Deal, Position, Seat
 from kingsolve.game.cards import Card
 from kingsolve.game.deal import hand_text
-from kingsolve.game.result import Budget
+from kingsolve.search.budget import Budget
 from kingsolve.search.solver import solve
 from kingsolve.search.table import dd_table
 

@@ -18,7 +18,7 @@ from kingsolve.game.deal import Deal
 from kingsolve.game.domino import DominoPosition
 from kingsolve.search.domino_solver import solve_domino
 from kingsolve.errors import SolveTimeout
-from kingsolve.game.result import Budget
+from kingsolve.search.budget import Budget
 
 import golden
 from domino_bruteforce import paranoid_values

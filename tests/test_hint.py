@@ -15,7 +15,8 @@ from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
 from kingsolve.hands.hints import (DEFAULT_HORIZON, contract_hint, festa_hint, hint,
                                    play_preference, sale_hint, trump_hint)
 from kingsolve.io.request import hint_request
-from kingsolve.game.result import Budget, SolveResult
+from kingsolve.search.budget import Budget
+from kingsolve.search.result import SolveResult
 from kingsolve.hands.sampling import DealSampler, SeatView
 
 

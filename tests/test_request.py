@@ -204,7 +204,7 @@ def test_limits_give_a_request_their_defaults_and_caps():
     # What a surface allows (kingsolve.io.limits.Limits): defaults where the request names
     # none, caps where it asks for more, the same checks either way.
     from kingsolve.io.request import Limits, SolveRequest
-    from kingsolve.game.result import Budget
+    from kingsolve.search.budget import Budget
     limits = Limits(nodes=1000, ms=50, default_nodes=900, default_ms=20, threads=2, tt_mb=8)
     assert limits.budget(None, None) == Budget(nodes=900, ms=20, tt_mb=8)
     assert limits.budget(10**9, 10**6) == Budget(1000, 50, 8)

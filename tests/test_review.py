@@ -16,7 +16,7 @@ import pytest
 from kingsolve import Card, Deal, Position, Seat, Suit
 from kingsolve.errors import InvalidRequestError
 from kingsolve.game.record import Record
-from kingsolve.game.result import SolveResult
+from kingsolve.search.result import SolveResult
 from kingsolve.hands.reviews import review
 
 from bruteforce import solve as brute_solve
@@ -419,7 +419,7 @@ def _played_out(seed: int, contract: str = "no-queens", per_seat: int = 13) -> R
 def test_a_whole_13_card_hand_reviews_within_its_total_budget():
     # every card gets an estimate inside its proved range within the review's one
     # budget; the late positions come out exact and agree with an exact review
-    from kingsolve.game.result import Budget
+    from kingsolve.search.budget import Budget
     record = _played_out(7)
     rv = review(record, budget=Budget(ms=3000))
     assert len(rv.cards) == len(record.play) == 52 and rv.ms < 3000 + 2000
@@ -478,7 +478,7 @@ def test_a_proved_mistake_is_a_real_mistake(seed):
     # docs/rules.md 11: a card whose highest value is below another card's lowest costs at
     # least the gap, whatever the exact values turn out to be; checked against the
     # exact review on 8-card hands, reviewed first on a budget too small to be exact
-    from kingsolve.game.result import Budget
+    from kingsolve.search.budget import Budget
     record = _played_out(seed, "no-tricks", per_seat=8)
     exact = review(record).cards
     for ms in (20, 80):

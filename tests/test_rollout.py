@@ -15,7 +15,7 @@ import pytest
 
 from kingsolve import Card, Deal, Position
 from kingsolve.errors import InvalidRequestError, SolveTimeout
-from kingsolve.game.result import Budget
+from kingsolve.search.budget import Budget
 from kingsolve.hands.hints import _rollout, play_preference
 from kingsolve.search import engine
 from kingsolve.search.solver import playout_values, rollout_values, solve

@@ -16,7 +16,8 @@ from kingsolve import Deal, Position, Seat
 from kingsolve.game.cards import Card
 from kingsolve_cli import main
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
-from kingsolve.game.result import Budget, SolveResult
+from kingsolve.search.budget import Budget
+from kingsolve.search.result import SolveResult
 from kingsolve.io.request import solve_request
 from kingsolve.search import engine
 from kingsolve.search.solver import solve

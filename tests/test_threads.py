@@ -17,7 +17,7 @@ import pytest
 
 from kingsolve import Deal, Position, Seat
 from kingsolve.errors import SolveTimeout
-from kingsolve.game.result import Budget
+from kingsolve.search.budget import Budget
 from kingsolve.game.rules import VARIANTS
 from kingsolve.search import engine
 from kingsolve.search.solver import solve

@@ -10,7 +10,7 @@ import pytest
 
 from kingsolve import Position
 from kingsolve.search.analysis import analyse
-from kingsolve.game.result import Budget
+from kingsolve.search.budget import Budget
 from kingsolve.search import engine
 from kingsolve.search.solver import solve
 from kingsolve.search.value_model import default_model, read_model, write_model

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from kingsolve import solve
 from kingsolve.errors import SolveTimeout
-from kingsolve.game.result import Budget
+from kingsolve.search.budget import Budget
 
 from kingsolve.hands.hints import play_preference
 

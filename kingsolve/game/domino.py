@@ -31,7 +31,7 @@ from .cards import (SUIT_MASK, SUIT_NAMES, Card, Rank, Seat, Suit, cards_of_mask
 from .deal import Deal
 from .position import parse_played_card
 from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError
-from .result import Number, json_number
+from .numbers import Number, json_number
 from .rule_documents import resolve_variant
 from .rules import Contract, RuleSet
 

@@ -47,7 +47,7 @@ from .cards import Card, Seat, Suit
 from ..checks import check_fields, is_int
 from .deal import Deal
 from ..errors import KingsolveError, ParseError, excerpt
-from .result import JSON_SAFE_INT
+from .numbers import JSON_SAFE_INT
 from .rule_documents import rules_from_json
 from .rules import TRUMP_NONE, VARIANTS, RuleSet, get_variant
 

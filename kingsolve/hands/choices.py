@@ -29,7 +29,9 @@ from ..game.deal import Deal
 from ..game.position import Position
 from ..search.analysis import LEGEND, format_number, value_text
 from ..errors import InvalidRequestError
-from ..game.result import Budget, Number, Solver, json_number
+from ..search.budget import Budget
+from ..game.numbers import Number, json_number
+from ..search.result import Solver
 from ..game.rule_documents import resolve_variant
 from ..game.rules import TRUMP_NONE, TURKISH_PENALTIES, RuleSet
 from ..search.table import analyse_each

@@ -34,7 +34,9 @@ from ..game.deal import Deal
 from ..errors import InvalidRequestError, SolveTimeout, excerpt
 from .match import contract_total
 from ..game.position import Position
-from ..game.result import Budget, Solver, json_int
+from ..search.budget import Budget
+from ..search.result import Solver
+from ..game.numbers import json_int
 from ..game.rule_documents import resolve_variant
 from ..game.rules import RuleSet
 from .sampling import DealSampler, SeatView

@@ -38,7 +38,7 @@ from ..game.cards import Card, Seat, Suit, deck_mask
 from ..checks import check_int, is_int
 from ..game.deal import seats_for_players
 from ..errors import KingsolveError
-from ..game.result import Number, json_number
+from ..game.numbers import Number, json_number
 from ..game.rule_documents import resolve_variant
 from ..game.rules import TURKISH_PENALTIES, RuleSet, ScheduledHand, compile_contract
 

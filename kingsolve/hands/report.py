@@ -17,7 +17,9 @@ from typing import Any, Callable, Sequence
 from ..game.cards import Seat
 from ..errors import InvalidRequestError
 from ..game.record import Record, parse_records
-from ..game.result import Budget, Number, Solver, json_number
+from ..search.budget import Budget
+from ..game.numbers import Number, json_number
+from ..search.result import Solver
 from .reviews import Review, format_number, review, start_index
 from ..search.dispatch import analyse_position
 

@@ -26,7 +26,9 @@ from ..game.cards import Card, Seat
 from ..checks import check_int, is_int
 from ..errors import InvalidRequestError, KingsolveError, excerpt
 from ..game.record import Record
-from ..game.result import Budget, Number, Solver, json_number
+from ..search.budget import Budget
+from ..game.numbers import Number, json_number
+from ..search.result import Solver
 from ..search.dispatch import analyse_position
 
 __all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "start_index"]

@@ -24,7 +24,7 @@ import threading
 from typing import Any, BinaryIO, Callable, Iterator, Mapping, Sequence
 
 from ..errors import InvalidRequestError, KingsolveError, ParseError, SolveTimeout
-from ..game.result import Budget
+from ..search.budget import Budget
 from .limits import LIMITS, Limits
 from .request import REQUESTS
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..checks import MAX_THREADS
-from ..game.result import Budget
+from ..search.budget import Budget
 
 __all__ = ["Limits", "LIMITS", "MAX_TEXT", "MAX_PLAY", "MAX_NODES", "MAX_MS"]
 

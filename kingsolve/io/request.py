@@ -28,7 +28,8 @@ from ..errors import InvalidRequestError, SolveTimeout, excerpt
 from ..game.cards import Seat
 from ..game.deal import Deal
 from ..game.play import new_position
-from ..game.result import JSON_SAFE_INT, Budget, json_int  # noqa: F401 (JSON limits, re-exported)
+from ..game.numbers import JSON_SAFE_INT, json_int  # noqa: F401 (JSON limits, re-exported)
+from ..search.budget import Budget
 from ..game.rule_documents import resolve_variant
 from ..game.rules import RuleSet, get_variant
 from .limits import LIMITS, MAX_MS, MAX_NODES, MAX_PLAY, MAX_TEXT, Limits

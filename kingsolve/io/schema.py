@@ -23,7 +23,7 @@ from jsonschema.exceptions import best_match
 
 from ..checks import MAX_THREADS
 from ..errors import InvalidRequestError, excerpt
-from ..game.result import JSON_SAFE_INT
+from ..game.numbers import JSON_SAFE_INT
 from ..game.rule_documents import rule_document_schema
 from ..game.rules import VARIANTS
 from ..hands.hints import CHOICES as HINT_CHOICES

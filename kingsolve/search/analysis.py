@@ -60,7 +60,9 @@ from .engine import (Core, doubles_sides, first_guess, leased_core, meet, mirror
 from .solver import ExactSearch
 from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position, check_seats
-from ..game.result import Budget, Deadline, Number, SolveResult, json_number
+from .budget import Budget, Deadline
+from ..game.numbers import Number, json_number
+from .result import SolveResult
 
 __all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
            "format_number", "HORIZONS", "LEGEND"]

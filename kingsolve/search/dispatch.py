@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 from ..game.cards import Seat
 from ..errors import SolveTimeout
 from ..game.position import Position
-from ..game.result import Budget, SolveResult, Solver
+from .budget import Budget
+from .result import SolveResult, Solver
 
 if TYPE_CHECKING:
     from .analysis import Analysis

@@ -17,7 +17,8 @@ from .._domino import solve as compiled_solve
 from ..game.cards import Card, Seat
 from ..game.domino import DominoPosition, exact_score
 from ..errors import SolveTimeout
-from ..game.result import Budget, SolveResult
+from .budget import Budget
+from .result import SolveResult
 
 __all__ = ["solve_domino", "SHARED_SCALE"]
 

@@ -19,7 +19,7 @@ from .._core import BudgetExceeded, ContractTable, Core
 from ..game.cards import Seat
 from ..errors import SolveTimeout
 from ..game.position import Position
-from ..game.result import Budget
+from .budget import Budget
 
 __all__ = ["Core", "BudgetExceeded", "contract_table", "load", "side_mask", "total", "first_guess", "run",
            "leased_core", "table_mb", "IdleCores", "idle_cores", "doubles_sides", "meet",

@@ -19,7 +19,8 @@ from .engine import (Core, doubles_sides, first_guess, leased_core, mirror_sides
                      side_mask, total)
 from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position, check_seats
-from ..game.result import Budget, SolveResult
+from .budget import Budget
+from .result import SolveResult
 
 __all__ = ["solve", "solve_loaded", "ExactSearch", "rollout_values", "playout_values"]
 

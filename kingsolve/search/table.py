@@ -23,7 +23,9 @@ from ..checks import check_threads
 from ..game.deal import Deal
 from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position
-from ..game.result import Budget, Deadline, Number, Solver, json_number
+from .budget import Budget, Deadline
+from ..game.numbers import Number, json_number
+from .result import Solver
 from ..game.rule_documents import resolve_variant
 from ..game.rules import TRUMP_NAMED, TRUMP_NAMED_OR_NONE, RuleSet
 from .solver import solve

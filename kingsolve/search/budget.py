@@ -1,45 +1,14 @@
-"""The typed results the solvers return, the budgets that bound a search, and the
-deadline that a budget under way keeps."""
+"""The budgets that bound a search, and the deadline a budget under way keeps: every
+request's work runs against one."""
 
 from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Callable, Union
+from dataclasses import dataclass
+from typing import Callable
 
-from .cards import Card, Seat
-
-__all__ = ["Number", "Budget", "Deadline", "SolveResult", "Solver", "json_number", "json_int",
-           "JSON_SAFE_INT"]
-
-#: A score: an integer, or an exact fraction (domino shared wins).
-Number = Union[int, Fraction]
-
-
-#: The largest integer every JSON and msgpack peer holds exactly (2**53 - 1): a
-#: JavaScript client reads a larger one rounded.
-JSON_SAFE_INT = 2**53 - 1
-
-
-def json_int(n: int) -> int | str:
-    """``n`` as a JSON value a JavaScript client reads exactly: the integer, or its
-    decimal text when it is larger than ``JSON_SAFE_INT``.
-
-    >>> json_int(52), json_int(2**60)
-    (52, '1152921504606846976')
-    """
-    return n if -JSON_SAFE_INT <= n <= JSON_SAFE_INT else str(n)
-
-
-def json_number(x: Number) -> int | float:
-    """A score as a JSON number: an integer when whole, else a float."""
-    if isinstance(x, Fraction):
-        return int(x) if x.denominator == 1 else float(x)
-    if isinstance(x, float) and x != int(x):
-        return x
-    return int(x)
+__all__ = ["Budget", "Deadline"]
 
 
 @dataclass(frozen=True)
@@ -173,44 +142,3 @@ class Deadline:
         with self._lock:
             self._running.pop(id(share), None)
             self.nodes_left -= nodes
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    """Double-dummy values of a position (docs/rules.md section 11).
-
-    ``values[seat]``: the score for the whole hand (points taken so far included)
-    that the seat can guarantee against the other three (its side's exact value in
-    doubles). ``cards``: for the seat on move, each legal card and the value for that
-    seat after playing it. ``best``: the cards of the best value.
-    """
-
-    to_move: Seat | None
-    taken: dict[Seat, Number]
-    values: dict[Seat, Number]
-    cards: dict[Card, Number]
-    best: list[Card]
-    complete: bool
-    nodes: int = 0
-    ms: float = 0.0
-    extra: dict = field(default_factory=dict)
-
-    def to_dict(self) -> dict:
-        """The shared JSON response shape."""
-        out = {
-            "to_move": None if self.to_move is None else self.to_move.name,
-            "taken": {s.name: json_number(v) for s, v in self.taken.items()},
-            "values": {s.name: json_number(v) for s, v in self.values.items()},
-            "cards": {str(c): json_number(v) for c, v in self.cards.items()},
-            "best": [str(c) for c in self.best],
-            "complete": self.complete,
-            "nodes": int(self.nodes),
-            "ms": round(float(self.ms), 3),
-        }
-        out.update(self.extra)
-        return out
-
-
-#: What the analyses call to solve a position: ``kingsolve.solve``'s signature, so
-#: that a caller may pass its own (a shared-core or counting one) in its place.
-Solver = Callable[..., SolveResult]

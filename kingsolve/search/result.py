@@ -1,0 +1,52 @@
+"""The typed result of an exact search (``solve``), and the signature of a solver."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..game.cards import Card, Seat
+from ..game.numbers import Number, json_number
+
+__all__ = ["SolveResult", "Solver"]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Double-dummy values of a position (docs/rules.md section 11).
+
+    ``values[seat]``: the score for the whole hand (points taken so far included)
+    that the seat can guarantee against the other three (its side's exact value in
+    doubles). ``cards``: for the seat on move, each legal card and the value for that
+    seat after playing it. ``best``: the cards of the best value.
+    """
+
+    to_move: Seat | None
+    taken: dict[Seat, Number]
+    values: dict[Seat, Number]
+    cards: dict[Card, Number]
+    best: list[Card]
+    complete: bool
+    nodes: int = 0
+    ms: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The shared JSON response shape."""
+        out = {
+            "to_move": None if self.to_move is None else self.to_move.name,
+            "taken": {s.name: json_number(v) for s, v in self.taken.items()},
+            "values": {s.name: json_number(v) for s, v in self.values.items()},
+            "cards": {str(c): json_number(v) for c, v in self.cards.items()},
+            "best": [str(c) for c in self.best],
+            "complete": self.complete,
+            "nodes": int(self.nodes),
+            "ms": round(float(self.ms), 3),
+        }
+        out.update(self.extra)
+        return out
+
+
+#: What the analyses call to solve a position: ``kingsolve.solve``'s signature, so
+#: that a caller may pass its own (a shared-core or counting one) in its place.
+Solver = Callable[..., SolveResult]
