@@ -23,7 +23,8 @@ def test_the_board_is_packaged_without_warnings(tmp_path):
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr
     assert "absent from the `packages` configuration" not in build.stdout + build.stderr
-    static = sorted(p.name for p in (ROOT / "kingsolve_api" / "static").iterdir() if p.is_file())
+    static = sorted(p.name for p in (ROOT / "api" / "kingsolve_api" / "static").iterdir()
+                    if p.is_file())
     assert static and sorted(p.name for p in (tmp_path / "kingsolve_api" / "static").iterdir()) \
         == static
     assert (tmp_path / "kingsolve" / "py.typed").exists()
@@ -33,13 +34,16 @@ def test_the_board_is_packaged_without_warnings(tmp_path):
 
 def test_a_plain_checkout_holds_each_package_under_its_own_name():
     # Without site-packages (so without the editable install's path hooks) a package is
-    # found only where a folder of the repository bears its name, as tools read the tree.
+    # found only where a folder of the repository bears its name, as tools read the tree:
+    # the library at the top, the web surface in api/ (pytest's pythonpath).
     probe = ("import importlib.util\n"
              "for name in ('kingsolve', 'kingsolve_api'):\n"
              "    print(importlib.util.find_spec(name).origin)\n")
     found = subprocess.run([sys.executable, "-S", "-c", probe], cwd=ROOT, capture_output=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT / "api")},
                            text=True, timeout=60, check=True).stdout.split()
-    assert found == [str(ROOT / name / "__init__.py") for name in ("kingsolve", "kingsolve_api")]
+    assert found == [str(ROOT / "kingsolve" / "__init__.py"),
+                     str(ROOT / "api" / "kingsolve_api" / "__init__.py")]
 
 
 def _make_dry_run(target: str, venv: Path) -> str:
@@ -77,7 +81,7 @@ def test_every_dependency_is_imported_by_the_packages():
     # A dependency nothing imports is installed on every machine for nothing.
     tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    sources = "\n".join(p.read_text() for folder in ("kingsolve", "kingsolve_api")
+    sources = "\n".join(p.read_text() for folder in ("kingsolve", "api/kingsolve_api")
                         for p in (ROOT / folder).rglob("*.py"))
     for requirement in project["dependencies"]:
         module = re.match(r"[A-Za-z0-9_.-]+", requirement).group().lower().replace("-", "_")

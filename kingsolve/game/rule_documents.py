@@ -302,7 +302,8 @@ def rules_from_dict(document: Any) -> RuleSet:
     doc = _object("rules", document, RULES_FIELDS)
     base = None
     if doc.get("base") is not None:
-        base, doc = VARIANTS.get(doc["base"]), _merged(doc)
+        merged = _merged(doc)             # checks the base's name
+        base, doc = VARIANTS[doc["base"]], merged
     name = _name("name", doc.get("name", "custom"))
     deck = doc.get("deck", 52)
     if deck not in _DECKS or isinstance(deck, bool):
