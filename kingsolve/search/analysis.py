@@ -26,10 +26,11 @@ for it. The horizon deepens while time remains (3, 5, 6, 7, ... up to one trick 
 than are left); past the last step only the exact search improves the answer, and a
 value it proves replaces its estimate.
 
-**How the time is spent.** The first horizon gets the whole budget before anything
-else: an estimate of everything comes first (about a millisecond on a full deal).
-Then the exact search runs as ``solve`` runs it, card after card, in slices of doubling
-length (``Searcher.sprint``), each slice's proved values and ranges reported as they
+**How the time is spent.** The exact search has a first slice of two milliseconds
+(``SPRINT_FIRST``): a small position is exact at once. Then the first horizon gets the
+whole budget: an estimate of everything comes next (about a millisecond on a full
+deal). Then the exact search goes on as ``solve`` runs it, card after card, in slices
+of doubling length (``Searcher.sprint``), each slice's proved values and ranges reported as they
 come; a stop costs little, since the table keeps what the stopped search finished and
 a proved card is not searched again. Estimates deepen between the slices only for a
 share of each that grows with the share of the budget the exact search has had: none
@@ -70,8 +71,10 @@ __all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
 #: The horizons the estimates step through (tricks left where the exact search starts).
 HORIZONS = (3, 5, 6, 7, 8, 9, 10, 11, 12)
 
-#: The exact search's first slice in seconds, before the rounds (each slice doubles
-#: the last).
+#: The exact search's slices in seconds: a first one before any estimate (a small
+#: position is exact at once), then one of ``SPRINT_SLICE``, each after it doubling
+#: the last.
+SPRINT_FIRST = 0.002
 SPRINT_SLICE = 0.02
 
 #: The first round's length in seconds; each round doubles it, up to the longest.
@@ -511,7 +514,7 @@ class Searcher:
         A report (None) after each step."""
         run = self.run
         search = ExactSearch(self.core, run.position, run.budget, run.with_cards)
-        length, spent, spent_nodes = SPRINT_SLICE, 0.0, 0
+        length, spent, spent_nodes = SPRINT_FIRST, 0.0, 0
         while not run.exact_done() and not run.stopped():
             left = run.deadline - time.perf_counter()
             seconds = min(length, (left - spent) / 2)
@@ -534,7 +537,7 @@ class Searcher:
             if share * seconds > 0.001 and not run.exact_done() and \
                     self.deepen(time.perf_counter() + share * seconds):
                 yield None
-            length *= 2
+            length = SPRINT_SLICE if length == SPRINT_FIRST else 2 * length
 
     def _keep(self, search: ExactSearch) -> None:
         """What a slice of the exact search proved, met with the ranges proved before."""
@@ -660,9 +663,12 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
         # (a slice of a busy machine's time could miss it): an estimate of everything
         # comes first, whatever the searches then do
         part = Searcher(run, core)
-        if part.deepen(run.deadline) and not run.stopped() and not run.exact_done():
+        slices = part.sprint()
+        next(slices, None)      # the first slice, before any estimate
+        if not run.exact_done() and part.deepen(run.deadline) and not run.stopped() \
+                and not run.exact_done():
             yield run.snapshot()
-        for _ in part.sprint():
+        for _ in slices:
             if not run.stopped() and not run.exact_done():
                 yield run.snapshot()
         for _ in part.rounds():
