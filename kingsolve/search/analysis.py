@@ -76,6 +76,8 @@ HORIZONS = (3, 5, 6, 7, 8, 9, 10, 11, 12)
 #: the last.
 SPRINT_FIRST = 0.002
 SPRINT_SLICE = 0.02
+#: The node budget under which the first estimates come before any exact slice.
+SPRINT_FIRST_NODES = 1 << 20
 
 #: The first round's length in seconds; each round doubles it, up to the longest.
 FIRST_ROUND = 0.02
@@ -519,6 +521,13 @@ class Searcher:
             left = run.deadline - time.perf_counter()
             seconds = min(length, (left - spent) / 2)
             nodes = (run.nodes_left - spent_nodes) // 2
+            if length == SPRINT_FIRST:
+                # before the first estimates, which a small node budget keeps whole
+                nodes = 0 if run.nodes_left < SPRINT_FIRST_NODES else run.nodes_left // 16
+            if length == SPRINT_FIRST and nodes <= 0:
+                length = SPRINT_SLICE
+                yield None
+                continue
             if seconds <= 0 or nodes <= 0:
                 return
             start, before = time.perf_counter(), run.nodes
