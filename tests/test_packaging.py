@@ -27,6 +27,8 @@ def test_the_board_is_packaged_without_warnings(tmp_path):
     assert static and sorted(p.name for p in (tmp_path / "kingsolve_api" / "static").iterdir()) \
         == static
     assert (tmp_path / "kingsolve" / "py.typed").exists()
+    # the compiled modules' types, for editors and type checkers
+    assert {p.name for p in (tmp_path / "kingsolve").glob("*.pyi")} == {"_core.pyi", "_domino.pyi"}
     # the value model ships inside the package: its use needs nothing else
     assert (tmp_path / "kingsolve" / "data" / "value_model.bin").stat().st_size > 1000
 
