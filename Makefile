@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
 .PHONY: serve test test-fast golden install-test install-serve install-browser bench load clean \
-	wheel
+	wheel docs
 
 # An install builds the profile-guided core (about 20 s more than a plain build), so
 # it runs again only when what it builds from changed: each install leaves a stamp in
@@ -15,6 +15,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 BUILD_SOURCES := setup.py pyproject.toml $(wildcard ext/*.pyx ext/*.pxi ext/*.pxd)
 SERVE_STAMP := $(VENV)/.installed-serve
 TEST_STAMP := $(VENV)/.installed-test
+DOCS_STAMP := $(VENV)/.installed-docs
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +26,11 @@ $(SERVE_STAMP): $(BUILD_SOURCES) | $(PY)
 	touch $@
 
 $(TEST_STAMP): $(BUILD_SOURCES) | $(PY)
-	$(PIP) install -e '.[test,dds]'
+	$(PIP) install -e '.[test,dds,docs]'
+	touch $@ $(SERVE_STAMP) $(DOCS_STAMP)
+
+$(DOCS_STAMP): $(BUILD_SOURCES) | $(PY)
+	$(PIP) install -e '.[docs]'
 	touch $@ $(SERVE_STAMP)
 
 install-serve: $(SERVE_STAMP)
@@ -62,6 +67,12 @@ bench: install-test
 	$(PY) benchmarks/bench_domino.py
 	$(PY) -m pytest -p no:xdist -q benchmarks/bench_core.py --benchmark-enable \
 		--benchmark-group-by=group --benchmark-columns=median,mean,rounds
+
+# The user's guide and the API reference into site/ (open site/index.html), warnings as
+# errors: the CLI and HTTP API pages are made from the argparse parser and the OpenAPI
+# document as it builds (docs/hooks.py).
+docs: $(DOCS_STAMP)
+	$(PY) -m mkdocs build --strict --site-dir site
 
 # A manylinux wheel of the profile-guided core and an sdist, into dist/: the wheel is
 # built from the sdist in an isolated environment (python -m build), then auditwheel

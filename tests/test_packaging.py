@@ -59,7 +59,7 @@ def test_make_installs_only_when_the_build_sources_changed(tmp_path):
     (venv / "bin" / "python").touch()
     # A fresh venv (as on a fresh clone in CI): both quick-start commands install.
     assert "install -e ." in _make_dry_run("serve", venv)
-    assert "install -e '.[test,dds]'" in _make_dry_run("test", venv)
+    assert "install -e '.[test,dds,docs]'" in _make_dry_run("test", venv)
     # After `make test`, neither reinstalls: serving needs nothing the test install lacks.
     (venv / ".installed-test").touch()
     (venv / ".installed-serve").touch()
@@ -72,7 +72,7 @@ def test_make_installs_only_when_the_build_sources_changed(tmp_path):
     # After `make serve` alone, the tests still need their extras.
     (venv / ".installed-serve").touch()
     os.utime(venv / ".installed-test", (0, 0))
-    assert "install -e '.[test,dds]'" in _make_dry_run("test", venv)
+    assert "install -e '.[test,dds,docs]'" in _make_dry_run("test", venv)
 
 
 def test_every_dependency_is_imported_by_the_packages():
