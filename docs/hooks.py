@@ -43,8 +43,9 @@ def readme_sections() -> dict[str, str]:
 
 
 def _relinked(text: str, page: str) -> str:
-    """Links to ``docs/X`` from the README, made relative to ``page`` in the site."""
+    """Links to ``docs/X`` and the changelog from the README, made relative to ``page``."""
     up = "../" * page.count("/")
+    text = text.replace("](CHANGELOG.md)", f"]({up}changelog.md)")
     return re.sub(r"\]\(docs/([^)]+)\)", lambda m: f"]({up}{m.group(1)})", text)
 
 
