@@ -200,7 +200,7 @@ def http_api_page(doc: dict[str, Any]) -> str:
     # an object inlined under a description that a named schema also has links to it
     names = {s["description"]: n for n, s in schemas.items() if s.get("description")}
     info = doc["info"]
-    out = [f"# HTTP API reference", "",
+    out = ["# HTTP API reference", "",
            f"{info.get('description', '')} OpenAPI {doc['openapi']}, version {info['version']}: "
            "made from the document the server answers at `GET /api/v1/openapi.json` as these "
            "docs are built; [the document itself](openapi.json). The "

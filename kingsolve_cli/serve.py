@@ -7,7 +7,6 @@ one-line error before anything starts, and handed to the app as its settings.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from kingsolve.errors import KingsolveError
 

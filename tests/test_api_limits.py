@@ -262,7 +262,6 @@ def test_a_client_over_the_request_rate_gets_429_with_retry_after():
 @pytest.fixture
 def held_solver(monkeypatch):
     """A stand-in search that runs until ``release`` is set, recording each request's ms."""
-    import sys
     import threading
     import types
     module = types.ModuleType("kingsolve.search.solver")

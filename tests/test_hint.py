@@ -9,7 +9,7 @@ import random
 import pytest
 
 import kingsolve
-from kingsolve import Card, Deal, Position, Seat, Suit
+from kingsolve import Deal, Position
 from kingsolve.game.cards import SUIT_MASK, cards_of_mask
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
 from kingsolve.hands.hints import (DEFAULT_HORIZON, contract_hint, festa_hint, hint,

@@ -93,6 +93,7 @@ def test_make_test_runs_the_whole_suite_and_test_fast_leaves_out_the_slow(tmp_pa
     (venv / "bin" / "python").touch()
     (venv / ".installed-test").touch()
     (venv / ".installed-serve").touch()
+    assert f"{venv}/bin/python -m ruff check ." in _make_dry_run("test", venv).splitlines()
     whole = [line for line in _make_dry_run("test", venv).splitlines() if "-m pytest" in line]
     fast = [line for line in _make_dry_run("test-fast", venv).splitlines() if "-m pytest" in line]
     assert whole == [f"{venv}/bin/python -m pytest -n 2 -q --durations=15"]

@@ -2,7 +2,8 @@
 the command line solves and serves, and the README's library example runs.
 
 The wheel in ``dist/`` is used when it is newer than every file it is built from
-(``.ci/run`` builds it first); otherwise this test builds it (about a minute).
+(``.ci/run`` builds it first); otherwise the test builds it (about a minute). It is one
+test, so that parallel workers never build or install it twice at once.
 """
 
 from __future__ import annotations
@@ -37,8 +38,7 @@ def _version() -> str:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 
 
-@pytest.fixture(scope="module")
-def wheel() -> Path:
+def built_wheel() -> Path:
     pattern = f"dist/kingsolve-{_version()}-*-manylinux*_x86_64.whl"
     newest_source = max(p.stat().st_mtime for p in _built_from())
     found = sorted(ROOT.glob(pattern))
@@ -53,11 +53,9 @@ def wheel() -> Path:
     return found[0]
 
 
-@pytest.fixture(scope="module")
-def venv(wheel, tmp_path_factory) -> tuple[Path, dict[str, str]]:
+def installed(wheel: Path, home: Path) -> tuple[Path, dict[str, str]]:
     """A fresh venv holding the wheel and its dependencies (binary wheels only), and an
     environment with only the venv on its PATH and ``CC=false``: nothing can compile."""
-    home = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True, timeout=120)
     bin_dir = home / "venv" / "bin"
     env = {key: value for key, value in os.environ.items()
@@ -78,7 +76,7 @@ def _run(venv, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess:
                           timeout=timeout)
 
 
-def test_the_installed_package_is_the_wheels_with_its_stubs(venv):
+def check_the_installed_package_is_the_wheels_with_its_stubs(venv):
     probe = ("import pathlib, kingsolve, kingsolve._core, kingsolve._domino\n"
              "home = pathlib.Path(kingsolve.__file__).parent\n"
              "print(kingsolve.__version__, home)\n"
@@ -92,7 +90,7 @@ def test_the_installed_package_is_the_wheels_with_its_stubs(venv):
     assert stubs_line.split() == ["_core.pyi", "_domino.pyi", "True"]
 
 
-def test_kingsolve_solve_answers_from_the_wheel(venv):
+def check_kingsolve_solve_answers(venv):
     run = _run(venv, "kingsolve", "solve", "--variant", "italian", "--contract", "no-hearts",
                "--deal", DEAL, "--play", "SA", "--seats", "E", "--ms", "500")
     assert run.returncode == 0, run.stderr
@@ -105,7 +103,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_kingsolve_serve_answers_its_health_check_from_the_wheel(venv):
+def check_kingsolve_serve_answers_its_health_check(venv):
     home, env = venv
     port = _free_port()
     server = subprocess.Popen(["kingsolve", "serve", "--port", str(port), "--workers", "1",
@@ -126,9 +124,17 @@ def test_kingsolve_serve_answers_its_health_check_from_the_wheel(venv):
         server.wait(timeout=30)
 
 
-def test_the_readme_library_example_runs_from_the_wheel(venv):
+def check_the_readme_library_example_runs(venv):
     home, _ = venv
     shutil.copy(ROOT / "README.md", home / "README.md")
     run = _run(venv, "python", "-m", "doctest", "-v", "README.md")
     assert run.returncode == 0, run.stdout[-3000:]
     assert "0 failed" in run.stdout and "kingsolve.analyse" in run.stdout
+
+
+def test_the_wheel_installs_and_answers_without_a_compiler(tmp_path):
+    venv = installed(built_wheel(), tmp_path)
+    check_the_installed_package_is_the_wheels_with_its_stubs(venv)
+    check_kingsolve_solve_answers(venv)
+    check_kingsolve_serve_answers_its_health_check(venv)
+    check_the_readme_library_example_runs(venv)
