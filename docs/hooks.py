@@ -49,12 +49,29 @@ def _relinked(text: str, page: str) -> str:
     return re.sub(r"\]\(docs/([^)]+)\)", lambda m: f"]({up}{m.group(1)})", text)
 
 
+#: Where the front page points next: the parts of these docs that the README has not.
+FRONT_PAGE_LINKS = """
+## In these docs
+
+- The guide: [what the numbers mean](guide/values.md), [the library](guide/library.md),
+  [the command line](guide/command-line.md), [records](guide/records.md),
+  [the API and the board](guide/api-and-board.md), [speed](guide/speed.md).
+- [The rules](rules.md) of every contract as kingsolve plays them.
+- The reference: [the library's names](reference/library.md) (for a start,
+  [`analyse`][kingsolve.search.analysis.analyse] and [`solve`][kingsolve.search.solver.solve]),
+  [the command line](cli.md), [the HTTP API](http-api.md).
+- [The changelog](changelog.md).
+"""
+
+
 def guide_page(page: str, sections: dict[str, str]) -> str:
     out = []
     for title in GUIDE[page]:
         body = sections[title]
         out.append(body if not title else f"## {title}\n{body}" if page == "index.md"
                    else f"# {title}\n{body}")
+    if page == "index.md":
+        out.append(FRONT_PAGE_LINKS)
     return _relinked("\n".join(out), page)
 
 
@@ -75,10 +92,11 @@ def library_page() -> str:
 
 def cli_page() -> str:
     """Every subcommand's help, as ``kingsolve COMMAND --help`` prints it."""
-    os.environ["COLUMNS"] = "100"       # argparse wraps its help at the terminal's width
     from kingsolve_cli import build_parser
 
     parser = build_parser()
+    columns = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "88"        # argparse wraps its help at the terminal's width
     out = ["# Command line reference", "",
            "Made from the command line's own parser (`kingsolve_cli.build_parser()`) as the "
            "docs are built: each section is what `kingsolve COMMAND --help` prints. The "
@@ -87,6 +105,10 @@ def cli_page() -> str:
     sub = next(a for a in parser._actions if a.dest == "command")   # the subcommands
     for name, command in sub.choices.items():
         out += ["", f"## kingsolve {name}", "", "```text", command.format_help().rstrip(), "```"]
+    if columns is None:
+        del os.environ["COLUMNS"]
+    else:
+        os.environ["COLUMNS"] = columns
     return "\n".join(out) + "\n"
 
 
@@ -116,24 +138,35 @@ def _limits(schema: dict[str, Any]) -> list[str]:
     return [form.format(schema[key]) for key, form in words.items() if key in schema]
 
 
-def type_of(schema: dict[str, Any], names: dict[str, str]) -> str:
-    """A field's schema in a few words: its type, values and limits."""
+def _canonical(schema: Any) -> str:
+    return json.dumps(schema, sort_keys=True)
+
+
+def _link(name: str) -> str:
+    return f"[{name}](#{name.lower()})"
+
+
+def type_of(schema: dict[str, Any], names: dict[str, str], link: bool = True) -> str:
+    """A field's schema in a few words: its type, values and limits; a schema that is
+    one of the named ones (inlined or referred to) links to it, when ``link``."""
     if "$ref" in schema:
-        name = schema["$ref"].rpartition("/")[2]
-        return f"[{name}](#{name.lower()})"
+        return _link(schema["$ref"].rpartition("/")[2])
+    if link and _canonical(schema) in names:
+        return _link(names[_canonical(schema)])
     for key in ("anyOf", "oneOf"):
         if key in schema:
             return " or ".join(type_of(s, names) for s in schema[key])
     if "const" in schema:
         return _code(schema["const"])
     if "enum" in schema:
-        return " \\| ".join(_code(v) for v in schema["enum"])
+        return " | ".join(_code(v) for v in schema["enum"])
     kind = schema.get("type", "any")
     kind = " or ".join(kind) if isinstance(kind, list) else kind
     if kind == "array" and "items" in schema:
-        kind = f"list of {type_of(schema['items'], names)}"
+        item = type_of(schema["items"], names)
+        kind = f"list of ({item})" if "," in item else f"list of {item}"
     elif kind == "object" and schema.get("description") in names:
-        kind = f"[{names[schema['description']]}](#{names[schema['description']].lower()})"
+        kind = _link(names[schema["description"]])
     return ", ".join([kind] + _limits(schema))
 
 
@@ -162,12 +195,14 @@ def schema_section(name: str, schema: dict[str, Any], names: dict[str, str]) -> 
             out += [f"- {label}" + (f": {alt['description']}" if alt.get("description") else "")]
         out.append("")
         for alt in alternatives:
-            table = fields_table(alt, names)
+            table = [] if _canonical(alt) in names else fields_table(alt, names)
             if table:
                 kind = alt.get("properties", {}).get("kind", {}).get("const")
                 out += [f"#### {name}: {'kind ' + kind if kind else 'an object'}", ""] + table + [""]
-    else:
+    elif schema.get("properties"):
         out += fields_table(schema, names) + [""]
+    else:
+        out += [_cell(type_of(schema, names, link=False)), ""]
     return out
 
 
@@ -197,8 +232,9 @@ def operation_section(method: str, path: str, op: dict[str, Any], names) -> list
 def http_api_page(doc: dict[str, Any]) -> str:
     """The HTTP API: every operation, then every schema, from the OpenAPI document."""
     schemas = doc.get("components", {}).get("schemas", {})
-    # an object inlined under a description that a named schema also has links to it
+    # a schema inlined where a named one is the same, or has its description, links to it
     names = {s["description"]: n for n, s in schemas.items() if s.get("description")}
+    names.update({_canonical(s): n for n, s in schemas.items()})
     info = doc["info"]
     out = ["# HTTP API reference", "",
            f"{info.get('description', '')} OpenAPI {doc['openapi']}, version {info['version']}: "
@@ -217,7 +253,8 @@ def http_api_page(doc: dict[str, Any]) -> str:
 
 def on_files(files: Files, config) -> Files:
     """Add the generated pages and the OpenAPI document to the site's files."""
-    sys.path.insert(0, str(ROOT))       # the checkout's packages, installed or not
+    # the checkout's packages, installed or not (the web surface under api/ if it is there)
+    sys.path[:0] = [str(p) for p in (ROOT, ROOT / "api") if p.is_dir()]
     sections = readme_sections()
     pages = {page: guide_page(page, sections) for page in GUIDE}
     pages["reference/library.md"] = library_page()

@@ -164,7 +164,7 @@ def test_the_sale_has_one_name_and_its_retired_name_is_refused(client, monkeypat
     resp = client.post("/api/v1/hint", json=body)
     assert resp.status_code == 200 and resp.get_json()["choice"] == "sale"
     assert len(asked) == 1
-    # 'sell', the sale's name before 0.2.0 (README, "Removed"), is an unknown choice now
+    # 'sell', the sale's name before 0.2.0 (CHANGELOG.md, 0.2.0), is an unknown choice now
     assert "'choice'" in error_of(client.post("/api/v1/hint", json={**body, "choice": "sell"}), 400)
     with pytest.raises(InvalidRequestError, match="expected one of card, trump, sale"):
         hint_request({**body, "choice": "sell"})

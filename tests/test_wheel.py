@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 
 def _built_from() -> list[Path]:
     files = [ROOT / name for name in ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md")]
-    for folder in ("ext", "kingsolve", "kingsolve_cli", "kingsolve_api"):
+    for folder in ("ext", "kingsolve", "kingsolve_cli", "kingsolve_api", "api"):
         files += [p for p in (ROOT / folder).rglob("*")
                   if p.is_file() and p.suffix not in (".so", ".c", ".pyc")]
     return files
