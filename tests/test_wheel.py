@@ -50,6 +50,9 @@ def built_wheel() -> Path:
         assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
         found = sorted(ROOT.glob(pattern))
     assert len(found) == 1, found
+    tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    if f"-{tag}-" not in found[0].name:
+        pytest.skip(f"{found[0].name} is for another Python than this {tag}")
     return found[0]
 
 
