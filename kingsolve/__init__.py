@@ -15,7 +15,11 @@ import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.2.0"
+from . import _moved
+
+__version__ = "0.3.0"
+
+_moved.install()     # the 0.2 module paths, with a DeprecationWarning, until 0.4
 
 #: Each module and the names the package hands on from it.
 _EXPORTS: dict[str, tuple[str, ...]] = {

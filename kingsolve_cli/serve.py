@@ -7,7 +7,6 @@ one-line error before anything starts, and handed to the app as its settings.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from kingsolve.errors import KingsolveError
 
@@ -39,65 +38,29 @@ def add_flags(p: argparse.ArgumentParser) -> None:
                         "'none' (default 1200 per minute)")
 
 
+#: Each flag that sets one of the app's settings (``kingsolve_api.DEFAULTS``).
+SETTING_FLAGS = {"max_ms": "KINGSOLVE_MAX_MS", "max_nodes": "KINGSOLVE_MAX_NODES",
+                 "read_timeout": "KINGSOLVE_READ_TIMEOUT", "search_slots": "KINGSOLVE_SEARCH_SLOTS",
+                 "client_searches": "KINGSOLVE_CLIENT_SEARCHES",
+                 "cors_origin": "KINGSOLVE_CORS_ORIGINS", "rate_limit": "KINGSOLVE_RATE_LIMIT"}
+
+
 def run(args: argparse.Namespace) -> int:
     from kingsolve_api import serve as serving
+    from kingsolve_api.settings import check_settings
 
+    if not args.host or any(c.isspace() or c == "/" for c in args.host):
+        raise KingsolveError(f"invalid --host {args.host[:60]!r}: expected an address or host name")
     if not 0 < args.port < 65536:
         raise KingsolveError(f"invalid port {args.port}: expected 1 to 65535")
     if args.workers is not None and not 1 <= args.workers <= 64:
         raise KingsolveError(f"invalid number of workers {args.workers}: expected 1 to 64")
-    config: dict[str, Any] = {}
-    if args.max_ms is not None:
-        if not args.max_ms > 0:
-            raise KingsolveError(f"invalid --max-ms {args.max_ms}: expected a positive number")
-        config["KINGSOLVE_MAX_MS"] = args.max_ms
-    if args.max_nodes is not None:
-        if args.max_nodes < 1:
-            raise KingsolveError(f"invalid --max-nodes {args.max_nodes}: expected a positive number")
-        config["KINGSOLVE_MAX_NODES"] = args.max_nodes
-    if args.read_timeout is not None:
-        if not 0 < args.read_timeout <= 3600:
-            raise KingsolveError(f"invalid --read-timeout {args.read_timeout}: expected 0 to 3600 s")
-        config["KINGSOLVE_READ_TIMEOUT"] = args.read_timeout
     if not 1 <= args.threads <= 256:
         raise KingsolveError(f"invalid --threads {args.threads}: expected 1 to 256")
-    for flag, key in (("search_slots", "KINGSOLVE_SEARCH_SLOTS"),
-                      ("client_searches", "KINGSOLVE_CLIENT_SEARCHES")):
-        value = getattr(args, flag)
-        if value is not None:
-            if not 1 <= value <= 1024:
-                raise KingsolveError(f"invalid --{flag.replace('_', '-')} {value}: expected 1 to 1024")
-            config[key] = value
-    if args.cors_origin:
-        config["KINGSOLVE_CORS_ORIGINS"] = [_origin(o) for o in args.cors_origin]
-    if args.rate_limit is not None:
-        config["KINGSOLVE_RATE_LIMIT"] = _rate(args.rate_limit)
+    # the app's own checks, each error naming the flag
+    config = check_settings(
+        {key: getattr(args, flag) for flag, key in SETTING_FLAGS.items()
+         if getattr(args, flag) is not None},
+        names={key: "--" + flag.replace("_", "-") for flag, key in SETTING_FLAGS.items()})
     serving.serve(args.host, args.port, args.workers, config, threads=args.threads)
     return 0
-
-
-def _rate(text: str) -> str | None:
-    """A rate limit as Flask-Limiter reads it ('600 per minute'), or None for 'none'."""
-    if text.strip().lower() in ("none", "off", "0"):
-        return None
-    from limits import parse_many
-    try:
-        parse_many(text)
-    except ValueError:
-        raise KingsolveError(f"invalid --rate-limit {text[:40]!r}: expected a rate such as "
-                             f"'600 per minute' or 'none'") from None
-    return text
-
-
-def _origin(text: str) -> str:
-    """A CORS origin as browsers send it: scheme://host[:port], no path; or '*'."""
-    from urllib.parse import urlsplit
-
-    if text == "*":
-        return text
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
-            or parts.query or parts.fragment or parts.username:
-        raise KingsolveError(f"invalid --cors-origin {text[:60]!r}: expected an origin such as "
-                             f"https://club.example (scheme, host and port only) or '*'")
-    return f"{parts.scheme}://{parts.netloc}".lower()

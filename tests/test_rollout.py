@@ -88,7 +88,7 @@ def test_compiled_playouts_of_a_whole_position(cfg):
 def test_choice_hints_play_whole_hands_out():
     """A 13-card choice hint with the default solver: each option's hand played out to
     the horizon, then solved; a given solver searches whole hands (horizon None)."""
-    from kingsolve.hands.hints import DEFAULT_HORIZON, contract_hint, trump_hint
+    from kingsolve.hands.hints import DEFAULT_HORIZON, trump_hint
     from kingsolve.io.request import hint_request
     hand = Deal.random(3).hands[0]
     t = trump_hint("italian", "N", hand, samples=4, seed=2)

@@ -10,7 +10,7 @@ import pytest
 
 from kingsolve import Card, Deal, Position, Seat
 from kingsolve.game.cards import SUIT_MASK, deck_mask, format_cards, iter_bits, mask_of_cards
-from kingsolve.errors import IllegalPlayError, InvalidRequestError, KingsolveError
+from kingsolve.errors import IllegalPlayError, KingsolveError
 from kingsolve.game.rules import VARIANTS
 from kingsolve.hands.sampling import DealSampler, SeatView, exclusion_mask
 from kingsolve.game.trick_rules import higher_in_suit, legality_filters

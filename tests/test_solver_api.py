@@ -448,8 +448,8 @@ def test_the_typed_results_and_budgets_come_from_the_package_root():
 
 
 def test_the_retired_partial_flag_and_field_are_refused(capsys, client):
-    # a table answers every cell; `partial`, read and ignored before 0.2.0 (README,
-    # "Removed"), is an unknown flag and an unknown field now
+    # a table answers every cell; `partial`, read and ignored before 0.2.0 (CHANGELOG.md,
+    # 0.2.0), is an unknown flag and an unknown field now
     with pytest.raises(SystemExit) as stop:
         main(["table", "--deal", DEAL, "--contracts", "no-queens", "--partial"])
     assert stop.value.code == 2 and "--partial" in capsys.readouterr().err

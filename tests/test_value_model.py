@@ -8,14 +8,13 @@ import random
 
 import pytest
 
-from kingsolve import Position
 from kingsolve.search.analysis import analyse
 from kingsolve.search.budget import Budget
 from kingsolve.search import engine
 from kingsolve.search.solver import solve
 from kingsolve.search.value_model import default_model, read_model, write_model
 
-from training.positions import SETTINGS, position, seat_names
+from training.positions import SETTINGS, position
 from value_model_reference import NF, features as ref_features
 from value_model_reference import network as ref_network
 

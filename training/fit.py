@@ -13,7 +13,6 @@ of the contract's total points, go into the file's header with the command.
 from __future__ import annotations
 
 import argparse
-import struct
 import sys
 import time
 from pathlib import Path

@@ -22,15 +22,17 @@ from kingsolve.errors import KingsolveError, SolveTimeout
 
 from .limits import install_limits, rate_retry_after
 from .schemas import Schemas
+from .settings import InvalidSettingError, check_settings
 from .stream import Running
 from .views import bp, server_limits
 from .wire import respond
 
-__all__ = ["create_app", "DEFAULTS"]
+__all__ = ["create_app", "DEFAULTS", "InvalidSettingError"]
 
 STATIC = Path(__file__).parent / "static"
 
-#: The server's limits; pass any of them to ``create_app`` to change it.
+#: The server's limits; pass any of them to ``create_app`` to change it (each is checked
+#: by ``kingsolve_api.settings`` when the app is made).
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 256 * 1024,      # bytes of one request body (413 past it)
     "KINGSOLVE_BATCH_MAX": 64,             # requests in one /solve batch
@@ -49,7 +51,8 @@ DEFAULTS: dict[str, Any] = {
     "KINGSOLVE_CLIENT_SEARCHES": 4,        # searches one client address may run or wait for
                                            # at once (429 past it)
     "KINGSOLVE_RATE_LIMIT": "1200 per minute",  # requests to /api/v1 per client address and
-                                           # worker process (429 past it); None: no limit
+                                           # worker process (429 past it); None or "none":
+                                           # no limit
     "KINGSOLVE_CORS_ORIGINS": (),          # origins whose pages may call the API from a
                                            # browser ("*": any); none by default
     "KINGSOLVE_LOCK_DIR": None,            # folder of the search slots' lock files, shared by
@@ -86,11 +89,14 @@ class ApiState:
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """The Flask app: API blueprint, board, error handlers, limits from ``config``."""
+    """The Flask app: API blueprint, board, error handlers, limits from ``config``.
+
+    A setting it cannot run with raises ``InvalidSettingError`` naming it, at once.
+    """
+    settings = check_settings(config or {})
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config.update(DEFAULTS)
-    if config:
-        app.config.update(config)
+    app.config.update(settings)
     app.json.sort_keys = False
     app.extensions["kingsolve"] = ApiState(Schemas(app.config, server_limits(app.config)))
     app.register_blueprint(bp)

@@ -36,10 +36,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None,
     from gunicorn.app.base import BaseApplication
 
     from . import DEFAULTS, create_app
+    from .settings import check_settings
 
+    config = check_settings(config or {})    # a wrong setting stops here, not in each worker
     # One folder of lock files for the search slots that all the workers share.
     lock_dir = tempfile.mkdtemp(prefix="kingsolve-locks-")
-    config = {"KINGSOLVE_LOCK_DIR": lock_dir, **(config or {})}
+    config = {"KINGSOLVE_LOCK_DIR": lock_dir, **config}
     settings = {**DEFAULTS, **config}
     worst_ms = max(settings["KINGSOLVE_MAX_MS"], settings["KINGSOLVE_BATCH_MS"])
     options = {

@@ -652,7 +652,9 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     even = (FESTA_TRICK * tricks) / 4
     worth = [b for b, v in values.items() if sum(v) / len(v) > even]
     # a null bid beats plus bids of equal points (docs/rules.md 6, Reading)
-    order = lambda b: (extra[b]["points"], b.endswith("null"))
+    def order(bid: str) -> tuple:
+        return extra[bid]["points"], bid.endswith("null")
+
     detail.update({"max_bid": max(worth, key=order) if worth else None, "even_share": even,
                    "games": {k: _num(v) for k, v in mean.items()}})
     return _finish("festa", seat, values, len(results), seed, budget, start, detail, extra,
