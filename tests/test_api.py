@@ -21,7 +21,7 @@ import pytest
 from kingsolve.game.deal import Deal
 from kingsolve.errors import SolveTimeout
 from kingsolve.game.rules import VARIANTS
-from kingsolve_api import DEFAULTS, create_app, views
+from kingsolve_api import DEFAULTS, create_app
 
 from api_answers import error_of, request_fields
 from kingsolve.io.request import SolveRequest

@@ -12,14 +12,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 
 from kingsolve import __version__
-from kingsolve.errors import InvalidRequestError, excerpt
 from kingsolve.game.rule_documents import rule_document_schema
 from kingsolve.game.rules import VARIANTS
 from kingsolve.io.limits import Limits
-from kingsolve.io.schema import CARD, NAME, RequestSchemas, check_shape, position_properties
+from kingsolve.io.schema import CARD, RequestSchemas, check_shape, position_properties
 
 __all__ = ["Schemas"]
 
