@@ -28,7 +28,6 @@ from jsonschema.exceptions import best_match
 
 from ..checks import MAX_THREADS
 from ..errors import InvalidRequestError, KingsolveError, UnknownContractError, excerpt
-import re
 
 from ..game.cards import (CARD_PATTERN, END_PATTERN, MAX_CARD_TEXT, SEAT_LETTERS, SEAT_PATTERN,
                           SPACE_PATTERN, SUIT_BODY_PATTERN, SUIT_LETTERS, Card, Seat,
@@ -63,7 +62,7 @@ SEAT = {"type": "string", "minLength": 1, "maxLength": 5,
         "description": "a seat: N, E, S or W (either case, or its name)"}
 #: What ``check_trump`` accepts: a suit as ``Suit.parse`` reads it, or a word for none.
 TRUMP_PATTERN = (f"^(?:{SPACE_PATTERN}*{SUIT_BODY_PATTERN}{SPACE_PATTERN}*|"
-                 f"{'|'.join(re.escape(w) for w in NO_TRUMP_WORDS if w)})?{END_PATTERN}")
+                 f"{'|'.join(w for w in NO_TRUMP_WORDS if w)})?{END_PATTERN}")  # words of letters and '-'
 #: What the table reads as its trump: a suit, or '' for a row per suit.
 TABLE_TRUMP_PATTERN = f"^(?:{SPACE_PATTERN}*{SUIT_BODY_PATTERN}{SPACE_PATTERN}*)?{END_PATTERN}"
 TRUMP = {"type": ["string", "null"], "maxLength": 5,
