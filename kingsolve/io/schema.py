@@ -28,7 +28,6 @@ from jsonschema.exceptions import best_match
 
 from ..checks import MAX_THREADS
 from ..errors import InvalidRequestError, KingsolveError, UnknownContractError, excerpt
-
 from ..game.cards import (CARD_PATTERN, END_PATTERN, MAX_CARD_TEXT, SEAT_LETTERS, SEAT_PATTERN,
                           SPACE_PATTERN, SUIT_BODY_PATTERN, SUIT_LETTERS, Card, Seat,
                           Suit)
@@ -128,11 +127,11 @@ def _record_twin() -> dict:
             "dealer": {"anyOf": [{"type": "null"}, SEAT]},
             **{k: text for k in ("event", "site", "date", "hand", "seed")},
             "sale": {"type": ["object", "null"], "description": "Italian sale: buyer and price",
-                     "additionalProperties": False,
+                     "additionalProperties": False, "required": ["buyer", "price"],
                      "properties": {"buyer": SEAT, "price": {"type": "integer", "minimum": 0,
                                                              "maximum": 13}}},
             "bid": {"type": ["object", "null"], "description": "Portuguese festa: the accepted bid",
-                    "additionalProperties": False,
+                    "additionalProperties": False, "required": ["bidder", "tricks"],
                     "properties": {"bidder": SEAT, "tricks": {"type": "integer", "minimum": 0,
                                                               "maximum": 13},
                                    "kind": {"enum": ["plus", "null"]}}},
