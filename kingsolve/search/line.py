@@ -1,0 +1,266 @@
+"""The optimal line: the cards best play follows from a position to the end of the hand.
+
+docs/rules.md 11, "The optimal line". For one seat (its side in doubles) the line
+plays, from the position to the end of the hand, a card optimal for each player:
+the seat or side maximises its value, the others minimise it (the paranoid
+coalition in singles, the other side in doubles), so following it gives exactly
+the value proved. Among cards of equal value the line takes the simple player's
+(``kingsolve.hands.hints.play_preference``, compiled in the core) and names the
+others (``LinePlay.equal``).
+
+On a position only estimated (docs/rules.md 12) the line is the one the estimate
+rests on: the card of the best estimate, the play-out that estimated it (the simple
+player's cards, or the value model's) to its horizon, then the exact line from there.
+Every card says which of the two it is.
+
+The exact cards cost little once a search has filled the table: each card of each
+step gets one zero-window test at the value known (``Core.child_test``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ..game.cards import Card, Seat
+from ..game.position import Position, Trick
+from ..game.result import Budget, Number, json_number
+from ..errors import InvalidRequestError, KingsolveError
+from . import engine
+from .engine import Core, first_guess, side_mask, total
+
+__all__ = ["Line", "LinePlay", "exact_line", "estimated_line", "line_seat", "domino_line"]
+
+
+@dataclass(frozen=True)
+class LinePlay:
+    """One card of a line: who played it, whether it is proved optimal (``exact``) or
+    only the estimate's choice, and the other legal cards proved equal to it (exact
+    cards only)."""
+
+    card: Card
+    seat: Seat
+    exact: bool
+    equal: tuple[Card, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"card": str(self.card), "seat": self.seat.name, "exact": self.exact,
+                "equal": [str(c) for c in self.equal]}
+
+
+@dataclass(frozen=True)
+class Line:
+    """The line for ``seat`` (its side in doubles) from a position to the end of the
+    hand: its cards in play order (``plays``), the tricks they complete (the trick in
+    progress at the start whole; none in the domino), each seat's final ``scores``
+    and the seat's (side's) ``value`` there. ``exact``: every card proved optimal,
+    so ``value`` is the position's value; else the cards before ``exact_from`` are
+    the estimate's."""
+
+    seat: Seat
+    side: tuple[Seat, ...]
+    plays: tuple[LinePlay, ...]
+    tricks: tuple[Trick, ...]
+    scores: dict[Seat, Number]
+    value: Number
+
+    @property
+    def cards(self) -> list[Card]:
+        return [p.card for p in self.plays]
+
+    @property
+    def exact(self) -> bool:
+        return all(p.exact for p in self.plays)
+
+    @property
+    def exact_from(self) -> int:
+        """The index of the first card of the exact part (the line's length when
+        there is none)."""
+        return next((i for i, p in enumerate(self.plays) if p.exact
+                     and all(q.exact for q in self.plays[i:])), len(self.plays))
+
+    def to_dict(self) -> dict:
+        """``{"seat", "side", "value", "exact", "exact_from", "cards", "plays",
+        "tricks", "scores"}``: ``cards`` the line's cards as text; ``plays`` each
+        ``{"card", "seat", "exact", "equal"}``; ``tricks`` in ``Trick.to_dict``'s shape."""
+        return {"seat": self.seat.name, "side": [s.name for s in self.side],
+                "value": json_number(self.value), "exact": self.exact,
+                "exact_from": self.exact_from, "cards": [str(c) for c in self.cards],
+                "plays": [p.to_dict() for p in self.plays],
+                "tricks": [t.to_dict() for t in self.tricks],
+                "scores": {s.name: json_number(v) for s, v in self.scores.items()}}
+
+    def text(self) -> str:
+        """The line as readable lines: a head, a line per trick (four cards a line in
+        the domino), ``~`` after an estimated card, ``(=C ...)`` after a card with
+        equal cards."""
+        who = "+".join(s.name for s in self.side)
+        head = (f"best line for {who}: value {json_number(self.value)}"
+                + (" (exact)" if self.exact else
+                   f" (the estimate's line; exact from card {self.exact_from + 1})"))
+        cells = [f"{p.seat.name} {p.card}" + ("" if p.exact else "~")
+                 + (f" (={' '.join(map(str, p.equal))})" if p.equal else "")
+                 for p in self.plays]
+        lines = [head]
+        if self.tricks:
+            # the first trick may have begun before the line: its earlier cards are not
+            # the line's
+            done = len(self.plays) - sum(len(t.cards) for t in self.tricks)
+            for t in self.tricks:
+                mine = cells[max(done, 0):done + len(t.cards)]
+                done += len(t.cards)
+                lines.append(f"  {t.number:>2}. " + "  ".join(mine)
+                             + f"  won by {t.winner.name} ({t.points})")
+        else:
+            lines.extend("      " + "  ".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
+        lines.append("  scores: " + "  ".join(f"{s.name} {json_number(v)}"
+                                              for s, v in self.scores.items()))
+        if not self.exact:
+            lines.append("  (~ a card of the estimate's play-out, not proved optimal)")
+        return "\n".join(lines)
+
+
+def line_seat(position, seats: list[Seat], line: Any) -> Seat | None:
+    """The seat a ``line`` request names: None for none (false), the seat on move when
+    asked (else the first seat asked) for ``True``, else the seat given, which must
+    be asked (its side's, in doubles)."""
+    if line is False or line is None:
+        return None
+    if line is True:
+        mover = position.to_move
+        return mover if mover in seats or mover is None and not seats else \
+            next((s for s in seats if mover in position.side_of(s)), seats[0] if seats else None)
+    try:
+        seat = Seat.parse(line)
+    except KingsolveError:
+        raise InvalidRequestError(f"invalid line {line!r}: expected true, false or a seat",
+                                  field="line") from None
+    if not any(seat in position.side_of(s) for s in seats):
+        raise InvalidRequestError(f"invalid line {seat.name!r}: the line's seat must be one "
+                                  f"of the seats asked ({' '.join(s.name for s in seats)})",
+                                  field="line")
+    return seat
+
+
+def _finish(start: Position, seat: Seat, position: Position, plays: list[LinePlay]) -> Line:
+    """The line once ``position`` (``start`` with the line's cards played) is over."""
+    scores = position.scores()
+    side = position.side_of(seat)
+    first = len(start.tricks)
+    return Line(seat, side, tuple(plays), tuple(position.tricks[first:]), scores,
+                sum(scores[s] for s in side))
+
+
+def _card_tests(core: Core, mask: int, future: int, maximising: bool,
+                budget: Budget) -> list[int]:
+    """The representative bits of the cards at the loaded root that keep the side's
+    future value ``future``: at least it for the side, at most it for the others."""
+    reps = sorted(set(core.moves().values()))
+    if len(reps) == 1:
+        return reps
+    if maximising:
+        return [r for r in reps
+                if engine.run(lambda: core.child_test(r, mask, future), budget) >= future]
+    return [r for r in reps
+            if engine.run(lambda: core.child_test(r, mask, future + 1), budget) <= future]
+
+
+def exact_plays(core: Core, position: Position, seat: Seat, value: int,
+                budget: Budget) -> list[LinePlay]:
+    """Plays the optimal line from ``position`` (changing it) to the end of the hand,
+    ``value`` being the seat's proved value (a score, as ``solve`` gives it);
+    returns its cards. The core holds the position's deal (its table is kept)."""
+    side = position.side_of(seat)
+    mask = side_mask(position, seat)
+    plays: list[LinePlay] = []
+    while not position.complete:
+        engine.load(core, position)
+        mover = position.to_move
+        future = value - total(position, seat, 0)
+        moves = core.moves()
+        good = set(_card_tests(core, mask, future, mover in side, budget))
+        if not good:
+            raise KingsolveError(f"no card of {mover.name} keeps the value {value} "
+                                 f"after {' '.join(map(str, position.record))}")
+        equal = sum(1 << b for b, r in moves.items() if r in good)
+        bit = core.preferred(equal)
+        others = tuple(Card.from_bit(b) for b in sorted(moves) if equal >> b & 1 and b != bit)
+        card = Card.from_bit(bit)
+        plays.append(LinePlay(card, mover, True, tuple(sorted(others, key=_hand_order))))
+        position.play(card)
+    return plays
+
+
+def _hand_order(card: Card) -> tuple[int, int]:
+    return int(card.suit), -int(card.rank)
+
+
+def exact_line(core: Core, position: Position, seat: Seat, value: int,
+               budget: Budget) -> Line:
+    """The optimal line for ``seat`` from ``position`` (left unchanged), ``value``
+    its proved value (docs/rules.md 11)."""
+    p = position.copy()
+    plays = exact_plays(core, p, seat, value, budget)
+    return _finish(position, seat, p, plays)
+
+
+def estimated_line(core: Core, position: Position, seat: Seat, first: int, horizon: int,
+                   coalition: int, budget: Budget) -> Line:
+    """The line an estimate of ``seat``'s value rests on: the card ``first`` (a bit),
+    the play-out after it (``Core.rollout_value``'s, with ``coalition`` as there) until
+    a trick starts with at most ``horizon`` tricks left, then the exact line of the
+    value searched there (docs/rules.md 12)."""
+    p = position.copy()
+    mask = side_mask(p, seat)
+    engine.load(core, p)
+    played = engine.run(lambda: core.playout_cards(first, mask, horizon, coalition), budget)
+    plays = []
+    for bit in played:
+        if p.complete:          # the hand ended early: no points were left
+            break
+        plays.append(LinePlay(Card.from_bit(bit), p.to_move, False))
+        p.play(Card.from_bit(bit))
+    if not p.complete:
+        engine.load(core, p)
+        future = engine.run(lambda: core.value(mask, first_guess(*core.bounds())), budget)
+        plays += exact_plays(core, p, seat, total(p, seat, future), budget)
+    return _finish(position, seat, p, plays)
+
+
+# --- the domino ----------------------------------------------------------------------------
+def domino_line(position, seat: Seat, value: Number, budget: Budget,
+                solve_domino) -> Line:
+    """The optimal line of a domino position for ``seat`` (docs/rules.md 9 and 11):
+    each card the best for its player, the seat maximising its value and the others
+    minimising it, ``value`` its proved value; among equal cards the first in hand
+    order (the domino has no simple player). ``solve_domino`` searches each step."""
+    p = position.copy()
+    plays: list[LinePlay] = []
+    while not p.complete:
+        mover = p.to_move
+        child = _domino_children(p, seat, budget, solve_domino)
+        good = list(child) if len(child) == 1 else [c for c, v in child.items() if v == value]
+        if not good:
+            raise KingsolveError(f"no card of {mover.name} keeps the value {value}")
+        card = good[0]
+        plays.append(LinePlay(card, mover, True, tuple(good[1:])))
+        p.play(card)
+    scores = p.scores()
+    return Line(seat, (seat,), tuple(plays), (), scores, scores[seat])
+
+
+def _domino_children(p, seat: Seat, budget: Budget, solve_domino) -> dict[Card, Number]:
+    """Each legal card's value for ``seat`` once played, in hand order."""
+    cards = sorted(p.legal_cards(), key=_hand_order)
+    if len(cards) == 1:
+        return {cards[0]: None}
+    if p.to_move == seat:
+        values = solve_domino(p, seats=[seat], budget=budget).cards
+        return {c: values[c] for c in cards}
+    out = {}
+    for card in cards:
+        p.play(card)
+        out[card] = (p.scores()[seat] if p.complete else
+                     solve_domino(p, seats=[seat], budget=budget).values[seat])
+        p.undo()
+    return out
