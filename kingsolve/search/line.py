@@ -29,7 +29,9 @@ from ..errors import InvalidRequestError, KingsolveError
 from . import engine
 from .engine import Core, first_guess, side_mask, total
 
-__all__ = ["Line", "LinePlay", "exact_line", "estimated_line", "line_seat", "domino_line"]
+__all__ = ["Line", "LinePlay", "exact_line", "estimated_line", "analysis_line", "finished_line",
+           "line_seat",
+           "domino_line"]
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,11 @@ def _finish(start: Position, seat: Seat, position: Position, plays: list[LinePla
                 sum(scores[s] for s in side))
 
 
+def finished_line(position, seat: Seat) -> Line:
+    """The line of a hand already over: no card, its scores."""
+    return _finish(position, seat, position, [])
+
+
 def _card_tests(core: Core, mask: int, future: int, maximising: bool,
                 budget: Budget) -> list[int]:
     """The representative bits of the cards at the loaded root that keep the side's
@@ -225,6 +232,45 @@ def estimated_line(core: Core, position: Position, seat: Seat, first: int, horiz
         future = engine.run(lambda: core.value(mask, first_guess(*core.bounds())), budget)
         plays += exact_plays(core, p, seat, total(p, seat, future), budget)
     return _finish(position, seat, p, plays)
+
+
+# --- the anytime analysis -------------------------------------------------------------------
+def analysis_line(run, core: Core, seat: Seat, budget: Budget) -> Line | None:
+    """The line of an analysis's state ``run`` (``kingsolve.search.analysis.AnalysisState``)
+    for ``seat``: the optimal line once its value is exact, else the line its
+    estimate rests on (docs/rules.md 12); None before any estimate."""
+    p = run.position
+    mask = side_mask(p, seat)
+    lo, hi = run.side_ranges()[mask]
+    if lo == hi:
+        return exact_line(core, p, seat, total(p, seat, lo), budget)
+    h = run.horizon
+    if h is None:
+        return None
+    engine.load(core, p)
+    first = core.preferred(sum(1 << r for r in _estimate_cards(run, mask, h)))
+    if mask == run.mover_mask and run.with_cards and \
+            run.card_range[first][0] == run.card_range[first][1]:
+        # the card chosen by estimate is itself exact: the optimal line follows it
+        child = p.copy()
+        child.play(Card.from_bit(first))
+        plays = [LinePlay(Card.from_bit(first), p.to_move, False)]
+        plays += exact_plays(core, child, seat, total(p, seat, run.card_range[first][0]), budget)
+        return _finish(p, seat, child, plays)
+    # the value model guides the play-outs past the first horizon (Searcher.deepen)
+    guided = run.model is not None and (h != run.horizons[0] or len(run.horizons) == 1)
+    return estimated_line(core, p, seat, first, h, 2 if guided else 0, budget)
+
+
+def _estimate_cards(run, mask: int, h: int) -> list[int]:
+    """The representative cards of the side's estimate at horizon ``h``: its best
+    for the mover's side, its least for the others (the mover is their opponent)."""
+    if mask == run.mover_mask and run.with_cards:
+        rated = {r: run.card_estimate(r) for r in run.reps}
+    else:
+        rated = {r: run.estimates[h][(r, mask)] for r in run.reps}
+    top = (max if mask == run.mover_mask else min)(rated.values())
+    return [r for r, v in rated.items() if v == top]
 
 
 # --- the domino ----------------------------------------------------------------------------
