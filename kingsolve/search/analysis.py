@@ -607,13 +607,13 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
 
 def _with_line(last: Analysis, run: AnalysisState, core: Core, seat: Seat) -> Analysis:
     """The last analysis with the line of ``seat``, searched with what is left of the
-    budget and at least a quarter of it (None when that ends first, or the analysis
-    was cancelled)."""
+    budget and at least half of it (None when that ends first, or the analysis was
+    cancelled)."""
     if (run.cancel is not None and run.cancel.is_set()) or run.halted.is_set():
         return last
     budget = run.budget
-    core.set_budget(max(run.nodes_left, budget.nodes // 4),
-                    max((run.deadline - time.perf_counter()) * 1000.0, budget.ms / 4))
+    core.set_budget(max(run.nodes_left, budget.nodes // 2),
+                    max((run.deadline - time.perf_counter()) * 1000.0, budget.ms / 2))
     try:
         found = analysis_line(run, core, seat, budget)
     except SolveTimeout:
