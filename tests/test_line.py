@@ -21,7 +21,6 @@ from kingsolve.game.domino import DominoPosition
 from kingsolve.game.cards import Card, Rank, Suit
 from kingsolve.hands.hints import play_preference
 from kingsolve.search.domino_solver import solve_domino
-from kingsolve.search.line import domino_line
 from kingsolve.errors import InvalidRequestError
 
 import bruteforce
@@ -256,11 +255,12 @@ def _small_domino(seed: int) -> DominoPosition:
 
 def test_domino_lines_are_optimal():
     checked = 0
-    for seed in range(30):
+    for seed in range(18):
         pos = _small_domino(seed)
         seat = pos.seats[seed % 4]
-        value = solve_domino(pos, seats=[seat]).values[seat]
-        line = domino_line(pos, seat, value, Budget(), solve_domino)
+        result = solve_domino(pos, seats=[seat], line=True)
+        value, line = result.values[seat], result.line
+        assert result.to_dict()["line"]["cards"] == [str(c) for c in line.cards]
         p = pos.copy()
         for play in line.plays:
             assert play.seat == p.to_move and play.card in p.legal_cards()
@@ -276,4 +276,25 @@ def test_domino_lines_are_optimal():
             p.play(play.card)
             checked += 1
         assert p.complete and p.scores()[seat] == value == line.value
-    assert checked > 100
+    assert checked > 60
+
+
+# --- reviews -------------------------------------------------------------------------------
+def test_a_review_gives_the_line_at_each_proved_mistake():
+    from kingsolve import review
+    from contracts import played_out
+    record = played_out()
+    r = review(record, budget=Budget(ms=20_000), from_trick=11, lines=True)
+    mistakes = [c for c in r.cards if c.mistake == "proved" and c.before is not None]
+    assert mistakes
+    for c in r.cards:
+        if c not in mistakes:
+            assert c.line is None and "line" not in c.to_dict()
+            continue
+        pos = record.position(c.index)
+        check_line(pos, c.seat, c.line, c.before)
+        assert c.line.plays[0].card in c.best and c.line.plays[0].card != c.card
+        assert c.to_dict()["line"] == c.line.to_dict()
+    assert "best line: " in r.text()
+    assert all(c.line is None for c in review(record, budget=Budget(ms=20_000),
+                                               from_trick=11).cards)

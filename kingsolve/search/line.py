@@ -19,13 +19,14 @@ step gets one zero-window test at the value known (``Core.child_test``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..game.cards import Card, Seat
 from ..game.position import Position, Trick
 from ..game.result import Budget, Number, json_number
-from ..errors import InvalidRequestError, KingsolveError
+from ..errors import InvalidRequestError, KingsolveError, SolveTimeout
 from . import engine
 from .engine import Core, first_guess, side_mask, total
 
@@ -92,6 +93,28 @@ class Line:
                 "tricks": [t.to_dict() for t in self.tricks],
                 "scores": {s.name: json_number(v) for s, v in self.scores.items()}}
 
+    def brief(self) -> str:
+        """The line on one line: tricks apart by ``/``, each headed by the seat that
+        plays its first card of the line (in the domino each card by its seat),
+        ``~`` after an estimated card; then the value.
+
+        >>> from kingsolve import Deal, Position, solve
+        >>> pos = Position("italian", "no-tricks", Deal("N:A2... K3... Q4... J5..."))
+        >>> solve(pos, seats=["N"], line=True).line.brief()
+        'N: S2 S3 S4 S5 / W: SJ SA SK SQ (value -1)'
+        """
+        cells = [str(p.card) + ("" if p.exact else "~") for p in self.plays]
+        if not self.tricks:
+            parts = [f"{p.seat.name} {c}" for p, c in zip(self.plays, cells)]
+        else:
+            parts, done = [], len(self.plays) - sum(len(t.cards) for t in self.tricks)
+            for t in self.tricks:
+                first = max(done, 0)
+                parts.append(f"{self.plays[first].seat.name}: "
+                             + " ".join(cells[first:done + len(t.cards)]))
+                done += len(t.cards)
+        return " / ".join(parts) + f" (value {json_number(self.value)})"
+
     def text(self) -> str:
         """The line as readable lines: a head, a line per trick (four cards a line in
         the domino), ``~`` after an estimated card, ``(=C ...)`` after a card with
@@ -130,18 +153,23 @@ def line_seat(position, seats: list[Seat], line: Any) -> Seat | None:
         return None
     if line is True:
         mover = position.to_move
-        return mover if mover in seats or mover is None and not seats else \
-            next((s for s in seats if mover in position.side_of(s)), seats[0] if seats else None)
+        return next((s for s in seats if mover in _side_of(position, s)),
+                    seats[0] if seats else None)
     try:
         seat = Seat.parse(line)
     except KingsolveError:
         raise InvalidRequestError(f"invalid line {line!r}: expected true, false or a seat",
                                   field="line") from None
-    if not any(seat in position.side_of(s) for s in seats):
+    if not any(seat in _side_of(position, s) for s in seats):
         raise InvalidRequestError(f"invalid line {seat.name!r}: the line's seat must be one "
                                   f"of the seats asked ({' '.join(s.name for s in seats)})",
                                   field="line")
     return seat
+
+
+def _side_of(position, seat: Seat) -> tuple[Seat, ...]:
+    """The seats whose points count with ``seat`` (the domino has no sides)."""
+    return position.side_of(seat) if isinstance(position, Position) else (seat,)
 
 
 def _finish(start: Position, seat: Seat, position: Position, plays: list[LinePlay]) -> Line:
@@ -275,38 +303,59 @@ def _estimate_cards(run, mask: int, h: int) -> list[int]:
 
 # --- the domino ----------------------------------------------------------------------------
 def domino_line(position, seat: Seat, value: Number, budget: Budget,
-                solve_domino) -> Line:
+                solve_domino) -> tuple[Line, int]:
     """The optimal line of a domino position for ``seat`` (docs/rules.md 9 and 11):
     each card the best for its player, the seat maximising its value and the others
     minimising it, ``value`` its proved value; among equal cards the first in hand
-    order (the domino has no simple player). ``solve_domino`` searches each step."""
+    order (the domino has no simple player). ``solve_domino`` searches each step,
+    all of them within ``budget`` (a stop raises ``SolveTimeout``). Returns the line
+    and the nodes its searches took."""
     p = position.copy()
     plays: list[LinePlay] = []
+    left = _Allowance(budget)
     while not p.complete:
         mover = p.to_move
-        child = _domino_children(p, seat, budget, solve_domino)
+        child = _domino_children(p, seat, left, solve_domino)
         good = list(child) if len(child) == 1 else [c for c, v in child.items() if v == value]
         if not good:
             raise KingsolveError(f"no card of {mover.name} keeps the value {value}")
-        card = good[0]
-        plays.append(LinePlay(card, mover, True, tuple(good[1:])))
-        p.play(card)
+        plays.append(LinePlay(good[0], mover, True, tuple(good[1:])))
+        p.play(good[0])
     scores = p.scores()
-    return Line(seat, (seat,), tuple(plays), (), scores, scores[seat])
+    return Line(seat, (seat,), tuple(plays), (), scores, scores[seat]), \
+        budget.nodes - left.nodes
 
 
-def _domino_children(p, seat: Seat, budget: Budget, solve_domino) -> dict[Card, Number]:
+class _Allowance:
+    """What is left of one budget over several searches."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.nodes = budget.nodes
+        self.end = time.perf_counter() + budget.ms / 1000.0
+
+    def solve(self, solve_domino, p, seat: Seat):
+        ms = (self.end - time.perf_counter()) * 1000.0
+        if self.nodes <= 0 or ms <= 0:
+            raise SolveTimeout(f"the line stopped at its budget of {self.budget.nodes} nodes "
+                               f"or {self.budget.ms:g} ms")
+        result = solve_domino(p, seats=[seat], budget=Budget(self.nodes, ms, self.budget.tt_mb))
+        self.nodes -= result.nodes
+        return result
+
+
+def _domino_children(p, seat: Seat, left: _Allowance, solve_domino) -> dict[Card, Number]:
     """Each legal card's value for ``seat`` once played, in hand order."""
     cards = sorted(p.legal_cards(), key=_hand_order)
     if len(cards) == 1:
         return {cards[0]: None}
     if p.to_move == seat:
-        values = solve_domino(p, seats=[seat], budget=budget).cards
+        values = left.solve(solve_domino, p, seat).cards
         return {c: values[c] for c in cards}
     out = {}
     for card in cards:
         p.play(card)
-        out[card] = (p.scores()[seat] if p.complete else
-                     solve_domino(p, seats=[seat], budget=budget).values[seat])
+        out[card] = p.scores()[seat] if p.complete else \
+            left.solve(solve_domino, p, seat).values[seat]
         p.undo()
     return out
