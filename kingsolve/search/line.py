@@ -186,22 +186,35 @@ def finished_line(position, seat: Seat) -> Line:
     return _finish(position, seat, position, [])
 
 
-def _card_tests(core: Core, mask: int, future: int, maximising: bool,
-                budget: Budget) -> list[int]:
+def _card_tests(core: Core, mask: int, future: int, maximising: bool, budget: Budget,
+                every: bool) -> list[int]:
     """The representative bits of the cards at the loaded root that keep the side's
-    future value ``future``: at least it for the side, at most it for the others."""
-    reps = sorted(set(core.moves().values()))
+    future value ``future`` (at least it for the side, at most it for the others):
+    every one with ``every``, else the simple player's first of them alone. Each is
+    one zero-window test (a worse card's costs a proof the value's search did not
+    need: ``every`` costs more)."""
+    moves = core.moves()
+    reps = sorted(set(moves.values()))
     if len(reps) == 1:
         return reps
-    if maximising:
-        return [r for r in reps
-                if engine.run(lambda: core.child_test(r, mask, future), budget) >= future]
-    return [r for r in reps
-            if engine.run(lambda: core.child_test(r, mask, future + 1), budget) <= future]
+    beta = future if maximising else future + 1
+
+    def keeps(rep: int) -> bool:
+        v = engine.run(lambda: core.child_test(rep, mask, beta), budget)
+        return v >= future if maximising else v <= future
+    if every:
+        return [r for r in reps if keeps(r)]
+    left = sum(1 << b for b in moves)
+    while left:
+        rep = moves[core.preferred(left)]
+        if keeps(rep):
+            return [rep]
+        left &= ~sum(1 << b for b, r in moves.items() if r == rep)
+    return []
 
 
 def exact_plays(core: Core, position: Position, seat: Seat, value: int,
-                budget: Budget) -> list[LinePlay]:
+                budget: Budget, every: bool = True) -> list[LinePlay]:
     """Plays the optimal line from ``position`` (changing it) to the end of the hand,
     ``value`` being the seat's proved value (a score, as ``solve`` gives it);
     returns its cards. The core holds the position's deal (its table is kept)."""
@@ -213,7 +226,7 @@ def exact_plays(core: Core, position: Position, seat: Seat, value: int,
         mover = position.to_move
         future = value - total(position, seat, 0)
         moves = core.moves()
-        good = set(_card_tests(core, mask, future, mover in side, budget))
+        good = set(_card_tests(core, mask, future, mover in side, budget, every))
         if not good:
             raise KingsolveError(f"no card of {mover.name} keeps the value {value} "
                                  f"after {' '.join(map(str, position.record))}")
@@ -231,11 +244,12 @@ def _hand_order(card: Card) -> tuple[int, int]:
 
 
 def exact_line(core: Core, position: Position, seat: Seat, value: int,
-               budget: Budget) -> Line:
+               budget: Budget, every: bool = True) -> Line:
     """The optimal line for ``seat`` from ``position`` (left unchanged), ``value``
-    its proved value (docs/rules.md 11)."""
+    its proved value (docs/rules.md 11); without ``every``, no card's equal cards
+    beyond those alike for the search (cheaper)."""
     p = position.copy()
-    plays = exact_plays(core, p, seat, value, budget)
+    plays = exact_plays(core, p, seat, value, budget, every)
     return _finish(position, seat, p, plays)
 
 
