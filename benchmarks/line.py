@@ -99,8 +99,8 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--levels", default="8,9,10")
     ap.add_argument("--node-budget", type=int, default=20_000_000)
-    ap.add_argument("--first", action="store_true",
-                    help="lines without their equal cards (equal=False)")
+    ap.add_argument("--quick", action="store_true",
+                    help="the quick line (exact_line(..., every=False))")
     args = ap.parse_args()
     budget = Budget(nodes=args.node_budget, ms=600_000)
     problems = doubles_problems(args.count) + singles_problems(
@@ -110,7 +110,7 @@ def main() -> int:
     wrong = 0
     for family, pos, seat in problems:
         try:
-            got = measure(pos, seat, budget, not args.first)
+            got = measure(pos, seat, budget, not args.quick)
         except SolveTimeout:
             stopped[family] = stopped.get(family, 0) + 1
             continue

@@ -53,10 +53,11 @@ def child_values(pos: Position, seat: Seat) -> dict[Card, int]:
     return out
 
 
-def check_line(pos: Position, seat: Seat, line, value: int) -> None:
+def check_line(pos: Position, seat: Seat, line, value: int, every: bool = True) -> None:
     """Every card legal (reference), optimal for its player (minimax), its equal cards
-    exactly the others of its value, the simple player's first among them; the hand
-    ends with ``value`` for the seat's side (reference)."""
+    exactly the others of its value, the simple player's first among them (with
+    ``every``; else equal cards of its value, none missing of its own class); the
+    hand ends with ``value`` for the seat's side (reference)."""
     where = f"{pos!r} seat={seat.name}"
     side = pos.side_of(seat)
     assert line.seat == seat and line.side == side and line.exact
@@ -69,8 +70,11 @@ def check_line(pos: Position, seat: Seat, line, value: int) -> None:
         assert best == value, (where, i)          # the value holds all along the line
         assert children[play.card] == value, (where, i, play)
         equal = [c for c, v in children.items() if v == value]
-        assert sorted([play.card, *play.equal]) == sorted(equal), (where, i, play)
-        assert play.card == next(c for c in play_preference(p) if c in equal), (where, i)
+        if every:
+            assert sorted([play.card, *play.equal]) == sorted(equal), (where, i, play)
+            assert play.card == next(c for c in play_preference(p) if c in equal), (where, i)
+        else:
+            assert set(play.equal) <= set(equal), (where, i, play)
         p.play(play.card)
         ref.play(str(play.card))
     assert p.complete and ref.complete, where
@@ -92,6 +96,21 @@ def test_lines_are_legal_optimal_and_reach_the_value(cfg):
         # the mover's line starts with one of its best cards
         if result.line.plays and seat == pos.to_move:
             assert result.line.plays[0].card in result.best
+
+
+@pytest.mark.parametrize("cfg", CONFIGS[1::4], ids=config_id)
+def test_quick_lines_are_legal_optimal_and_reach_the_value(cfg):
+    # exact_line(every=False): the search's first card that keeps the value
+    from kingsolve.search.engine import leased_core
+    from kingsolve.search.line import exact_line
+    for seed in range(12):
+        pos = random_position(cfg, seed)
+        seat = pos.seats[seed % len(pos.seats)]
+        value = solve(pos, seats=[seat], cards=False).values[seat]
+        with leased_core(pos, Budget()) as core:
+            core.set_budget(10**9, 60_000)
+            line = exact_line(core, pos, seat, value, Budget(), every=False)
+        check_line(pos, seat, line, value, every=False)
 
 
 @pytest.mark.slow
@@ -220,10 +239,12 @@ def test_an_estimated_line_is_the_estimates_then_exact(estimator):
         ref.play(str(play.card))
     assert ref.complete and ref.scores()[seat.name] == line.value
     assert line.to_dict()["exact"] is False
+    first = line.plays[0].card
+    assert a.card_estimates[first] == max(a.card_estimates.values())
     if estimator == "playout":
-        # the estimate is the play-out's value (held in the proved range)
-        lo, hi = a.bounds[seat]
-        assert a.estimates[seat] == min(max(line.value, lo), hi)
+        # the first card's estimate is its play-out's value, held in its proved range
+        lo, hi = a.card_bounds[first]
+        assert a.card_estimates[first] == min(max(line.value, lo), hi)
 
 
 def test_an_exact_analysis_line_is_the_optimal_line():

@@ -190,11 +190,12 @@ def _card_tests(core: Core, mask: int, future: int, maximising: bool, budget: Bu
                 every: bool) -> list[int]:
     """The representative bits of the cards at the loaded root that keep the side's
     future value ``future`` (at least it for the side, at most it for the others):
-    every one with ``every``, else the simple player's first of them alone. Each is
-    one zero-window test (a worse card's costs a proof the value's search did not
-    need: ``every`` costs more)."""
-    moves = core.moves()
-    reps = sorted(set(moves.values()))
+    every one with ``every``; else only the first of them in the order the search
+    tries the cards (``Core.search_order``). Each card is one zero-window test. The
+    first card of the search's order is the one that proved the value, its test
+    found in the table; a worse card's test, or another equal card's, costs a proof
+    the value's search did not need (``benchmarks/line.py``)."""
+    reps = sorted(set(core.moves().values()))
     if len(reps) == 1:
         return reps
     beta = future if maximising else future + 1
@@ -204,13 +205,7 @@ def _card_tests(core: Core, mask: int, future: int, maximising: bool, budget: Bu
         return v >= future if maximising else v <= future
     if every:
         return [r for r in reps if keeps(r)]
-    left = sum(1 << b for b in moves)
-    while left:
-        rep = moves[core.preferred(left)]
-        if keeps(rep):
-            return [rep]
-        left &= ~sum(1 << b for b, r in moves.items() if r == rep)
-    return []
+    return next(([r] for r in core.search_order(mask) if keeps(r)), [])
 
 
 def exact_plays(core: Core, position: Position, seat: Seat, value: int,
@@ -246,8 +241,11 @@ def _hand_order(card: Card) -> tuple[int, int]:
 def exact_line(core: Core, position: Position, seat: Seat, value: int,
                budget: Budget, every: bool = True) -> Line:
     """The optimal line for ``seat`` from ``position`` (left unchanged), ``value``
-    its proved value (docs/rules.md 11); without ``every``, no card's equal cards
-    beyond those alike for the search (cheaper)."""
+    its proved value (docs/rules.md 11). Without ``every``, the quick line: each card
+    the first that keeps the value in the search's own order of trial, and equal to
+    it only the cards alike for the search (of one suit, with no card still out
+    between them), so ``equal`` may miss some; it costs a few per cent of the solve
+    where the whole line costs about as much again (``benchmarks/line.py``)."""
     p = position.copy()
     plays = exact_plays(core, p, seat, value, budget, every)
     return _finish(position, seat, p, plays)
