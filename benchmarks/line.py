@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/line.py [--count 10] [--levels 8,9,10] [--node-budget N]
 
 Two families of seeded problems, each value one ``kingsolve.solve(pos, seats=[seat],
-cards=False)`` from an empty table (one thread):
+cards=False)`` from an empty table (one thread; with ``--cards``, ``cards=True``,
+``solve``'s default: the value of each legal card of the seat on move too):
 
 - Italian doubles, full deals of ``no-trumps`` and ``trumps`` (a random trump), ``--count``
   each: deal i draws from ``random.Random("line/doubles/<contract>/<i>")`` the deal,
@@ -72,13 +73,13 @@ def singles_problems(count: int, levels: list[int]) -> list[tuple[str, Position,
     return out
 
 
-def measure(pos: Position, seat: Seat, budget: Budget,
-            every: bool) -> tuple[float, int, float, int, bool]:
+def measure(pos: Position, seat: Seat, budget: Budget, every: bool,
+            cards: bool) -> tuple[float, int, float, int, bool]:
     """The solve's ms and nodes, the line's ms and nodes, whether the line's value is
     the solve's; the solve from an empty table, the line on its table."""
     idle_cores.clear()
     start = time.perf_counter()
-    result = solve(pos, seats=[seat], cards=False, budget=budget)
+    result = solve(pos, seats=[seat], cards=cards, budget=budget)
     solve_ms = (time.perf_counter() - start) * 1000.0
     with leased_core(pos, budget) as core:
         core.set_budget(budget.nodes, budget.ms)
@@ -99,6 +100,8 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--levels", default="8,9,10")
     ap.add_argument("--node-budget", type=int, default=20_000_000)
+    ap.add_argument("--cards", action="store_true",
+                    help="the solve with cards=True (solve's default): the mover's cards too")
     ap.add_argument("--quick", action="store_true",
                     help="the quick line (exact_line(..., every=False))")
     args = ap.parse_args()
@@ -110,7 +113,7 @@ def main() -> int:
     wrong = 0
     for family, pos, seat in problems:
         try:
-            got = measure(pos, seat, budget, not args.quick)
+            got = measure(pos, seat, budget, not args.quick, args.cards)
         except SolveTimeout:
             stopped[family] = stopped.get(family, 0) + 1
             continue
