@@ -24,18 +24,20 @@ __all__ = ["solve_position", "analyse_position", "position_analyses"]
 
 
 def solve_position(position, seats: Iterable[Seat] | None = None, budget: Budget | None = None,
-                   solver: Solver | None = None, threads: int = 1) -> SolveResult:
+                   solver: Solver | None = None, threads: int = 1,
+                   line: "bool | Seat" = False) -> SolveResult:
     """The exact values of a trick or domino position with the library's search (or
     ``solver``, same signature as ``kingsolve.solve``); ``threads`` for a trick
-    contract's search."""
+    contract's search; ``line`` for the optimal line (``kingsolve.search.line``)."""
     seats = None if seats is None else list(seats)
+    more = {"line": line} if line is not False else {}
     if solver is not None:
-        return solver(position, seats=seats, budget=budget)
+        return solver(position, seats=seats, budget=budget, **more)
     if not isinstance(position, Position):
         from .domino_solver import solve_domino
-        return solve_domino(position, seats=seats, budget=budget)
+        return solve_domino(position, seats=seats, budget=budget, **more)
     from .solver import solve
-    return solve(position, seats=seats, budget=budget, threads=threads)
+    return solve(position, seats=seats, budget=budget, threads=threads, **more)
 
 
 def analyse_position(position, seats: Iterable[Seat] | None = None,
