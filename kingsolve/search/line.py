@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from ..game.cards import Card, Seat
 from ..game.position import Position, Trick
