@@ -13,15 +13,20 @@ rests on: the card of the best estimate, the play-out that estimated it (the sim
 player's cards, or the value model's) to its horizon, then the exact line from there.
 Every card says which of the two it is.
 
-The exact cards cost little once a search has filled the table: each card of each
-step gets one zero-window test at the value known (``Core.child_test``).
+Each legal card of each step gets one zero-window test at the value known
+(``Core.child_test``), on the table the value's search filled. The card that search
+proved the value with finds its test there; a worse card's, or another equal card's,
+needs a proof of its own: the whole line costs about a second search of the value,
+the quick line (``exact_line(..., every=False)``: the search's own first card that
+keeps the value, as equal only the cards alike for the search) a few per cent
+(``benchmarks/line.py``).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from ..game.cards import Card, Seat
 from ..game.position import Position, Trick
@@ -31,9 +36,8 @@ from ..errors import InvalidRequestError, KingsolveError, SolveTimeout
 from . import engine
 from .engine import Core, first_guess, side_mask, total
 
-__all__ = ["Line", "LinePlay", "exact_line", "estimated_line", "analysis_line", "finished_line",
-           "line_seat",
-           "domino_line"]
+__all__ = ["Line", "LinePlay", "exact_line", "exact_plays", "estimated_line", "analysis_line",
+           "finished_line", "line_seat", "domino_line"]
 
 
 @dataclass(frozen=True)
@@ -181,7 +185,7 @@ def _side_of(position, seat: Seat) -> tuple[Seat, ...]:
 def _finish(start: Position, seat: Seat, position: Position, plays: list[LinePlay],
             every: bool = True) -> Line:
     """The line once ``position`` (``start`` with the line's cards played) is over."""
-    scores = position.scores()
+    scores: dict[Seat, Number] = dict(position.scores())
     side = position.side_of(seat)
     first = len(start.tricks)
     return Line(seat, side, tuple(plays), tuple(position.tricks[first:]), scores,
@@ -225,7 +229,7 @@ def exact_plays(core: Core, position: Position, seat: Seat, value: int,
     plays: list[LinePlay] = []
     while not position.complete:
         engine.load(core, position)
-        mover = position.to_move
+        mover = _mover(position)
         future = value - total(position, seat, 0)
         moves = core.moves()
         good = set(_card_tests(core, mask, future, mover in side, budget, every))
@@ -239,6 +243,13 @@ def exact_plays(core: Core, position: Position, seat: Seat, value: int,
         plays.append(LinePlay(card, mover, True, tuple(sorted(others, key=_hand_order))))
         position.play(card)
     return plays
+
+
+def _mover(position: Position) -> Seat:
+    """The seat on move of a hand not over."""
+    seat = position.to_move
+    assert seat is not None
+    return seat
 
 
 def _hand_order(card: Card) -> tuple[int, int]:
@@ -272,7 +283,7 @@ def estimated_line(core: Core, position: Position, seat: Seat, first: int, horiz
     for bit in played:
         if p.complete:          # the hand ended early: no points were left
             break
-        plays.append(LinePlay(Card.from_bit(bit), p.to_move, False))
+        plays.append(LinePlay(Card.from_bit(bit), _mover(p), False))
         p.play(Card.from_bit(bit))
     if not p.complete:
         engine.load(core, p)
@@ -366,8 +377,10 @@ class _Allowance:
         return result
 
 
-def _domino_children(p, seat: Seat, left: _Allowance, solve_domino) -> dict[Card, Number]:
-    """Each legal card's value for ``seat`` once played, in hand order."""
+def _domino_children(p, seat: Seat, left: _Allowance,
+                     solve_domino) -> "dict[Card, Number | None]":
+    """Each legal card's value for ``seat`` once played, in hand order (None for a
+    card played alone: nothing to compare)."""
     cards = sorted(p.legal_cards(), key=_hand_order)
     if len(cards) == 1:
         return {cards[0]: None}
