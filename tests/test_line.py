@@ -322,3 +322,21 @@ def test_a_review_gives_the_line_at_each_proved_mistake():
     assert "best line: " in r.text()
     assert all(c.line is None for c in review(record, budget=Budget(ms=20_000),
                                                from_trick=11).cards)
+
+
+def test_an_analysis_falls_back_to_the_quick_line(monkeypatch):
+    # the whole line stopped by the budget: the analysis gives the quick line instead
+    import kingsolve.search.analysis as analysis_module
+    from kingsolve.errors import SolveTimeout
+    whole = analysis_module.analysis_line
+
+    def stopped_when_whole(run, core, seat, budget, every=True):
+        if every:
+            raise SolveTimeout("search stopped at its node budget of 1 nodes")
+        return whole(run, core, seat, budget, every)
+    monkeypatch.setattr(analysis_module, "analysis_line", stopped_when_whole)
+    pos = random_position(CONFIGS[0], 6)
+    seat = pos.seats[1]
+    a = analyse(pos, seats=[seat], budget=Budget(ms=5000), line=True)
+    assert a.solved and not a.line.all_equal and a.to_dict()["line"]["all_equal"] is False
+    check_line(pos, seat, a.line, a.values[seat], every=False)

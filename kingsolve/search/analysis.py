@@ -714,7 +714,7 @@ def _with_line(last: Analysis, run: AnalysisState, core: Core, seat: Seat) -> An
         except SolveTimeout:
             found = None
         nodes += core.nodes
-        if found is not None or run.horizon is None:
+        if found is not None:
             break
     return replace(last, line=found, nodes=last.nodes + nodes)
 
