@@ -340,3 +340,33 @@ def test_an_analysis_falls_back_to_the_quick_line(monkeypatch):
     a = analyse(pos, seats=[seat], budget=Budget(ms=5000), line=True)
     assert a.solved and not a.line.all_equal and a.to_dict()["line"]["all_equal"] is False
     check_line(pos, seat, a.line, a.values[seat], every=False)
+
+
+def test_a_domino_review_gives_the_line_at_its_mistake():
+    # a domino hand from card 30 on, one card worse than the best: its line is the
+    # domino's optimal line from there, which begins with a best card
+    from kingsolve import review
+    from kingsolve.game.record import Record
+    for seed in range(40):
+        rng = random.Random(seed)
+        pos = DominoPosition("italian", Deal.random(seed=seed), leader=rng.choice(list(Seat)))
+        while not pos.complete and len(pos.record) < 30:
+            pos.play(rng.choice(pos.legal_cards()))
+        start, mistake = len(pos.record), None
+        while not pos.complete:
+            res = solve_domino(pos, [pos.to_move])
+            worse = [c for c, v in res.cards.items() if v < max(res.cards.values())]
+            card = worse[0] if mistake is None and worse else res.best[0]
+            mistake = len(pos.record) if mistake is None and worse else mistake
+            pos.play(card)
+        if mistake is None:
+            continue
+        rv = review(Record.from_position(pos), from_card=start, lines=True)
+        c = rv.cards[mistake - start]
+        assert c.mistake == "proved" and c.line is not None
+        assert c.line.plays[0].card in c.best and c.line.value == c.before
+        before = Record.from_position(pos).position(mistake)
+        assert c.line.value == solve_domino(before, [c.seat]).values[c.seat]
+        assert all(other.line is None for other in rv.cards if other is not c)
+        return
+    raise AssertionError("no domino hand with a costly card found")
