@@ -110,6 +110,7 @@ def test_quick_lines_are_legal_optimal_and_reach_the_value(cfg):
         with leased_core(pos, Budget()) as core:
             core.set_budget(10**9, 60_000)
             line = exact_line(core, pos, seat, value, Budget(), every=False)
+        assert not line.all_equal
         check_line(pos, seat, line, value, every=False)
 
 
@@ -196,8 +197,9 @@ def test_to_dict_shape():
     pos = random_position(CONFIGS[0], 3)
     seat = pos.to_move
     d = solve(pos, seats=[seat], line=True).to_dict()["line"]
-    assert set(d) == {"seat", "side", "value", "exact", "exact_from", "cards", "plays",
-                      "tricks", "scores"}
+    assert set(d) == {"seat", "side", "value", "exact", "exact_from", "all_equal", "cards",
+                      "plays", "tricks", "scores"}
+    assert d["all_equal"] is True
     assert d["seat"] == seat.name and d["exact"] and d["exact_from"] == 0
     assert d["cards"] == [p["card"] for p in d["plays"]]
     assert all(set(p) == {"card", "seat", "exact", "equal"} for p in d["plays"])
@@ -234,7 +236,8 @@ def test_an_estimated_line_is_the_estimates_then_exact(estimator):
     assert not p.trick and p.n_tricks - len(p.tricks) == a.horizon
     rest = solve(p, seats=[seat], line=True)
     assert rest.values[seat] == line.value
-    assert rest.line.plays == line.plays[k:]
+    if line.all_equal:      # not the quick line, which a short budget falls back to
+        assert rest.line.plays == line.plays[k:]
     for play in line.plays[k:]:
         ref.play(str(play.card))
     assert ref.complete and ref.scores()[seat.name] == line.value
@@ -319,3 +322,51 @@ def test_a_review_gives_the_line_at_each_proved_mistake():
     assert "best line: " in r.text()
     assert all(c.line is None for c in review(record, budget=Budget(ms=20_000),
                                                from_trick=11).cards)
+
+
+def test_an_analysis_falls_back_to_the_quick_line(monkeypatch):
+    # the whole line stopped by the budget: the analysis gives the quick line instead
+    import kingsolve.search.analysis as analysis_module
+    from kingsolve.errors import SolveTimeout
+    whole = analysis_module.analysis_line
+
+    def stopped_when_whole(run, core, seat, budget, every=True):
+        if every:
+            raise SolveTimeout("search stopped at its node budget of 1 nodes")
+        return whole(run, core, seat, budget, every)
+    monkeypatch.setattr(analysis_module, "analysis_line", stopped_when_whole)
+    pos = random_position(CONFIGS[0], 6)
+    seat = pos.seats[1]
+    a = analyse(pos, seats=[seat], budget=Budget(ms=5000), line=True)
+    assert a.solved and not a.line.all_equal and a.to_dict()["line"]["all_equal"] is False
+    check_line(pos, seat, a.line, a.values[seat], every=False)
+
+
+def test_a_domino_review_gives_the_line_at_its_mistake():
+    # a domino hand from card 30 on, one card worse than the best: its line is the
+    # domino's optimal line from there, which begins with a best card
+    from kingsolve import review
+    from kingsolve.game.record import Record
+    for seed in range(40):
+        rng = random.Random(seed)
+        pos = DominoPosition("italian", Deal.random(seed=seed), leader=rng.choice(list(Seat)))
+        while not pos.complete and len(pos.record) < 30:
+            pos.play(rng.choice(pos.legal_cards()))
+        start, mistake = len(pos.record), None
+        while not pos.complete:
+            res = solve_domino(pos, [pos.to_move])
+            worse = [c for c, v in res.cards.items() if v < max(res.cards.values())]
+            card = worse[0] if mistake is None and worse else res.best[0]
+            mistake = len(pos.record) if mistake is None and worse else mistake
+            pos.play(card)
+        if mistake is None:
+            continue
+        rv = review(Record.from_position(pos), from_card=start, lines=True)
+        c = rv.cards[mistake - start]
+        assert c.mistake == "proved" and c.line is not None
+        assert c.line.plays[0].card in c.best and c.line.value == c.before
+        before = Record.from_position(pos).position(mistake)
+        assert c.line.value == solve_domino(before, [c.seat]).values[c.seat]
+        assert all(other.line is None for other in rv.cards if other is not c)
+        return
+    raise AssertionError("no domino hand with a costly card found")

@@ -700,18 +700,23 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
 
 def _with_line(last: Analysis, run: AnalysisState, core: Core, seat: Seat) -> Analysis:
     """The last analysis with the line of ``seat``, searched with what is left of the
-    budget and at least half of it (None when that ends first, or the analysis was
-    cancelled)."""
+    budget and at least half of it; when that ends first, the quick line (each card's
+    equal cards only those alike for the search) with a quarter more, else none. None
+    too when the analysis was cancelled."""
     if (run.cancel is not None and run.cancel.is_set()) or run.halted.is_set():
         return last
-    budget = run.budget
-    core.set_budget(max(run.nodes_left, budget.nodes // 2),
-                    max((run.deadline - time.perf_counter()) * 1000.0, budget.ms / 2))
-    try:
-        found = analysis_line(run, core, seat, budget)
-    except SolveTimeout:
-        found = None
-    return replace(last, line=found, nodes=last.nodes + core.nodes)
+    budget, nodes = run.budget, 0
+    for every, share in ((True, 2), (False, 4)):
+        core.set_budget(max(run.nodes_left, budget.nodes // share),
+                        max((run.deadline - time.perf_counter()) * 1000.0, budget.ms / share))
+        try:
+            found = analysis_line(run, core, seat, budget, every)
+        except SolveTimeout:
+            found = None
+        nodes += core.nodes
+        if found is not None:
+            break
+    return replace(last, line=found, nodes=last.nodes + nodes)
 
 
 def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,

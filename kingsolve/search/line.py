@@ -13,8 +13,13 @@ rests on: the card of the best estimate, the play-out that estimated it (the sim
 player's cards, or the value model's) to its horizon, then the exact line from there.
 Every card says which of the two it is.
 
-The exact cards cost little once a search has filled the table: each card of each
-step gets one zero-window test at the value known (``Core.child_test``).
+Each legal card of each step gets one zero-window test at the value known
+(``Core.child_test``), on the table the value's search filled. The card that search
+proved the value with finds its test there; a worse card's, or another equal card's,
+needs a proof of its own: the whole line costs about a second search of the value,
+the quick line (``exact_line(..., every=False)``: the search's own first card that
+keeps the value, as equal only the cards alike for the search) a few per cent
+(``benchmarks/line.py``).
 """
 
 from __future__ import annotations
@@ -31,9 +36,8 @@ from ..errors import InvalidRequestError, KingsolveError, SolveTimeout
 from . import engine
 from .engine import Core, first_guess, side_mask, total
 
-__all__ = ["Line", "LinePlay", "exact_line", "estimated_line", "analysis_line", "finished_line",
-           "line_seat",
-           "domino_line"]
+__all__ = ["Line", "LinePlay", "exact_line", "exact_plays", "estimated_line", "analysis_line",
+           "finished_line", "line_seat", "domino_line"]
 
 
 @dataclass(frozen=True)
@@ -59,7 +63,9 @@ class Line:
     progress at the start whole; none in the domino), each seat's final ``scores``
     and the seat's (side's) ``value`` there. ``exact``: every card proved optimal,
     so ``value`` is the position's value; else the cards before ``exact_from`` are
-    the estimate's."""
+    the estimate's. ``all_equal``: each exact card names every legal card equal to it;
+    false for the quick line (``exact_line``), which names only the cards alike for
+    the search."""
 
     seat: Seat
     side: tuple[Seat, ...]
@@ -67,6 +73,7 @@ class Line:
     tricks: tuple[Trick, ...]
     scores: dict[Seat, Number]
     value: Number
+    all_equal: bool = True
 
     @property
     def cards(self) -> list[Card]:
@@ -84,12 +91,14 @@ class Line:
                      and all(q.exact for q in self.plays[i:])), len(self.plays))
 
     def to_dict(self) -> dict:
-        """``{"seat", "side", "value", "exact", "exact_from", "cards", "plays",
-        "tricks", "scores"}``: ``cards`` the line's cards as text; ``plays`` each
-        ``{"card", "seat", "exact", "equal"}``; ``tricks`` in ``Trick.to_dict``'s shape."""
+        """``{"seat", "side", "value", "exact", "exact_from", "all_equal", "cards",
+        "plays", "tricks", "scores"}``: ``cards`` the line's cards as text; ``plays``
+        each ``{"card", "seat", "exact", "equal"}``; ``tricks`` in ``Trick.to_dict``'s
+        shape."""
         return {"seat": self.seat.name, "side": [s.name for s in self.side],
                 "value": json_number(self.value), "exact": self.exact,
-                "exact_from": self.exact_from, "cards": [str(c) for c in self.cards],
+                "exact_from": self.exact_from, "all_equal": self.all_equal,
+                "cards": [str(c) for c in self.cards],
                 "plays": [p.to_dict() for p in self.plays],
                 "tricks": [t.to_dict() for t in self.tricks],
                 "scores": {s.name: json_number(v) for s, v in self.scores.items()}}
@@ -173,13 +182,14 @@ def _side_of(position, seat: Seat) -> tuple[Seat, ...]:
     return position.side_of(seat) if isinstance(position, Position) else (seat,)
 
 
-def _finish(start: Position, seat: Seat, position: Position, plays: list[LinePlay]) -> Line:
+def _finish(start: Position, seat: Seat, position: Position, plays: list[LinePlay],
+            every: bool = True) -> Line:
     """The line once ``position`` (``start`` with the line's cards played) is over."""
-    scores = position.scores()
+    scores: dict[Seat, Number] = dict(position.scores())
     side = position.side_of(seat)
     first = len(start.tricks)
     return Line(seat, side, tuple(plays), tuple(position.tricks[first:]), scores,
-                sum(scores[s] for s in side))
+                sum(scores[s] for s in side), every)
 
 
 def finished_line(position, seat: Seat) -> Line:
@@ -219,7 +229,7 @@ def exact_plays(core: Core, position: Position, seat: Seat, value: int,
     plays: list[LinePlay] = []
     while not position.complete:
         engine.load(core, position)
-        mover = position.to_move
+        mover = _mover(position)
         future = value - total(position, seat, 0)
         moves = core.moves()
         good = set(_card_tests(core, mask, future, mover in side, budget, every))
@@ -233,6 +243,13 @@ def exact_plays(core: Core, position: Position, seat: Seat, value: int,
         plays.append(LinePlay(card, mover, True, tuple(sorted(others, key=_hand_order))))
         position.play(card)
     return plays
+
+
+def _mover(position: Position) -> Seat:
+    """The seat on move of a hand not over."""
+    seat = position.to_move
+    assert seat is not None
+    return seat
 
 
 def _hand_order(card: Card) -> tuple[int, int]:
@@ -249,15 +266,15 @@ def exact_line(core: Core, position: Position, seat: Seat, value: int,
     where the whole line costs about as much again (``benchmarks/line.py``)."""
     p = position.copy()
     plays = exact_plays(core, p, seat, value, budget, every)
-    return _finish(position, seat, p, plays)
+    return _finish(position, seat, p, plays, every)
 
 
 def estimated_line(core: Core, position: Position, seat: Seat, first: int, horizon: int,
-                   coalition: int, budget: Budget) -> Line:
+                   coalition: int, budget: Budget, every: bool = True) -> Line:
     """The line an estimate of ``seat``'s value rests on: the card ``first`` (a bit),
     the play-out after it (``Core.rollout_value``'s, with ``coalition`` as there) until
     a trick starts with at most ``horizon`` tricks left, then the exact line of the
-    value searched there (docs/rules.md 12)."""
+    value searched there (docs/rules.md 12); ``every`` as for ``exact_line``."""
     p = position.copy()
     mask = side_mask(p, seat)
     engine.load(core, p)
@@ -266,25 +283,27 @@ def estimated_line(core: Core, position: Position, seat: Seat, first: int, horiz
     for bit in played:
         if p.complete:          # the hand ended early: no points were left
             break
-        plays.append(LinePlay(Card.from_bit(bit), p.to_move, False))
+        plays.append(LinePlay(Card.from_bit(bit), _mover(p), False))
         p.play(Card.from_bit(bit))
     if not p.complete:
         engine.load(core, p)
         future = engine.run(lambda: core.value(mask, first_guess(*core.bounds())), budget)
-        plays += exact_plays(core, p, seat, total(p, seat, future), budget)
-    return _finish(position, seat, p, plays)
+        plays += exact_plays(core, p, seat, total(p, seat, future), budget, every)
+    return _finish(position, seat, p, plays, every)
 
 
 # --- the anytime analysis -------------------------------------------------------------------
-def analysis_line(run, core: Core, seat: Seat, budget: Budget) -> Line | None:
+def analysis_line(run, core: Core, seat: Seat, budget: Budget,
+                  every: bool = True) -> Line | None:
     """The line of an analysis's state ``run`` (``kingsolve.search.analysis.AnalysisState``)
     for ``seat``: the optimal line once its value is exact, else the line its
-    estimate rests on (docs/rules.md 12); None before any estimate."""
+    estimate rests on (docs/rules.md 12); None before any estimate. ``every`` as for
+    ``exact_line``."""
     p = run.position
     mask = side_mask(p, seat)
     lo, hi = run.side_ranges()[mask]
     if lo == hi:
-        return exact_line(core, p, seat, total(p, seat, lo), budget)
+        return exact_line(core, p, seat, total(p, seat, lo), budget, every)
     h = run.horizon
     if h is None:
         return None
@@ -296,11 +315,12 @@ def analysis_line(run, core: Core, seat: Seat, budget: Budget) -> Line | None:
         child = p.copy()
         child.play(Card.from_bit(first))
         plays = [LinePlay(Card.from_bit(first), p.to_move, False)]
-        plays += exact_plays(core, child, seat, total(p, seat, run.card_range[first][0]), budget)
-        return _finish(p, seat, child, plays)
+        plays += exact_plays(core, child, seat, total(p, seat, run.card_range[first][0]),
+                             budget, every)
+        return _finish(p, seat, child, plays, every)
     # the value model guides the play-outs past the first horizon (Searcher.deepen)
     guided = run.model is not None and (h != run.horizons[0] or len(run.horizons) == 1)
-    return estimated_line(core, p, seat, first, h, 2 if guided else 0, budget)
+    return estimated_line(core, p, seat, first, h, 2 if guided else 0, budget, every)
 
 
 def _estimate_cards(run, mask: int, h: int) -> list[int]:
@@ -357,8 +377,10 @@ class _Allowance:
         return result
 
 
-def _domino_children(p, seat: Seat, left: _Allowance, solve_domino) -> dict[Card, Number]:
-    """Each legal card's value for ``seat`` once played, in hand order."""
+def _domino_children(p, seat: Seat, left: _Allowance,
+                     solve_domino) -> "dict[Card, Number | None]":
+    """Each legal card's value for ``seat`` once played, in hand order (None for a
+    card played alone: nothing to compare)."""
     cards = sorted(p.legal_cards(), key=_hand_order)
     if len(cards) == 1:
         return {cards[0]: None}
