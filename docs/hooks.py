@@ -1,7 +1,6 @@
 """MkDocs hooks of ``make docs``: the pages made from other sources as the site builds.
 
-- The user's guide: the README's sections, a page each, so the README stays their one
-  source (links into ``docs/`` made relative to the page).
+- The front page: the README, the guide's pages being files of their own (``docs/guide/``).
 - ``cli.md``: every subcommand's ``--help``, from ``kingsolve_cli.build_parser()``.
 - ``http-api.md`` and ``openapi.json``: the HTTP API from the OpenAPI document that
   ``kingsolve_api`` serves, asked of ``create_app()`` with Flask's test client.
@@ -21,19 +20,6 @@ from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Each page of the guide and the README sections it holds, in order.
-GUIDE: dict[str, tuple[str, ...]] = {
-    "index.md": ("", "Quick start"),
-    "guide/values.md": ("What the numbers mean",),
-    "guide/library.md": ("Library",),
-    "guide/command-line.md": ("Command line",),
-    "guide/records.md": ("Records",),
-    "guide/api-and-board.md": ("API and board",),
-    "guide/speed.md": ("Speed",),
-    "guide/layout.md": ("Layout",),
-}
-
-
 def readme_sections() -> dict[str, str]:
     """The README by ``## `` section title; the text before the first one under ``""``."""
     parts = re.split(r"^## (.+)\n", (ROOT / "README.md").read_text(encoding="utf-8"), flags=re.M)
@@ -49,13 +35,15 @@ def _relinked(text: str, page: str) -> str:
     return re.sub(r"\]\(docs/([^)]+)\)", lambda m: f"]({up}{m.group(1)})", text)
 
 
-#: Where the front page points next: the parts of these docs that the README has not.
+#: Where the front page points next, in place of the README's list of documents: the
+#: site has the reference pages the README can only name.
 FRONT_PAGE_LINKS = """
 ## In these docs
 
 - The guide: [what the numbers mean](guide/values.md), [the library](guide/library.md),
   [the command line](guide/command-line.md), [records](guide/records.md),
-  [the API and the board](guide/api-and-board.md), [speed](guide/speed.md).
+  [the API and the board](guide/api-and-board.md), [speed](guide/speed.md),
+  [the layout](guide/layout.md).
 - [The rules](rules.md) of every contract as kingsolve plays them.
 - The reference: [the library's names](reference/library.md) (for a start,
   [`analyse`][kingsolve.search.analysis.analyse] and [`solve`][kingsolve.search.solver.solve]),
@@ -64,15 +52,13 @@ FRONT_PAGE_LINKS = """
 """
 
 
-def guide_page(page: str, sections: dict[str, str]) -> str:
-    out = []
-    for title in GUIDE[page]:
-        body = sections[title]
-        out.append(body if not title else f"## {title}\n{body}" if page == "index.md"
-                   else f"# {title}\n{body}")
-    if page == "index.md":
-        out.append(FRONT_PAGE_LINKS)
-    return _relinked("\n".join(out), page)
+def front_page(sections: dict[str, str]) -> str:
+    """The site's front page: the README, its list of documents made the site's."""
+    out = [sections[""]]
+    out += [f"## {title}\n{body}" for title, body in sections.items()
+            if title and title != "Documentation"]
+    out.append(FRONT_PAGE_LINKS)
+    return _relinked("\n".join(out), "index.md")
 
 
 def library_page() -> str:
@@ -255,8 +241,7 @@ def on_files(files: Files, config) -> Files:
     """Add the generated pages and the OpenAPI document to the site's files."""
     # the checkout's packages, installed or not (the web surface under api/ if it is there)
     sys.path[:0] = [str(p) for p in (ROOT, ROOT / "api") if p.is_dir()]
-    sections = readme_sections()
-    pages = {page: guide_page(page, sections) for page in GUIDE}
+    pages = {"index.md": front_page(readme_sections())}
     pages["reference/library.md"] = library_page()
     pages["cli.md"] = cli_page()
     doc = openapi_document()

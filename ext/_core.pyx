@@ -744,11 +744,7 @@ cdef class Core:
             raise ValueError("card not legal at the root")
         if depth < 0:
             raise ValueError("depth below 0")
-        if self.c.ht == NULL:
-            self.c.ht = <HEntry*>calloc(1 << 17, sizeof(HEntry))
-            if self.c.ht == NULL:
-                raise MemoryError("cannot allocate the estimating search's table")
-            self.c.ht_mask = (1 << 17) - 1
+        self._estimate_table()
         self._join()
         self._set_max(maxmask)
         self.c.abort = 0
@@ -763,6 +759,98 @@ cdef class Core:
     def policy(self):
         """The simple player's card at the root (a test hook for policy_card)."""
         return policy_card(&self.c.R, &self.c.st, contract_positive(&self.c.R))
+
+    def preferred(self, uint64_t cards):
+        """The simple player's card at the root among ``cards`` (a mask of legal
+        cards): the optimal line's choice among equal cards (docs/rules.md 11)."""
+        cards &= legal_moves(&self.c.R, &self.c.st)
+        if not cards:
+            raise ValueError("no legal card among the cards given")
+        return preferred_card(&self.c.R, &self.c.st, contract_positive(&self.c.R), cards)
+
+    def search_order(self, int maxmask):
+        """The root's legal cards, one of each class of cards alike, in the order the
+        search of ``maxmask``'s value tries them (order_moves, without a table's
+        move): the order in which the optimal line tests them."""
+        cdef int mv[16]
+        cdef int rep[64]
+        cdef uint64_t legal = legal_moves(&self.c.R, &self.c.st)
+        cdef int i, n
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        self._join()
+        self._set_max(maxmask)
+        n = gen_moves(&self.c.R, &self.c.st, legal, mv, rep, NULL)
+        order_moves(&self.c, mv, n, -1, legal)
+        return [mv[i] for i in range(n)]
+
+    def child_test(self, int bit, int maxmask, int beta):
+        """One zero-window test of the future value (from the root) of ``maxmask``
+        after ``bit`` is played, "at least ``beta``": a fail-soft result, a lower
+        bound when at least ``beta``, else an upper bound. Cheap once a search of
+        the root has filled the table (the optimal line's test of each card)."""
+        cdef Rules* R = &self.c.R
+        cdef State* st = &self.c.st
+        cdef int v, gain = 0, w
+        cdef uint64_t rel
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        if not (legal_moves(R, st) >> bit) & 1:
+            raise ValueError("card not legal at the root")
+        self._join()
+        self._set_max(maxmask)
+        self.c.abort = 0
+        with nogil:
+            play_card(R, st, bit)
+            if st.count == R.nseats:
+                gain = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+                w = close_trick(R, st)
+                if not (maxmask >> w) & 1:
+                    gain = 0
+                v = gain + search(&self.c, beta - 1 - gain, beta - gain, &rel)
+                reopen_trick(R, st)
+            else:
+                v = search(&self.c, beta - 1, beta, &rel)
+            unplay_card(st)
+        self._check()
+        return v
+
+    def playout_cards(self, int bit, int maxmask, int horizon, int coalition=0):
+        """The cards ``rollout_value`` plays before its exact search, ``bit`` first
+        (the same play-out: the simple player's cards, or with ``coalition`` as
+        there), as a list of bits; the root is left as it was."""
+        cdef int closed[4 * MAX_TRICKS]
+        cdef int cards[4 * MAX_TRICKS]
+        cdef int n, i
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        if not (legal_moves(&self.c.R, &self.c.st) >> bit) & 1:
+            raise ValueError("card not legal at the root")
+        if horizon < 0:
+            raise ValueError("horizon below 0")
+        if coalition == 2:
+            self._estimate_table()
+        self._join()
+        self._set_max(maxmask)
+        self.c.coalition = coalition
+        self.c.abort = 0
+        with nogil:
+            play_out(&self.c, bit, horizon, closed, &n, cards)
+            unplay_out(&self.c, closed, n)
+        self.c.coalition = 0
+        self.dirty = True
+        self.used = True
+        if self.c.abort:
+            raise BudgetExceeded("nodes" if self.c.abort == 1 else "ms")
+        return [cards[i] for i in range(n)]
+
+    cdef void _estimate_table(self) except *:
+        # the estimating search's table (guided_card's), allocated on first use
+        if self.c.ht == NULL:
+            self.c.ht = <HEntry*>calloc(1 << 17, sizeof(HEntry))
+            if self.c.ht == NULL:
+                raise MemoryError("cannot allocate the estimating search's table")
+            self.c.ht_mask = (1 << 17) - 1
 
     def lone_safe(self, int maxmask):
         """Whether the lone seat ``maxmask`` can lose every remaining trick by the

@@ -1116,7 +1116,12 @@ cdef int policy_card(Rules* R, State* st, int positive) noexcept nogil:
     # suit before trumps), the lowest rank; penalty: a card that does not win, the
     # most penalty points, the highest rank; when every card wins, the fewest penalty
     # points, the lowest rank.
-    cdef uint64_t legal = legal_moves(R, st)
+    return preferred_card(R, st, positive, legal_moves(R, st))
+
+
+cdef int preferred_card(Rules* R, State* st, int positive, uint64_t legal) noexcept nogil:
+    # The simple player's card among the cards of `legal` (legal cards of the seat
+    # on move): policy_card's order, which the optimal line also breaks its ties by
     cdef int bit, rank, suit, p, key, best = -1, best_key = 0
     while legal:
         bit = low_bit(legal)

@@ -692,11 +692,13 @@ cdef inline int playout_card(Search* c, int positive) noexcept nogil:
     return policy_card(&c.R, &c.st, positive)
 
 
-cdef int play_out(Search* c, int card, int horizon, int* closed, int* n) noexcept nogil:
+cdef int play_out(Search* c, int card, int horizon, int* closed, int* n,
+                  int* cards=NULL) noexcept nogil:
     # Plays `card`, then playout_card's cards until a trick starts with at most
     # `horizon` tricks left or the hand is over; returns the points the maximiser set
     # took. closed[i] says whether the i-th card closed a trick and n counts the cards,
-    # for unplay_out.
+    # for unplay_out; `cards`, when given, receives the cards played (the line of
+    # an estimate).
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int gain = 0, g, w
@@ -705,6 +707,8 @@ cdef int play_out(Search* c, int card, int horizon, int* closed, int* n) noexcep
     while True:
         play_card(R, st, card)
         closed[n[0]] = 0
+        if cards != NULL:
+            cards[n[0]] = card
         if st.count == R.nseats:
             g = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
             w = close_trick(R, st)

@@ -36,6 +36,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "game.rule_documents": ("resolve_variant", "rules_from_dict", "rules_from_json"),
     "search.solver": ("solve",),
     "search.analysis": ("Analysis", "analyse", "analyses"),
+    "search.line": ("Line", "LinePlay"),
     "search.table": ("Table", "dd_table"),
     "game.record": ("Record", "RecordError", "format_records", "parse_records", "read_records"),
     "hands.reviews": ("Review", "review"),
@@ -53,6 +54,7 @@ __all__ = [
     "resolve_variant",
     "legal_request", "position_from_request", "solve", "dd_table", "solve_request",
     "Budget", "Deadline", "SolveResult", "Analysis", "analyse", "analyses", "Table",
+    "Line", "LinePlay",
     "Record", "RecordError", "parse_records", "read_records", "format_records",
     "review", "Review", "match_report", "MatchReport", "Choices", "trump_choice",
     "sale_choice", "festa_choice", "contract_choice", "redeal_choice",
@@ -79,6 +81,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:   # the names as type checkers and editors see them
     from .search.analysis import Analysis, analyse, analyses
+    from .search.line import Line, LinePlay
     from .game.cards import Card, Rank, Seat, Suit
     from .hands.choices import (Choices, contract_choice, festa_choice, redeal_choice,
                                 sale_choice, trump_choice)

@@ -17,6 +17,8 @@ def add_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of the report")
     p.add_argument("--from-trick", type=int, default=1, metavar="K",
                    help="review from trick K on (faster on long hands)")
+    p.add_argument("--lines", action="store_true",
+                   help="at each proved mistake, the line best play would have followed instead")
     p.add_argument("--nodes", type=int, help="node budget of the review (of each hand of a match)")
     p.add_argument("--ms", type=float, help="time budget of the review (of each hand of a "
                                             "match), in milliseconds (default 10000)")
@@ -32,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     if len(records) == 1:
         bar = ProgressBar("review")
         try:
-            rv = review(records[0], budget=budget, from_trick=args.from_trick, progress=bar)
+            rv = review(records[0], budget=budget, from_trick=args.from_trick, progress=bar,
+                        lines=args.lines)
         finally:
             bar.close()
         print(json.dumps(rv.to_dict(), ensure_ascii=False) if args.json else rv.text(), end="\n"
@@ -40,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     bar = ProgressBar(f"review {len(records)} hands")
     try:
-        report = match_report(records, budget=budget, from_trick=args.from_trick, progress=bar)
+        report = match_report(records, budget=budget, from_trick=args.from_trick, progress=bar,
+                              lines=args.lines)
     finally:
         bar.close()
     if args.json:

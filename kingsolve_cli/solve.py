@@ -28,6 +28,9 @@ def add_flags(p: argparse.ArgumentParser) -> None:
                    help="readable text, each value marked exact, ≈estimate or lo..hi range")
     p.add_argument("--threads", type=int,
                    help="threads of each search, sharing one table (default 1)")
+    p.add_argument("--line", nargs="?", const=True, metavar="SEAT",
+                   help="the optimal line from the position to the end of the hand: of the "
+                        "seat on move's side, or of SEAT (docs/rules.md 11)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         req["nodes"] = args.nodes
     if args.threads is not None:
         req["threads"] = args.threads
+    if args.line is not None:
+        req["line"] = args.line
     if args.ms is not None:
         req["ms"] = args.ms
     elif req.get("ms") is None:
@@ -70,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     elif args.text:
         print(last[0].text())
+        if last[0].line is not None:
+            print("line:   " + last[0].line.brief())
     else:
         print_json(out)
     return 0

@@ -1,5 +1,6 @@
-"""The README as a new user follows it: the quick start, and the API examples (every
-endpoint has one, and each answers 200 as written)."""
+"""The README and the guide as a new user follows them: the quick start, the front
+page's examples and short speed table, and the guide's API examples (every endpoint
+has one, and each answers 200 as written)."""
 
 from __future__ import annotations
 
@@ -18,12 +19,13 @@ from kingsolve_api import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "guide"
 BASE = "http://127.0.0.1:8000"
 
 
-def section(title: str) -> str:
-    """The README's section ``## title``, up to the next one."""
-    text = README.read_text(encoding="utf-8")
+def section(title: str, path: Path = README) -> str:
+    """The section ``## title`` of the README (or of ``path``), up to the next one."""
+    text = path.read_text(encoding="utf-8")
     start = text.index(f"\n## {title}\n")
     end = text.find("\n## ", start + 1)
     return text[start:end if end >= 0 else None]
@@ -73,14 +75,25 @@ def tables(text: str) -> list[list[list[str]]]:
     return out
 
 
-def test_the_speed_section_is_one_current_table_each_figure_with_its_command():
-    speed = section("Speed")
+def test_the_speed_page_is_one_current_table_each_figure_with_its_command():
+    speed = (GUIDE / "speed.md").read_text(encoding="utf-8")
     assert not re.search(r"\b20\d\d-\d\d-\d\d\b", speed), "dates belong in benchmarks/RESULTS.md"
     [table] = tables(speed)
     assert table[0] == ["what", "figure", "command"]
     for what, figure, command in table[1:]:
         assert figure and (command.startswith("`") or command == "the same"), what
     assert "benchmarks/RESULTS.md" in speed
+
+
+def test_the_front_page_is_short_with_a_speed_table_a_screen_holds():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 150
+    speed = section("Speed")
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b", speed), "dates belong in benchmarks/RESULTS.md"
+    [table] = tables(speed)
+    assert table[0] == ["what", "figure"] and len(table) <= 8
+    assert all(len(line) <= 100 for line in speed.splitlines()), "lines a screen holds"
+    assert "docs/guide/speed.md" in speed
 
 
 def test_the_benchmark_record_is_dated():
@@ -92,11 +105,11 @@ def test_the_benchmark_record_is_dated():
 # --- the API examples ---------------------------------------------------------------------
 
 def example_block() -> str:
-    """The shell block of the README that shows every endpoint by example."""
-    text = README.read_text(encoding="utf-8")
+    """The shell block of the guide that shows every endpoint by example."""
+    text = (GUIDE / "api-and-board.md").read_text(encoding="utf-8")
     start = text.index("Every endpoint by example")
     match = re.compile(r"```sh\n(.*?)```", re.S).search(text, start)
-    assert match, "the README's API examples have no ```sh block"
+    assert match, "the guide's API examples have no ```sh block"
     return match.group(1)
 
 
@@ -130,7 +143,7 @@ def test_every_endpoint_and_choice_kind_has_an_example(client):
         pattern = re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(template))
         return any(m == method and re.fullmatch(pattern, p) for m, p in shown)
     assert {(m, p) for m, p in documented if not covered(m, p)} == set(), \
-        "endpoints without a README example"
+        "endpoints without an example in the guide"
     kinds = document["components"]["schemas"]["ChoicesRequest"]["oneOf"]
     shown_kinds = {json.loads(body)["kind"] for _, path, body in EXAMPLES if path.endswith("/choices")}
     assert {k["properties"]["kind"]["const"] for k in kinds} == shown_kinds
@@ -159,9 +172,9 @@ def test_a_readme_example_answers_200(client, method, path, body):
 
 
 @pytest.mark.skipif(shutil.which("curl") is None or shutil.which("bash") is None,
-                    reason="the README's examples use bash and curl")
+                    reason="the guide's examples use bash and curl")
 def test_the_readme_shell_lines_run_as_written():
-    # The quick ones, through the README's own post() and curl lines, against a server.
+    # The quick ones, through the guide's own post() and curl lines, against a server.
     from werkzeug.serving import make_server
     httpd = make_server("127.0.0.1", 0, create_app(), threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)

@@ -47,6 +47,37 @@ BUDGET_OUT = {"type": ["object", "null"], "properties": {
 VALUES = {"type": "object", "additionalProperties": {"type": "number"}}
 
 
+#: A trick as the answers give it (``Trick.to_dict``).
+TRICK = {"type": "object", "required": ["number", "leader", "cards", "winner", "points"],
+         "properties": {"number": {"type": "integer", "minimum": 1},
+                        "leader": {"type": "string"}, "cards": {"type": "array", "items": CARD},
+                        "winner": {"type": "string"}, "points": SCORES}}
+
+#: The optimal line (``kingsolve.search.line.Line.to_dict``): asked by ``"line"``.
+LINE = {
+    "type": ["object", "null"],
+    "description": "the line from the position to the end of the hand (docs/rules.md 11): "
+                   "each card optimal for its player once exact, else the one the estimate "
+                   "rests on; null when the budget left none",
+    "required": ["seat", "side", "value", "exact", "exact_from", "cards", "plays", "tricks",
+                 "scores"],
+    "properties": {
+        "seat": {"type": "string"}, "side": {"type": "array", "items": {"type": "string"}},
+        "value": SCORE, "exact": {"type": "boolean", "description": "every card proved optimal"},
+        "exact_from": {"type": "integer", "minimum": 0,
+                       "description": "the index of the first card proved optimal onwards"},
+        "cards": {"type": "array", "items": CARD, "description": "the line's cards in play order"},
+        "plays": {"type": "array", "items": {
+            "type": "object", "required": ["card", "seat", "exact", "equal"],
+            "properties": {"card": CARD, "seat": {"type": "string"}, "exact": {"type": "boolean"},
+                           "equal": {"type": "array", "items": CARD,
+                                     "description": "the other cards as good here"}}}},
+        "tricks": {"type": "array", "items": TRICK},
+        "scores": SCORES,
+    },
+}
+
+
 def _card_review() -> dict:
     """One card of a review (``kingsolve.hands.reviews.CardReview``)."""
     return {
@@ -73,7 +104,9 @@ def _card_review() -> dict:
                        "mistake": {"enum": ["proved", "estimated", None],
                                    "description": "proved: another card is proved better; "
                                                   "estimated: by the estimates only"},
-                       "best_exact": {"type": "boolean"}}}
+                       "best_exact": {"type": "boolean"},
+                       "line": {**LINE, "description": "with lines: at a proved mistake, the "
+                                "line best play would have followed instead"}}}
 
 
 def _review_response() -> dict:
@@ -218,6 +251,7 @@ def _solve_response() -> dict:
                                      "between them)"},
             "complete": {"type": "boolean", "description": "the hand is over"},
             "sides": SCORES,
+            "line": LINE,
             "nodes": {"type": "integer", "minimum": 0},
             "ms": {"type": "number", "minimum": 0},
         },

@@ -127,7 +127,8 @@ class MatchReport:
 
 def match_report(records: "Sequence[Record] | str", budget: Budget | None = None,
                  review_play: bool = True, from_trick: int = 1, solver: Solver | None = None,
-                 progress: Callable[[int, int], Any] | None = None) -> MatchReport:
+                 progress: Callable[[int, int], Any] | None = None,
+                 lines: bool = False) -> MatchReport:
     """Report on a match: records (or match-file text) of one rule set, in order.
 
     With ``review_play`` each hand's play is reviewed (``from_trick`` on) for the
@@ -135,6 +136,8 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
     analysed. ``budget`` bounds each hand. A hand whose values are not all proved
     exact within it shows no double-dummy values. ``progress(done, total)`` is called
     after each hand.
+    ``lines`` gives each reviewed hand's proved mistakes the line best play would have
+    followed instead.
     """
     records = _match_records(records, review_play, from_trick)
     budget = budget or Budget()
@@ -144,7 +147,7 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
     costs_total = {s: 0 for s in seats}
     hands, wrong, nodes = [], [], 0
     for i, record in enumerate(records):
-        values, costs, rv = _hand_values(record, budget, review_play, from_trick, solver)
+        values, costs, rv = _hand_values(record, budget, review_play, from_trick, solver, lines)
         if rv is not None:
             nodes += rv.nodes
         actual = record.final_scores()
@@ -205,7 +208,7 @@ def _match_records(records: "Sequence[Record] | str", review_play: bool,
 
 
 def _hand_values(record: Record, budget: Budget, review_play: bool, from_trick: int,
-                 solver: Solver | None):
+                 solver: Solver | None, lines: bool = False):
     """(values, costs, review) of one hand: costs and review only when its play is reviewed."""
     if not record.is_played:
         # a festa settled 433 (docs/rules.md 6): the settlement is the hand's value
@@ -213,7 +216,7 @@ def _hand_values(record: Record, budget: Budget, review_play: bool, from_trick: 
     if not (review_play and record.play):
         return _deal_values(record, budget, solver), None, None
     start = 1 if record.is_domino else from_trick
-    rv = review(record, budget=budget, from_trick=start, solver=solver)
+    rv = review(record, budget=budget, from_trick=start, solver=solver, lines=lines)
     if rv.start == 0:
         values = _exact(rv.start_values, rv.start_bounds)
     else:

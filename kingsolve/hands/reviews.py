@@ -18,18 +18,18 @@ often exact at once, and the time they leave goes to the early ones, which need 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from ..search.analysis import Analysis, format_number, value_text
 from ..game.cards import Card, Seat
 from ..checks import check_int, is_int
-from ..errors import InvalidRequestError, KingsolveError, excerpt
+from ..errors import InvalidRequestError, KingsolveError, SolveTimeout, excerpt
 from ..game.record import Record
 from ..search.budget import Budget
 from ..game.numbers import Number, json_number
 from ..search.result import Solver
-from ..search.dispatch import analyse_position
+from ..search.dispatch import analyse_position, solve_position
 
 __all__ = ["review", "Review", "CardReview", "SeatSummary", "format_number", "start_index"]
 
@@ -66,6 +66,8 @@ class CardReview:
     after_estimate: Number | None = None   # the estimated value after the card
     cost_bounds: Range | None = None       # the cost's proved range
     best_exact: bool = True                # ``best`` from exact values, not estimates
+    line: Any = None    # at a proved mistake of an exact position, when asked: the
+    #                     line best play follows instead (kingsolve.search.line.Line)
 
     @property
     def solved(self) -> bool:
@@ -105,11 +107,13 @@ class CardReview:
         return None
 
     def to_dict(self) -> dict:
+        """The card's review (with ``line`` only when the review found one)."""
         def num(x: Number | None):
             return None if x is None else json_number(x)
 
         def pair(r: Range | None):
             return None if r is None else [json_number(v) for v in r]
+        line = {} if self.line is None else {"line": self.line.to_dict()}
         return {"index": self.index, "trick": self.trick, "seat": self.seat.name,
                 "card": str(self.card), "before": num(self.before),
                 "after": num(self.after), "cost": num(self.cost),
@@ -120,7 +124,7 @@ class CardReview:
                 "after_estimate": num(self.after_estimate),
                 "cost_bounds": pair(self.cost_bounds), "min_cost": num(self.min_cost),
                 "estimated_cost": num(self.estimated_cost), "mistake": self.mistake,
-                "best_exact": self.best_exact}
+                "best_exact": self.best_exact} | line
 
 
 @dataclass(frozen=True)
@@ -244,11 +248,12 @@ class Review:
             return "?", f"      ? {c.seat.name} {c.card}: no estimate within the budget{rng}"
         else:
             return " ", None
+        line = "" if c.line is None else f"\n        best line: {c.line.brief()}"
         return mark, (f"      {mark} {c.seat.name} {c.card} {cost} (value "
                       f"{value_text(c.bounds, c.estimate, signed=True)} -> "
                       f"{value_text(c.after_bounds, c.after_estimate, signed=True)}; best "
                       f"{' '.join(str(b) for b in c.best)}"
-                      + ("" if c.best_exact else " by estimate") + ")")
+                      + ("" if c.best_exact else " by estimate") + ")" + line)
 
     def _play_lines(self) -> list[str]:
         """The play, a line per trick (the domino: four cards a line), each card with its
@@ -353,7 +358,7 @@ def _seat_summary(seat: Seat, mine: list[CardReview]) -> SeatSummary:
 
 def review(record: "Record | str", budget: Budget | None = None, from_trick: int = 1,
            from_card: int | None = None, solver: Solver | None = None,
-           progress: Callable[[int, int], Any] | None = None) -> Review:
+           progress: Callable[[int, int], Any] | None = None, lines: bool = False) -> Review:
     """Review the play of a record card by card, double dummy (docs/rules.md 11).
 
     ``budget`` bounds the whole review; each position analysed gets an equal share
@@ -362,6 +367,9 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
     the hand. ``solver`` replaces the anytime analysis by an exact solver (same
     signature as ``kingsolve.solve``; a position it stops keeps the ranges its
     ``SolveTimeout`` proved). ``progress(done, total)`` is called after each position.
+    With ``lines``, each proved mistake whose position's value is exact gets the
+    optimal line from there (``CardReview.line``, docs/rules.md 11), searched within
+    that position's share (none when the share ends first).
     """
     if isinstance(record, str):
         record = Record.parse(record)
@@ -388,6 +396,9 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
             head = dict(index=i, trick=None if record.is_domino else pos.trick_number + 1,
                         seat=mover, card=record.play[i], forced=len(pos.legal_cards()) == 1)
             found[i] = _card_review(head, a, record.play[i], mover)
+            if lines and found[i].mistake == "proved" and found[i].before is not None:
+                found[i], line_nodes = _with_line(found[i], pos, share, solver)
+                a = replace(a, nodes=a.nodes + line_nodes)
         deadline.done(share, int(a.nodes))
         nodes += int(a.nodes)
         if i == start:
@@ -400,6 +411,17 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
     return Review(record, start, tuple(reviews), summaries, dict(first.values),
                   record.final_scores(), budget, nodes, (time.perf_counter() - began) * 1000,
                   start_bounds=dict(first.bounds), start_estimates=dict(first.estimates))
+
+
+def _with_line(card: CardReview, position, share: Budget,
+               solver: Solver | None) -> tuple[CardReview, int]:
+    """The card's review with the optimal line of its seat from the position where it
+    was played, and the nodes that took (the review as it was on a budget stop)."""
+    try:
+        result = solve_position(position, [card.seat], share, solver, line=card.seat)
+    except SolveTimeout:
+        return card, 0
+    return replace(card, line=result.line), int(result.nodes)
 
 
 def start_index(record: Record, from_trick: int = 1, from_card: int | None = None) -> int:

@@ -102,14 +102,17 @@ class SolveRequest:
     exact: bool = False
     threads: int = 1
     id: Any = None
+    line: "bool | Seat" = False     # the optimal line: of the seat on move (True) or a seat
 
     @classmethod
     def from_request(cls, data: Any, limits: Limits = LIMITS) -> "SolveRequest":
         req = _checked("SolveRequest", data, limits)
         seats = req.get("seats")
+        line = req.get("line", False)
         return cls(_position(req), None if seats is None else tuple(map(Seat.parse, seats)),
                    limits.budget(req.get("nodes"), req.get("ms")), exact=req.get("exact", False),
-                   threads=min(req.get("threads", 1), limits.threads), id=req.get("id"))
+                   threads=min(req.get("threads", 1), limits.threads), id=req.get("id"),
+                   line=line if isinstance(line, bool) else Seat.parse(line))
 
     def within(self, ms: float) -> "SolveRequest":
         """The request with at most ``ms`` of time (a share of a deadline, or what is left
@@ -120,7 +123,7 @@ class SolveRequest:
         """The analyses that answer the request as they improve (started lazily)."""
         from ..search.dispatch import position_analyses
         return position_analyses(self.position, self.seats, self.budget, self.exact,
-                                 self.threads, cancel)
+                                 self.threads, cancel, self.line)
 
     def run(self, cancel: threading.Event | None = None,
             on_update: Callable[[Any], Any] | None = None) -> dict:
@@ -260,6 +263,7 @@ class ReviewRequest:
     budget: Budget
     from_trick: int = 1
     from_card: int | None = None
+    lines: bool = False         # the line best play would have followed at each mistake
 
     @classmethod
     def from_request(cls, data: Any, limits: Limits = LIMITS) -> "ReviewRequest":
@@ -270,7 +274,8 @@ class ReviewRequest:
         text = req["record"]
         record = Record.parse(text) if isinstance(text, str) else Record.from_dict(text)
         return cls(record, limits.budget(req.get("nodes"), req.get("ms")),
-                   from_trick=req.get("from_trick", 1), from_card=req.get("from_card"))
+                   from_trick=req.get("from_trick", 1), from_card=req.get("from_card"),
+                   lines=req.get("lines", False))
 
     def within(self, ms: float) -> "ReviewRequest":
         return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
@@ -279,7 +284,7 @@ class ReviewRequest:
         """The ``Review``."""
         from ..hands.reviews import review
         return review(self.record, budget=self.budget, from_trick=self.from_trick,
-                      from_card=self.from_card)
+                      from_card=self.from_card, lines=self.lines)
 
     def run(self, cancel: threading.Event | None = None) -> dict:
         """The review's answer."""

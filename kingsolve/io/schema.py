@@ -244,8 +244,13 @@ def _solve_request(budget: dict, limits: Limits) -> dict:
     exact = {"exact": {"type": "boolean", "description": "true: exact values only, 503 "
                        "when the budget cannot prove them all (default false: the best "
                        "analysis within the budget)"}}
+    line = {"line": {"anyOf": [{"type": "boolean"}, SEAT],
+                     "description": "the optimal line from the position to the end of the "
+                                    "hand (docs/rules.md 11): true for the seat on move's "
+                                    "side (else the first seat asked), or a seat asked; in "
+                                    "the last answer (default false)"}}
     return {**legal, "properties": {
-        **legal["properties"], **budget, **seats, **exact,
+        **legal["properties"], **budget, **seats, **exact, **line,
         "threads": {"type": "integer", "minimum": 1, "maximum": MAX_THREADS,
                     "description": f"threads of each search, sharing one table "
                                    f"(default 1); at most {limits.threads} are used"}}}
@@ -287,6 +292,8 @@ def _review_request(budget: dict, shared: str) -> dict:
                                           "positions are smaller and solve faster"},
             "from_card": {"type": "integer", "minimum": 0, "maximum": MAX_PLAY,
                           "description": "review from this 0-based card index on (the domino)"},
+            "lines": {"type": "boolean", "description": "at each proved mistake, the line "
+                      "best play would have followed instead (default false)"},
             **budget,
         },
     }

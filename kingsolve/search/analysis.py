@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator
 
@@ -64,6 +64,7 @@ from ..game.position import Position, check_seats
 from .budget import Budget, Deadline
 from ..game.numbers import Number, json_number
 from .result import SolveResult
+from .line import analysis_line, finished_line, line_seat
 
 __all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
            "format_number", "HORIZONS", "LEGEND"]
@@ -114,6 +115,7 @@ class Analysis:
     extra: dict = field(default_factory=dict)
     estimator: str | None = None
     equal: list[list[Card]] = field(default_factory=list)
+    line: Any = None        # the line asked for (kingsolve.search.line.Line), else None
 
     @property
     def values(self) -> dict[Seat, Number]:
@@ -202,6 +204,8 @@ class Analysis:
             "ms": round(float(self.ms), 3),
         }
         out.update(self.extra)
+        if self.line is not None:
+            out["line"] = self.line.to_dict()
         return out
 
 
@@ -638,12 +642,14 @@ def exact_analysis(position, result: SolveResult) -> Analysis:
                     card_bounds={c: (v, v) for c, v in result.cards.items()},
                     card_estimates=dict(result.cards), best=list(result.best),
                     horizon=horizon,
-                    nodes=result.nodes, ms=result.ms, extra=dict(result.extra))
+                    nodes=result.nodes, ms=result.ms, extra=dict(result.extra),
+                    line=result.line)
 
 
 def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
              budget: Budget | None = None, cancel: threading.Event | None = None,
-             threads: int = 1, cards: bool = True, estimator: str = "auto") -> Iterator[Analysis]:
+             threads: int = 1, cards: bool = True, estimator: str = "auto",
+             line: "bool | Seat | str" = False) -> Iterator[Analysis]:
     """Successive analyses of a position, each at least as good as the one before,
     until every value is exact, the budget is spent or ``cancel`` is set.
 
@@ -654,6 +660,9 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
     With ``cards=False`` only the seats' values are analysed (``card_bounds``,
     ``card_estimates`` and ``best`` stay empty): the mover's side is searched whole
     like the others, and its estimate is the best of its cards' play-outs.
+    ``line`` (as for ``solve``) adds to the last analysis the line of one seat:
+    optimal once its value is exact, else the one its estimate rests on
+    (``kingsolve.search.line.analysis_line``; None when the budget allowed none).
     """
     if not isinstance(position, Position):
         raise InvalidRequestError(f"analyses needs a trick-contract Position, "
@@ -661,10 +670,12 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
     check_threads(threads)
     budget = budget or Budget()
     wanted = check_seats(position, seats)
+    line_for = line_seat(position, wanted, line)
     clock = Deadline(budget, clock=time.perf_counter)
     start = time.perf_counter()
     if position.complete:
-        yield _finished(position, wanted, start)
+        done = _finished(position, wanted, start)
+        yield done if line_for is None else replace(done, line=finished_line(position, line_for))
         return
     with leased_core(position, budget, threads) as core:
         run = AnalysisState(core, position, wanted, clock, cancel, cards, estimator)
@@ -683,18 +694,41 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
         for _ in part.rounds():
             if not run.stopped() and not run.exact_done():
                 yield run.snapshot()
-        yield run.snapshot()
+        last = run.snapshot()
+        yield last if line_for is None else _with_line(last, run, core, line_for)
+
+
+def _with_line(last: Analysis, run: AnalysisState, core: Core, seat: Seat) -> Analysis:
+    """The last analysis with the line of ``seat``, searched with what is left of the
+    budget and at least half of it; when that ends first, the quick line (each card's
+    equal cards only those alike for the search) with a quarter more, else none. None
+    too when the analysis was cancelled."""
+    if (run.cancel is not None and run.cancel.is_set()) or run.halted.is_set():
+        return last
+    budget, nodes = run.budget, 0
+    for every, share in ((True, 2), (False, 4)):
+        core.set_budget(max(run.nodes_left, budget.nodes // share),
+                        max((run.deadline - time.perf_counter()) * 1000.0, budget.ms / share))
+        try:
+            found = analysis_line(run, core, seat, budget, every)
+        except SolveTimeout:
+            found = None
+        nodes += core.nodes
+        if found is not None:
+            break
+    return replace(last, line=found, nodes=last.nodes + nodes)
 
 
 def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
             budget: Budget | None = None, on_update: Callable[[Analysis], Any] | None = None,
             cancel: threading.Event | None = None, threads: int = 1,
-            cards: bool = True, estimator: str = "auto") -> Analysis:
+            cards: bool = True, estimator: str = "auto",
+            line: "bool | Seat | str" = False) -> Analysis:
     """The best analysis of a position within ``budget``: exact where proved,
     estimates and proved ranges elsewhere (see the module's text).
 
-    ``on_update`` is called with each improvement as it comes; ``threads`` and
-    ``cards`` as for ``analyses``.
+    ``on_update`` is called with each improvement as it comes; ``threads``,
+    ``cards`` and ``line`` as for ``analyses``.
 
     >>> from kingsolve import Deal, Position
     >>> pos = Position("italian", "no-queens", Deal.random(seed=7), leader="N")
@@ -704,7 +738,7 @@ def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
     True
     """
     last = None
-    for result in analyses(position, seats, budget, cancel, threads, cards, estimator):
+    for result in analyses(position, seats, budget, cancel, threads, cards, estimator, line):
         last = result
         if on_update is not None:
             on_update(result)

@@ -24,18 +24,20 @@ __all__ = ["solve_position", "analyse_position", "position_analyses"]
 
 
 def solve_position(position, seats: Iterable[Seat] | None = None, budget: Budget | None = None,
-                   solver: Solver | None = None, threads: int = 1) -> SolveResult:
+                   solver: Solver | None = None, threads: int = 1,
+                   line: "bool | Seat" = False) -> SolveResult:
     """The exact values of a trick or domino position with the library's search (or
     ``solver``, same signature as ``kingsolve.solve``); ``threads`` for a trick
-    contract's search."""
+    contract's search; ``line`` for the optimal line (``kingsolve.search.line``)."""
     seats = None if seats is None else list(seats)
+    more = {"line": line} if line is not False else {}
     if solver is not None:
-        return solver(position, seats=seats, budget=budget)
+        return solver(position, seats=seats, budget=budget, **more)
     if not isinstance(position, Position):
         from .domino_solver import solve_domino
-        return solve_domino(position, seats=seats, budget=budget)
+        return solve_domino(position, seats=seats, budget=budget, **more)
     from .solver import solve
-    return solve(position, seats=seats, budget=budget, threads=threads)
+    return solve(position, seats=seats, budget=budget, threads=threads, **more)
 
 
 def analyse_position(position, seats: Iterable[Seat] | None = None,
@@ -62,15 +64,19 @@ def analyse_position(position, seats: Iterable[Seat] | None = None,
 
 def position_analyses(position, seats: Iterable[Seat] | None = None,
                       budget: Budget | None = None, exact: bool = False, threads: int = 1,
-                      cancel: threading.Event | None = None) -> Iterator[Analysis]:
+                      cancel: threading.Event | None = None,
+                      line: "bool | Seat" = False) -> Iterator[Analysis]:
     """The analyses of a trick or domino position as they improve (``analyses``),
     the last the best; one exact answer for the domino or with ``exact``, which
-    raises ``SolveTimeout`` with the ranges proved when the budget ends first. The
-    search is imported now, the searching starts when the first analysis is asked for."""
+    raises ``SolveTimeout`` with the ranges proved when the budget ends first; the
+    last with the ``line`` asked for. The search is imported now, the searching starts
+    when the first analysis is asked for."""
     from .analysis import analyses, exact_analysis
     if not exact and isinstance(position, Position):
-        return analyses(position, seats=seats, budget=budget, cancel=cancel, threads=threads)
+        return analyses(position, seats=seats, budget=budget, cancel=cancel, threads=threads,
+                        line=line)
 
     def exact_answer() -> Iterator[Analysis]:
-        yield exact_analysis(position, solve_position(position, seats, budget, threads=threads))
+        yield exact_analysis(position, solve_position(position, seats, budget, threads=threads,
+                                                      line=line))
     return exact_answer()

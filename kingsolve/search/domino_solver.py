@@ -10,6 +10,7 @@ converts positions into the core's card layout and its results back into a
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from fractions import Fraction
 from typing import Iterable
 
@@ -19,6 +20,7 @@ from ..game.domino import DominoPosition, exact_score
 from ..errors import SolveTimeout
 from .budget import Budget
 from .result import SolveResult
+from .line import domino_line, line_seat
 
 __all__ = ["solve_domino", "SHARED_SCALE"]
 
@@ -38,16 +40,25 @@ def _external_bit(bit: int) -> int:
 
 
 def solve_domino(position: DominoPosition, seats: "Iterable[Seat | str] | None" = None,
-                 budget: Budget | None = None) -> SolveResult:
+                 budget: Budget | None = None, line: "bool | Seat | str" = False) -> SolveResult:
     """Paranoid double-dummy values of a domino position (docs/rules.md 9 and 11).
 
     ``values[seat]``: the final score the seat can guarantee against the other three
     together; ``cards``: each legal card of the seat on move with the seat's value after
     playing it. Shared-win values are exact (``Fraction`` when not whole).
-    Raises ``SolveTimeout`` when the budget's nodes or time run out.
+    Raises ``SolveTimeout`` when the budget's nodes or time run out. ``line`` (as
+    for ``kingsolve.solve``) adds the order of the cards under best play for that
+    seat (``kingsolve.search.line.domino_line``: a search a step, within a budget
+    of its own as large).
     """
     budget = budget or Budget()
     wanted = list(position.seats) if seats is None else [Seat.parse(s) for s in seats]
+    line_for = line_seat(position, wanted, line)
+    if line_for is not None:
+        result = solve_domino(position, wanted, budget)
+        found, nodes = domino_line(position, line_for, result.values[line_for], budget,
+                                   solve_domino)
+        return replace(result, line=found, nodes=result.nodes + nodes)
     start = time.perf_counter()
     if position.complete:
         final = position.scores()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from ..game.cards import Card, Seat
 from ..game.numbers import Number, json_number
@@ -30,9 +30,10 @@ class SolveResult:
     nodes: int = 0
     ms: float = 0.0
     extra: dict = field(default_factory=dict)
+    line: Any = None        # the optimal line asked for (kingsolve.search.line.Line)
 
     def to_dict(self) -> dict:
-        """The shared JSON response shape."""
+        """The shared JSON response shape (``line`` only when a line was asked for)."""
         out = {
             "to_move": None if self.to_move is None else self.to_move.name,
             "taken": {s.name: json_number(v) for s, v in self.taken.items()},
@@ -44,6 +45,8 @@ class SolveResult:
             "ms": round(float(self.ms), 3),
         }
         out.update(self.extra)
+        if self.line is not None:
+            out["line"] = self.line.to_dict()
         return out
 
 

@@ -21,6 +21,7 @@ from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position, check_seats
 from .budget import Budget
 from .result import SolveResult
+from .line import Line, exact_line, line_seat
 
 __all__ = ["solve", "solve_loaded", "ExactSearch", "rollout_values", "playout_values"]
 
@@ -225,7 +226,8 @@ class ExactSearch:
 
 
 def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
-          budget: Budget | None = None, cards: bool = True, threads: int = 1) -> SolveResult:
+          budget: Budget | None = None, cards: bool = True, threads: int = 1,
+          line: "bool | Seat | str" = False) -> SolveResult:
     """The double-dummy values of a position for the given seats (default: all in play).
 
     ``values[seat]`` includes the points taken so far and the constant per seat; in
@@ -234,12 +236,17 @@ def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
     only the seats' values are searched (faster) and ``cards`` and ``best`` are empty.
     With ``threads`` above 1 each search (a seat's, or a doubles side's) runs on that many
     threads sharing one table (the nodes of the budget are shared between them).
+    ``line`` (true: for the seat on move when asked, else the first seat asked; or a
+    seat asked) adds the optimal line (``kingsolve.search.line``, docs/rules.md 11),
+    searched within the same budget.
     """
     if not isinstance(position, Position):
         raise InvalidRequestError(f"solve needs a trick-contract Position, got {type(position).__name__}")
     threads = check_threads(threads)
     budget = budget or Budget()
     wanted = check_seats(position, seats)
+    line_for = line_seat(position, wanted, line)
+    best_line = None
     start = time.perf_counter()
     taken = dict(position.taken)
     if position.complete:
@@ -248,13 +255,29 @@ def solve(position: Position, seats: "Iterable[Seat | str] | None" = None,
         card_values: dict[Card, int] = {}
         best: list[Card] = []
         nodes = 0
+        if line_for is not None:
+            best_line = _proved_line(None, position, line_for, values, budget)
     else:
         with leased_core(position, budget, threads) as core:
             values, card_values = solve_loaded(core, position, wanted, budget, cards)
+            if line_for is not None:
+                best_line = _proved_line(core, position, line_for, values, budget)
             nodes = core.nodes
         top = max(card_values.values(), default=None)
         best = [c for c, v in card_values.items() if v == top]
     return SolveResult(to_move=position.to_move, taken=taken, values=values, cards=card_values,
                        best=best, complete=position.complete, nodes=nodes,
                        ms=(time.perf_counter() - start) * 1000.0,
-                       extra=doubles_sides(position, values))
+                       extra=doubles_sides(position, values), line=best_line)
+
+
+def _proved_line(core: Core | None, position: Position, seat: Seat, values: dict[Seat, int],
+                 budget: Budget) -> Line:
+    """The optimal line of the seat whose value ``values`` holds; a budget stop
+    raises ``SolveTimeout`` with the values, all proved."""
+    value = next(v for s, v in values.items() if seat in position.side_of(s))
+    try:
+        return exact_line(core, position, seat, value, budget)
+    except SolveTimeout as exc:
+        raise SolveTimeout.proved(f"{exc} (in the optimal line)",
+                                  {s: (v, v) for s, v in values.items()}) from None

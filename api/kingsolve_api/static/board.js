@@ -57,6 +57,7 @@
     tip: null,          // the card whose value the tip shows, null when hidden
     tipBy: null,        // what showed it: hover, focus or tap
     house: null,        // house rules in use: {document, source, rules, base, differences} (POST /variants/check)
+    line: null,         // the best line shown: {base: the play it starts from, line: /solve's line, ends, shown}
   };
 
   // --- the API ---------------------------------------------------------------------
@@ -196,6 +197,7 @@
 
   function newDeal() {
     leaveReview();
+    leaveLine(false);
     state.play = [];
     state.redo = [];
     state.answers = new Map();
@@ -323,6 +325,7 @@
 
   // --- play ---------------------------------------------------------------------------
   function playCard(card) {
+    leaveLine(false);
     state.play.push(card);
     if (state.redo.length && state.redo[state.redo.length - 1] === card) state.redo.pop();
     else state.redo = [];
@@ -330,12 +333,14 @@
   }
 
   function undo() {
+    if (state.line) { lineStep(-1); return; }
     if (!state.play.length) return;
     state.redo.push(state.play.pop());
     refresh(true);
   }
 
   function redo() {
+    if (state.line) { lineStep(1); return; }
     if (!state.redo.length) return;
     state.play.push(state.redo.pop());
     refresh(true);
@@ -365,8 +370,103 @@
     state.holder = {};
     for (const seat of SEATS) for (const c of state.hands[seat] || []) state.holder[c] = seat;
     render(keepFocus);
+    if (state.line && state.line.shown) { tellLine(); return; }   // a line played out: no analysis
     if (r.body.complete) { say("The hand is complete."); return; }
     await analyse(req, token);
+  }
+
+  // --- the best line (docs/rules.md 11): /solve's line, played out trick by trick -------
+  async function showLine() {
+    if (!state.legal || state.legal.complete || state.line) return;
+    stopAnalysis();
+    const token = ++state.token;
+    say(`Searching the best line for ${SEAT_NAME[state.legal.to_move]}\u2026`, "busy");
+    const r = await api("POST", "/api/v1/solve", { ...setup(), play: state.play, line: true, ms: SOLVE_MS });
+    if (token !== state.token) return;
+    if (!r.ok || !r.body.line) {
+      say(`No best line: ${r.ok ? "the answer has none" : r.body.message}.`, "error");
+      refresh(true);
+      return;
+    }
+    const line = r.body.line;
+    state.line = { base: state.play.slice(), line, ends: lineEnds(line), shown: 0 };
+    state.redo = [];
+    lineStep(1);
+  }
+
+  // Where each step of the line ends, in cards of the line: a trick each (the first
+  // may have begun before the line), four cards a step in the domino.
+  function lineEnds(line) {
+    const ends = [];
+    let end = line.cards.length - line.tricks.reduce((n, t) => n + t.cards.length, 0);
+    for (const t of line.tricks) { end += t.cards.length; ends.push(end); }
+    if (!line.tricks.length) for (let i = 4; i < line.cards.length + 4; i += 4) ends.push(Math.min(i, line.cards.length));
+    return ends;
+  }
+
+  function lineStep(by) {
+    const ln = state.line;
+    const shown = Math.max(0, Math.min(ln.ends.length, ln.shown + by));
+    if (shown === ln.shown && by) return;
+    ln.shown = shown;
+    state.play = ln.base.concat(ln.line.cards.slice(0, shown ? ln.ends[shown - 1] : 0));
+    renderLine();
+    refresh(true);
+  }
+
+  function leaveLine(again = true) {
+    if (!state.line) return;
+    state.play = state.line.base;
+    state.line = null;
+    renderLine();
+    if (again) refresh(true);
+  }
+
+  // The line's play at card index i of the play shown, if the line played it.
+  function linePlay(i) {
+    const ln = state.line;
+    return ln && i >= ln.base.length ? ln.line.plays[i - ln.base.length] : null;
+  }
+
+  function tellLine() {
+    const ln = state.line, l = ln.line;
+    const who = l.side.length > 1 ? l.side.join("+") : SEAT_NAME[l.seat];
+    const guessed = l.exact ? "" : ` The cards marked ~ are the estimate's, not proved best (exact from card ${l.exact_from + 1}).`;
+    say(`Best line for ${who}: trick ${ln.shown} of ${ln.ends.length} shown; it ends with ${who} ` +
+        `${num(l.value)}.${guessed}`);
+  }
+
+  function renderLine() {
+    const ln = state.line;
+    $("line-panel").hidden = !ln;
+    $("line-show").disabled = Boolean(ln);
+    if (!ln) return;
+    const l = ln.line;
+    $("line-title").textContent = `Best line for ${l.side.join("+")}: ${num(l.value)}${l.exact ? "" : " (by estimate)"}`;
+    $("line-now").textContent = `Trick ${ln.shown} of ${ln.ends.length}. Next trick (r) and Take back (u) step through it.`;
+    $("line-back").disabled = ln.shown === 0;
+    $("line-next").disabled = ln.shown === ln.ends.length;
+    let from = 0;
+    $("line-tricks").replaceChildren(...ln.ends.map((end, k) => {
+      const li = el("li", { "aria-current": k === ln.shown - 1 ? "step" : "false" });
+      l.plays.slice(from, end).forEach((p, i) => li.append(i ? " " : "", linePlayNode(p)));
+      const t = l.tricks[k];
+      if (t) li.append(` \u2192 ${t.winner} (${num(t.points)})`);
+      from = end;
+      return li;
+    }));
+  }
+
+  // A card of a line: marked ~ when the estimate chose it, its equal cards in the title.
+  function linePlayNode(p) {
+    return el("span", { class: p.exact ? "line-card" : "line-card estimated",
+      title: (p.exact ? "proved best" : "the estimate's card, not proved best") +
+        (p.equal.length ? `; as good: ${p.equal.map(pretty).join(", ")}` : ""),
+      text: `${p.seat} ${pretty(p.card)}${p.exact ? "" : "~"}` });
+  }
+
+  function lineText(l) {
+    return l.plays.map((p) => `${p.seat} ${pretty(p.card)}${p.exact ? "" : "~"}`).join(" ") + ` (${num(l.value)})`;
   }
 
   // Stream the analysis of the position on the board, drawing each improvement; an
@@ -685,6 +785,8 @@
         pretty(card), el("small", { text: seat }));
       const c = reviewed(state.play.lastIndexOf(card));
       if (c && c.cost > 0) markReviewed(played, c);
+      const p = linePlay(state.play.lastIndexOf(card));
+      if (p) played.classList.add("line-card", ...(p.exact ? [] : ["estimated"]));
       centre.append(played);
     });
     if (legal.complete) centre.append(el("div", { class: "centre-note", text: "Hand complete" }));
@@ -730,7 +832,9 @@
   // A played card in the history, with its cost when a review found one.
   function historyCard(index, card, winner) {
     const seat = state.holder[card];
-    const span = el("span", { class: seat === winner ? "winner" : "", text: `${seat} ${pretty(card)}` });
+    const p = linePlay(index);
+    const span = el("span", { class: `${seat === winner ? "winner" : ""}${p ? " line-card" : ""}${p && !p.exact ? " estimated" : ""}`,
+      text: `${seat} ${pretty(card)}${p && !p.exact ? "~" : ""}` });
     const r = reviewed(index);
     if (r && r.cost > 0) {
       span.classList.add("costly");
@@ -939,7 +1043,8 @@
     const token = ++state.token;
     say("Reviewing the record\u2026", "busy");
     $("review").disabled = true;
-    const r = await api("POST", "/api/v1/review", { record: text, ...reviewStart(text), ms: SOLVE_MS });
+    const r = await api("POST", "/api/v1/review",
+                        { record: text, ...reviewStart(text), ms: SOLVE_MS, lines: true });
     $("review").disabled = false;
     if (token !== state.token) return;
     if (!r.ok) { say(`Cannot review: ${r.body.message}`, "error"); return; }
@@ -974,6 +1079,7 @@
   }
 
   function jumpTo(index) {
+    leaveLine(false);
     const play = state.review.record.play;
     state.play = play.slice(0, index);
     state.redo = play.slice(index).reverse();
@@ -1000,7 +1106,7 @@
       const b = el("button", { type: "button", "data-index": c.index,
         text: `${c.trick ? `Trick ${c.trick}: ` : ""}${c.seat} ${pretty(c.card)} \u2212${costText(c.cost)} (best ${c.best.map(pretty).join(", ")})` });
       b.addEventListener("click", () => jumpTo(c.index));
-      return el("li", {}, b);
+      return el("li", {}, b, c.line ? el("div", { class: "review-line", text: `best line: ${lineText(c.line)}` }) : null);
     }));
     if (!costly.length) $("review-costly").append(el("li", { text: "No costly card: every card kept its player's value." }));
   }
@@ -1085,10 +1191,15 @@
     $("house-leave").addEventListener("click", leaveRules);
     $("review-leave").addEventListener("click", () => { leaveReview(); render(); });
     $("redo").addEventListener("click", redo);
+    $("line-show").addEventListener("click", showLine);
+    $("line-next").addEventListener("click", () => lineStep(1));
+    $("line-back").addEventListener("click", () => lineStep(-1));
+    $("line-leave").addEventListener("click", () => leaveLine());
     document.addEventListener("keydown", (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, select, textarea")) return;
       if (e.key === "u") { e.preventDefault(); undo(); }
       else if (e.key === "r") { e.preventDefault(); redo(); }
+      else if (e.key === "b") { e.preventDefault(); showLine(); }
     });
     new ResizeObserver(fitSuits).observe($("table"));
     watchTips();
