@@ -67,8 +67,16 @@ def error_of(response) -> tuple[str, str]:
     return body.get("error", ""), body.get("message", "")
 
 
+#: The body reader's one limit of its own, in the document's description: an integer of
+#: more than 20 digits anywhere in a body (a ``/solve`` list's item may be any value).
+WIRE_LIMIT = "invalid JSON body: number too long"
+
+
 def refused_for_sense(code: str, message: str) -> bool:
-    """Whether an error refuses a schema-valid request for its sense, not its shape."""
+    """Whether an error refuses a schema-valid request for its sense or the body
+    reader's documented limit, not its shape."""
+    if message.startswith(WIRE_LIMIT):
+        return True
     if code == "parse" or message.startswith(SHAPE_MESSAGES):
         return False
     return code in SENSE_ERRORS or code == "invalid-request"
@@ -116,6 +124,7 @@ class Tally:
         self.statuses[response.status_code] += 1
         if response.status_code == 400 and case.meta.generation.mode.is_positive:
             code, message = error_of(response)
+            code = "body reader: number too long" if message.startswith(WIRE_LIMIT) else code
             self.sense[code] += 1
             self.examples.setdefault(code, set()).add(message.split(":")[0][:60])
 
