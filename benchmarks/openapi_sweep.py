@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, Phase, given, reject, settings
 from hypothesis.errors import UnsatisfiedAssumption
 from schemathesis import GenerationMode
 from schemathesis.checks import CHECKS
+from schemathesis.core.failures import FailureGroup
 
 from kingsolve_api import create_app
 
@@ -117,7 +118,7 @@ class Tally:
         except UnsatisfiedAssumption:               # no msgpack form: not a case
             self.cases -= 1
             raise
-        except (Exception, BaseExceptionGroup) as exc:      # a failed check: note it, go on
+        except (Exception, FailureGroup) as exc:    # a failed check: note it, go on
             self.failures.append(f"{case.operation.label} [{case.meta.generation.mode.value}]: "
                                  f"{str(exc).strip()[:600]}")
             return
@@ -126,7 +127,8 @@ class Tally:
             code, message = error_of(response)
             code = "body reader: number too long" if message.startswith(WIRE_LIMIT) else code
             self.sense[code] += 1
-            self.examples.setdefault(code, set()).add(message.split(":")[0][:60])
+            # the kind of refusal: its message up to the quoted input
+            self.examples.setdefault(code, set()).add(message.split("'")[0][:70])
 
 
 def sweep(per_operation: int, app=None, tally: Tally | None = None) -> Tally:

@@ -108,3 +108,23 @@ def test_the_check_path_allows_only_post(client):
         assert "POST" in resp.headers["Allow"]
     assert client.get("/api/v1/variants/italian").status_code == 200
     assert client.get("/api/v1/variants/checkers").get_json()["error"] == "unknown-variant"
+
+
+def test_the_check_is_the_document():
+    # The validators check with the very schemas the OpenAPI document gives, no looser.
+    from kingsolve.io.limits import LIMITS
+    from kingsolve.io.schema import RequestSchemas
+    schemas = RequestSchemas(LIMITS)
+    documented = schemas.documented()
+    for name in ("LegalRequest", "SolveRequest", "TableRequest", "ReviewRequest", "HintRequest"):
+        assert schemas._validators[name].schema == documented[name], name
+    for kind, schema in zip(schemas.choice_kinds, documented["ChoicesRequest"]["oneOf"]):
+        assert schemas._validators[f"choices:{kind}"].schema == schema, kind
+
+
+def test_a_card_hint_needs_its_contract_by_the_schema():
+    from kingsolve.io.request import HintRequest
+    with pytest.raises(InvalidRequestError, match="missing field 'contract'"):
+        HintRequest.from_request({"variant": "italian", "seat": "N", "hand": "AKQ.JT9.876.5432"})
+    HintRequest.from_request({"variant": "italian", "seat": "N", "hand": "AKQ.JT9.876.5432",
+                              "choice": "trump"})

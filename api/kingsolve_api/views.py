@@ -122,7 +122,7 @@ def variants():
 
 @bp.post("/variants/check")
 def check_variant():
-    return respond(checked_rules(read_body()))
+    return respond(checked_rules(request_schemas(_limits()).rule_document(read_body())))
 
 
 class RuleSetName(BaseConverter):

@@ -35,7 +35,7 @@ from ..game.position import NO_TRUMP_WORDS
 from ..game.deal import DEAL_PATTERN, HAND_PATTERN, Deal, parse_hand
 from ..game.numbers import JSON_SAFE_INT
 from ..game.rule_documents import (MAX_NAME, NAME_PATTERN, OPTION_NAMES, resolve_variant,
-                                   rule_document_schema)
+                                   rule_document_schema, rules_from_dict)
 from ..game.rules import VARIANTS
 from ..hands.sampling import CARDS_TEXT_PATTERN, parse_cards
 from ..hands.hints import CHOICES as HINT_CHOICES
@@ -404,6 +404,7 @@ class RequestSchemas:
         the schemas the OpenAPI document gives, no looser."""
         checked = self.documented()
         validators = {name: Draft202012Validator(s) for name, s in checked.items()}
+        self._rule_document = Draft202012Validator(rule_document_schema())
         # A batch's items are checked one by one, so that one bad item fails alone.
         validators["SolveBatch"] = Draft202012Validator(
             {k: v for k, v in checked["SolveBatch"].items() if k != "items"})
@@ -417,12 +418,22 @@ class RequestSchemas:
 
     def check(self, name: str, data: Any, noun: str = "field") -> Any:
         """``data`` if it fits the request schema ``name``, else ``InvalidRequestError``
-        naming the field and the limit. A field given as null counts as absent."""
+        naming the field and the limit. A field given as null counts as absent; a
+        number with no fraction is an integer (``_integral``)."""
+        data = _integral(data)
         if isinstance(data, Mapping):
             data = {k: v for k, v in data.items() if v is not None}
         self._check(name, data, noun)
         if name == "ChoicesRequest":
             self._check(f"choices:{data['kind']}", data, noun)
+        return data
+
+    def rule_document(self, data: Any) -> Any:
+        """A rule document checked: ``rules_from_dict`` names what it refuses in its own
+        words, and the document's schema refuses the rest, so that neither is looser."""
+        data = _integral(data)
+        rules_from_dict(data)
+        check_shape(self._rule_document, data)
         return data
 
     def _check(self, name: str, data: Any, noun: str) -> None:
@@ -508,6 +519,18 @@ def _too_long(error) -> bool:
     """Whether the value is longer than its schema allows: then the limit is the problem."""
     limit = error.schema.get("maxLength") if isinstance(error.schema, Mapping) else None
     return limit is not None and len(error.instance) > limit
+
+
+def _integral(data: Any) -> Any:
+    """``data`` with every float that has no fraction made an int: JSON has one kind of
+    number, and JSON Schema's integer takes 5.0, so the readers (``is_int``) get 5."""
+    if isinstance(data, float) and data.is_integer():
+        return int(data)
+    if isinstance(data, Mapping):
+        return {k: _integral(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_integral(v) for v in data]
+    return data
 
 
 def _at(data: Any, path: list) -> Any:
