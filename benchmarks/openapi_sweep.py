@@ -1,6 +1,6 @@
 """A schemathesis sweep of the served OpenAPI document: every operation, every check.
 
-    PYTHONPATH=.:api python benchmarks/openapi_sweep.py --cases 1100
+    PYTHONPATH=.:api python benchmarks/openapi_sweep.py --cases 1500
 
 Bodies (JSON and msgpack) and query parameters are generated from the document, both
 schema-valid ("positive") and schema-violating ("negative") ones, and every answer goes
@@ -159,7 +159,7 @@ def sweep(per_operation: int, app=None, tally: Tally | None = None) -> Tally:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=int, default=1100,
+    parser.add_argument("--cases", type=int, default=1500,
                         help="cases in all, shared by the operations and both modes")
     args = parser.parse_args()
     app = create_app(CONFIG)
