@@ -524,11 +524,14 @@ def _too_long(error) -> bool:
 def _integral(data: Any) -> Any:
     """``data`` with every float that has no fraction made an int: JSON has one kind of
     number, and JSON Schema's integer takes 5.0, so the readers (``is_int``) get 5."""
-    if isinstance(data, float) and data.is_integer():
-        return int(data)
-    if isinstance(data, Mapping):
+    kind = type(data)
+    if kind is str or kind is int or kind is bool or data is None:     # most values: fast
+        return data
+    if isinstance(data, float):
+        return int(data) if data.is_integer() else data
+    if kind is dict or isinstance(data, Mapping):
         return {k: _integral(v) for k, v in data.items()}
-    if isinstance(data, list):
+    if kind is list:
         return [_integral(v) for v in data]
     return data
 
