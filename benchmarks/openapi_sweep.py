@@ -23,11 +23,13 @@ import time
 import msgpack
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, reject, settings
+from hypothesis import strategies as st
 from hypothesis.errors import UnsatisfiedAssumption
 from schemathesis import GenerationMode
 from schemathesis.checks import CHECKS
 from schemathesis.core.failures import FailureGroup
 
+from kingsolve.game.deal import DEAL_PATTERN, Deal
 from kingsolve_api import create_app
 
 #: Short budgets: a review, a choice or a hint runs many searches within BATCH_MS.
@@ -44,6 +46,14 @@ SENSE_ERRORS = ("invalid-deal", "illegal-play", "unknown-contract", "invalid-rul
 #: one of these on a schema-valid request means the schema and the check disagree.
 SHAPE_MESSAGES = ("invalid field", "missing field", "unknown field", "invalid request",
                   "invalid batch", "invalid query parameter", "unknown query parameter")
+
+
+# Half the deals generated are real ones (the ``pbn-deal`` format): a text drawn from the
+# pattern alone is nearly never a deal of equal hands, and would reach no search.
+schemathesis.openapi.format("pbn-deal", st.one_of(
+    st.builds(lambda seed, players: Deal.random(seed, players=players).pbn(),
+              st.integers(0, 10**6), st.sampled_from([2, 3, 4])),
+    st.from_regex(DEAL_PATTERN, fullmatch=True)))
 
 
 @schemathesis.serializer("application/msgpack")

@@ -89,6 +89,7 @@ def position_properties() -> dict:
                     "description": "the contract's options"},
         "doubles": {"type": "boolean", "description": "Italian doubles: N+S against E+W"},
         "deal": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT, "pattern": DEAL_PATTERN,
+                 "format": "pbn-deal",
                  "description": "PBN-style deal: an optional first seat and ':', then four "
                                 "hands clockwise, '-' for a seat not in play, e.g. "
                                 "'N:AKQ.JT9.876.5432 ...'; its hands hold equal numbers of "
