@@ -1,53 +1,35 @@
 """Schemathesis against the served OpenAPI document: no 5xx, every answer as documented.
 
 Bodies are generated from the same schemas that validate the requests, in JSON and in
-msgpack; the run is bounded (few examples per operation, short search budgets).
+msgpack, schema-valid and schema-violating, and every answer goes through all of
+schemathesis's checks (benchmarks/openapi_sweep.py, which runs the large sweep): a
+schema-valid request is refused only for sense the schema cannot say.
 """
 
 from __future__ import annotations
 
-import msgpack
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, reject, settings
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
-                                               status_code_conformance)
 
+from benchmarks.openapi_sweep import CONFIG, SHAPE_MESSAGES, refused_for_sense, sweep
 from kingsolve_api import create_app
 
-# Review, choices and hint run many searches a request: BATCH_MS bounds them all; a
-# solve or a stream that gives no ms runs for SOLVE_MS or STREAM_MS.
-app = create_app({"KINGSOLVE_MAX_MS": 2000, "KINGSOLVE_BATCH_MS": 3000, "KINGSOLVE_BATCH_MAX": 8,
-                  "KINGSOLVE_SOLVE_MS": 300, "KINGSOLVE_STREAM_MS": 300})
-
-
-@schemathesis.serializer("application/msgpack")
-def to_msgpack(ctx, value):
-    # Negative cases put any JSON value in a field, integers past 64 bits too: msgpack
-    # has no form for those, so no client can send them; skip such a case.
-    try:
-        return msgpack.packb(value, use_bin_type=True)
-    except OverflowError:
-        reject()
-
-
-@schemathesis.deserializer("application/msgpack")
-def from_msgpack(ctx, response):
-    return msgpack.unpackb(response.content, raw=False)
-
-
+app = create_app({**CONFIG, "KINGSOLVE_BATCH_MAX": 8})
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
-
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
 @pytest.mark.slow
-@schema.parametrize()
-@settings(max_examples=25, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
-def test_api_conforms_to_its_openapi_document(case):
-    case.call_and_validate(checks=CHECKS)
+def test_api_conforms_to_its_openapi_document():
+    # about 100 cases: 4 of each mode for each of the 13 operations
+    tally = sweep(4, app)
+    assert tally.cases >= 80
+    assert tally.failures == []
+
+
+def test_a_shape_error_on_a_schema_valid_request_is_a_failure():
+    assert not refused_for_sense("parse", "invalid card 'XX'")
+    assert not any(refused_for_sense("invalid-request", m + " 'x'") for m in SHAPE_MESSAGES)
+    assert refused_for_sense("invalid-deal", "invalid deal: card SA is dealt to more than one seat")
 
 
 def test_document_is_the_one_that_validates():

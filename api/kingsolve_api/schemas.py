@@ -17,13 +17,21 @@ from kingsolve import __version__
 from kingsolve.game.rule_documents import rule_document_schema
 from kingsolve.game.rules import VARIANTS
 from kingsolve.io.limits import Limits
-from kingsolve.io.schema import CARD, RequestSchemas, check_shape, position_properties
+from kingsolve.game.cards import SEAT_LETTERS, SUIT_LETTERS
+from kingsolve.hands.hints import CHOICES as HINT_CHOICES
+from kingsolve.io.schema import CARD, CHOICE_KINDS, RequestSchemas, check_shape, position_properties
+
+from .wire import MAX_DIGITS
 
 __all__ = ["Schemas"]
 
 SCORE = {"type": "number"}
 SCORES = {"type": "object", "additionalProperties": SCORE, "description": "a score per seat"}
 TEXT_OR_NULL = {"type": ["string", "null"]}
+#: A seat and a suit as answers write them: the canonical letters.
+SEAT_OUT = {"enum": list(SEAT_LETTERS)}
+SEAT_OR_NULL = {"enum": [*SEAT_LETTERS, None]}
+SUIT_OR_NULL = {"enum": [*SUIT_LETTERS, None]}
 
 ERROR = {
     "type": "object",
@@ -84,7 +92,7 @@ def _card_review() -> dict:
         "type": "object",
         "required": ["index", "trick", "seat", "card", "before", "after", "cost", "best", "forced"],
         "properties": {"index": {"type": "integer", "minimum": 0}, "trick": {"type": ["integer", "null"]},
-                       "seat": {"type": "string"}, "card": CARD,
+                       "seat": SEAT_OUT, "card": CARD,
                        "before": {"type": ["number", "null"]}, "after": {"type": ["number", "null"]},
                        "cost": {"type": ["number", "null"],
                                 "description": "points the card gave away (0: a best card; null: "
@@ -141,7 +149,8 @@ def _choices_response() -> dict:
         "type": "object",
         "required": ["kind", "variant", "deal", "params", "options", "summary", "budget", "nodes", "ms"],
         "properties": {
-            "kind": {"type": "string"}, "variant": {"type": "string"}, "deal": {"type": "string"},
+            "kind": {"enum": list(CHOICE_KINDS)}, "variant": {"type": "string"},
+            "deal": {"type": "string"},
             "params": {"type": "object"},
             "options": {"type": "array", "items": {
                 "type": "object", "required": ["label", "contract", "trump", "leader", "values"],
@@ -157,7 +166,7 @@ def _card_hint() -> dict:
     return {
         "type": "object", "required": ["seat", "recommended", "cards", "samples", "exact"],
         "properties": {
-            "seat": {"type": "string"}, "recommended": CARD,
+            "seat": SEAT_OUT, "recommended": CARD,
             "cards": {"type": "array", "items": {
                 "type": "object", "required": ["card", "mean", "std", "best"],
                 "properties": {"card": CARD, "mean": SCORE, "std": SCORE, "best": SCORE,
@@ -181,7 +190,7 @@ def _choice_hint() -> dict:
     return {
         "type": "object", "required": ["choice", "seat", "recommended", "options", "samples"],
         "properties": {
-            "choice": {"type": "string"}, "seat": {"type": "string"},
+            "choice": {"enum": [c for c in HINT_CHOICES if c != "card"]}, "seat": SEAT_OUT,
             "recommended": {"type": "string"},
             "options": {"type": "array", "items": {
                 "type": "object", "required": ["option", "mean", "std"],
@@ -219,7 +228,7 @@ def _solve_response() -> dict:
                      "ms"],
         "properties": {
             "id": position_properties()["id"],
-            "to_move": TEXT_OR_NULL, "taken": SCORES,
+            "to_move": SEAT_OR_NULL, "taken": SCORES,
             "solved": {"type": "boolean",
                        "description": "every seat's and every legal card's value is exact"},
             "values": {**SCORES, "description": "the seats' values proved exact"},
@@ -262,7 +271,7 @@ def _legal_response() -> dict:
     """The answer of /legal."""
     return {
         "type": "object", "required": ["to_move", "legal", "complete"],
-        "properties": {"to_move": TEXT_OR_NULL, "legal": {"type": "array", "items": {"type": "string"}},
+        "properties": {"to_move": SEAT_OR_NULL, "legal": {"type": "array", "items": CARD},
                        "trick": {"type": "array", "items": CARD}, "taken": SCORES,
                        "complete": {"type": "boolean"}},
     }
@@ -370,7 +379,9 @@ class Schemas:
             "openapi": "3.1.0",
             "info": {"title": "kingsolve", "version": __version__,
                      "description": "Double-dummy analysis for the card game King. Bodies and "
-                                    "answers in JSON or msgpack (ask with Accept)."},
+                                    "answers in JSON or msgpack (ask with Accept). A body's "
+                                    f"integers have at most {MAX_DIGITS} digits, wherever "
+                                    "they are."},
             "paths": {**_analysis_paths(), **self._get_paths()},
             "components": {"schemas": {**self.requests, **self.responses}},
         }
@@ -417,7 +428,8 @@ def _answer(name: str, description: str) -> dict:
 
 
 _ERRORS = {
-    "400": _answer("Error", "bad input: the message names the problem"),
+    "400": _answer("Error", f"bad input: the message names the problem (an integer of more "
+                            f"than {MAX_DIGITS} digits anywhere in the body included)"),
     "413": _answer("Error", "body larger than the server's limit"),
     "415": _answer("Error", "body neither application/json nor application/msgpack"),
     "429": _answer("Error", "too many requests, or searches at once, from this client "

@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 from flask import Blueprint, current_app, request
+from werkzeug.routing import BaseConverter
 
 from kingsolve.errors import UnknownVariantError
 from kingsolve.game.deal import Deal
@@ -121,10 +122,20 @@ def variants():
 
 @bp.post("/variants/check")
 def check_variant():
-    return respond(checked_rules(read_body()))
+    return respond(checked_rules(request_schemas(_limits()).rule_document(read_body())))
 
 
-@bp.get("/variants/<name>")
+class RuleSetName(BaseConverter):
+    """A rule set's name in a path: any but ``check``, whose path takes POST only, so
+    that its ``Allow`` header names only what the OpenAPI document describes."""
+
+    regex = "(?!check/?$)[^/]+"
+
+
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("rule_set", RuleSetName))
+
+
+@bp.get("/variants/<rule_set:name>")
 def variant(name: str):
     try:
         return respond(get_variant(name).to_dict())

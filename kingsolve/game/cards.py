@@ -24,7 +24,33 @@ __all__ = [
     "cards_of_mask",
     "mask_of_cards",
     "format_cards",
+    "ascii_key",
+    "ascii_upper",
+    "CARD_PATTERN",
+    "MAX_CARD_TEXT",
+    "SEAT_PATTERN",
+    "SUIT_PATTERN",
+    "SEAT_LETTERS",
+    "SUIT_LETTERS",
+    "ASCII_SPACE",
 ]
+
+#: The white space that notations may carry around them: ASCII only, as the
+#: request schemas' patterns say (``str.strip()`` would also take Unicode spaces).
+ASCII_SPACE = " \t\n\r\f\v"
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def ascii_upper(text: str) -> str:
+    """``text`` with its ASCII letters upper case and nothing else changed:
+    ``str.upper()`` would turn the long s ``'ſ'`` into ``'S'``, a notation no schema
+    or reader of the text expects."""
+    return text.translate(_ASCII_UPPER)
+
+
+def ascii_key(text: str) -> str:
+    """``text`` without ASCII white space around it, its ASCII letters upper case."""
+    return ascii_upper(text.strip(ASCII_SPACE))
 
 
 class Suit(enum.IntEnum):
@@ -54,7 +80,7 @@ class Suit(enum.IntEnum):
         """
         if isinstance(text, Suit):
             return text
-        key = str(text).strip().upper()
+        key = ascii_key(str(text))
         suit = _SUIT_BY_TEXT.get(key)
         if suit is None:
             raise ParseError(f"invalid suit {excerpt(text)}: expected one of S, H, D, C or ♠ ♥ ♦ ♣")
@@ -103,7 +129,7 @@ class Rank(enum.IntEnum):
         """
         if isinstance(text, Rank):
             return text
-        key = str(text).strip().upper()
+        key = ascii_key(str(text))
         rank = _RANK_BY_TEXT.get(key)
         if rank is None:
             raise ParseError(f"invalid rank {excerpt(text)}: expected one of A K Q J T(10) 9 8 7 6 5 4 3 2")
@@ -140,7 +166,7 @@ class Seat(enum.IntEnum):
         """Parse a seat letter ``N E S W`` (or its full name) in either case."""
         if isinstance(text, Seat):
             return text
-        key = str(text).strip().upper()
+        key = ascii_key(str(text))
         seat = _SEAT_BY_TEXT.get(key)
         if seat is None:
             raise ParseError(f"invalid seat {excerpt(text)}: expected one of N, E, S, W")
@@ -188,7 +214,7 @@ class Card:
             return text
         if not isinstance(text, str):
             raise ParseError(f"invalid card {excerpt(text)}: expected text such as 'SQ'")
-        key = text.strip().upper()
+        key = ascii_key(text)
         cached = _CARD_BY_TEXT.get(key)
         if cached is not None:
             return cached
@@ -285,3 +311,39 @@ def mask_of_cards(cards: Iterable["Card | str"]) -> int:
 def format_cards(mask: int) -> list[str]:
     """The canonical texts of a mask's cards, in hand order."""
     return [str(c) for c in cards_of_mask(mask)]
+
+
+# --- the notations as patterns ------------------------------------------------------
+# The request schemas give the notations the parsers above accept, exactly, as JSON
+# Schema patterns: ECMA-262 regular expressions that Python's ``re`` reads alike.
+
+#: ASCII white space, as a pattern's class.
+SPACE_PATTERN = "[ \\t\\n\\r\\f\\v]"
+#: The end of the text: Python's ``$`` alone also matches before a final newline.
+END_PATTERN = "$(?!\\n)"
+_SUIT_CLASS = "[" + "".join(k + k.lower() if k.isascii() else k for k in _SUIT_BY_TEXT) + "]"
+#: A rank: a letter or digit in either case, or ``10``.
+RANK_PATTERN = "(?:[" + "".join(sorted({c for k in _RANK_BY_TEXT if len(k) == 1
+                                          for c in (k, k.lower())})) + "]|10)"
+#: A card in either order, without the white space ``Card.parse`` strips.
+CARD_BODY_PATTERN = f"(?:{_SUIT_CLASS}{RANK_PATTERN}|{RANK_PATTERN}{_SUIT_CLASS})"
+#: What ``Card.parse`` accepts.
+CARD_PATTERN = f"^{SPACE_PATTERN}*{CARD_BODY_PATTERN}{SPACE_PATTERN}*{END_PATTERN}"
+#: The longest card text a request may carry, white space included.
+MAX_CARD_TEXT = 3
+#: A seat's and a suit's canonical letters, as they are written back.
+SEAT_LETTERS = tuple(s.name for s in Seat)
+SUIT_LETTERS = tuple(s.letter for s in Suit)
+
+
+def _either_case(word: str) -> str:
+    return "".join(f"[{c}{c.lower()}]" if c.isascii() else c for c in word)
+
+
+#: One suit, as ``Suit.parse`` reads it without the white space it strips.
+SUIT_BODY_PATTERN = _SUIT_CLASS
+#: What ``Suit.parse`` accepts.
+SUIT_PATTERN = f"^{SPACE_PATTERN}*{SUIT_BODY_PATTERN}{SPACE_PATTERN}*{END_PATTERN}"
+#: What ``Seat.parse`` accepts: a letter or a name, either case.
+SEAT_PATTERN = (f"^{SPACE_PATTERN}*(?:{'|'.join(_either_case(k) for k in _SEAT_BY_TEXT)})"
+                f"{SPACE_PATTERN}*{END_PATTERN}")

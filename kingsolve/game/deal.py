@@ -5,10 +5,15 @@ from __future__ import annotations
 import random
 from typing import Iterable, Sequence
 
-from .cards import Card, Rank, Seat, Suit, cards_of_mask, deck_mask
+from .cards import (ASCII_SPACE, END_PATTERN, RANK_PATTERN, SPACE_PATTERN, Card, Rank, Seat, Suit,
+                    ascii_upper, cards_of_mask, deck_mask)
 from ..errors import InvalidDealError, ParseError, excerpt
 
-__all__ = ["Deal", "seats_for_players", "hand_text", "parse_hand"]
+__all__ = ["Deal", "seats_for_players", "hand_text", "parse_hand", "HAND_PATTERN", "DEAL_PATTERN"]
+
+#: A deal's hands are separated by ASCII white space only (``str.split()`` would
+#: also split at Unicode spaces, which the request schema's pattern refuses).
+_SPACES_TO_BLANK = str.maketrans({c: " " for c in ASCII_SPACE})
 
 
 def seats_for_players(players: int) -> tuple[Seat, ...]:
@@ -39,7 +44,7 @@ def parse_hand(text: str, where: str = "hand") -> int:
     mask = 0
     for suit, ranks in zip(Suit, suits):
         i = 0
-        ranks_upper = ranks.upper()
+        ranks_upper = ascii_upper(ranks)
         while i < len(ranks_upper):
             if ranks_upper.startswith("10", i):
                 token, i = "10", i + 2
@@ -117,7 +122,7 @@ class Deal:
     def _parse(text: str) -> tuple[int | None, ...]:
         if not isinstance(text, str):
             raise ParseError(f"invalid deal {excerpt(text, 80)}: expected PBN text such as 'N:AKQ... ...'")
-        body = text.strip()
+        body = text.strip(ASCII_SPACE)
         first = Seat.N
         if len(body) >= 2 and body[1] == ":":
             try:
@@ -126,7 +131,8 @@ class Deal:
                 raise ParseError(f"invalid deal {excerpt(text, 80)}: {excerpt(body[0])} is not a seat "
                                  f"(expected N:, E:, S: or W:)") from None
             body = body[2:]
-        parts = body.split()
+        parts = body.translate(_SPACES_TO_BLANK).split(" ")
+        parts = [p for p in parts if p]
         if len(parts) != 4:
             raise ParseError(f"invalid deal {excerpt(text, 80)}: expected 4 hands separated by spaces "
                              f"('-' for a seat not in play), got {len(parts)}")
@@ -256,3 +262,14 @@ class Deal:
 
     def __hash__(self) -> int:
         return hash(self._hands)
+
+
+# --- the notations as patterns (see kingsolve.game.cards) -----------------------------
+#: One hand's text, as ``parse_hand`` reads it: four suits of ranks, no white space.
+HAND_BODY_PATTERN = f"{RANK_PATTERN}*(?:\\.{RANK_PATTERN}*){{3}}"
+#: What ``parse_hand`` accepts.
+HAND_PATTERN = f"^{HAND_BODY_PATTERN}{END_PATTERN}"
+_HAND_OR_NONE = f"(?:{HAND_BODY_PATTERN}|-)"
+#: What ``Deal(text)`` parses (its sense, equal hands of distinct cards, is checked after).
+DEAL_PATTERN = (f"^{SPACE_PATTERN}*(?:[NESWnesw]:)?{SPACE_PATTERN}*{_HAND_OR_NONE}"
+                f"(?:{SPACE_PATTERN}+{_HAND_OR_NONE}){{3}}{SPACE_PATTERN}*{END_PATTERN}")

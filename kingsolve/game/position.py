@@ -19,7 +19,8 @@ from .rule_documents import resolve_variant
 from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract
 from .trick_rules import breaks_suit, ends_early, legal_mask, legal_with_reason, trick_winner_index
 
-__all__ = ["Position", "Trick", "parse_played_card", "check_seats", "check_trump"]
+__all__ = ["Position", "Trick", "parse_played_card", "check_seats", "check_trump",
+           "NO_TRUMP_WORDS"]
 
 
 @dataclass(frozen=True)
@@ -266,9 +267,13 @@ def parse_played_card(position, card: "Card | str", index: int | None) -> tuple[
     return seat, c, where
 
 
+#: The words a request may name no trump with, besides null.
+NO_TRUMP_WORDS = ("", "-", "none", "NT", "nt")
+
+
 def check_trump(contract: Contract, trump) -> Suit | None:
     """The trump suit ``contract`` is played with (None for no trump), checked against it."""
-    if trump in (None, "", "-", "none", "NT", "nt"):
+    if trump is None or trump in NO_TRUMP_WORDS:
         if contract.trump == TRUMP_NAMED:
             raise InvalidRequestError(f"contract {contract.name!r} needs a trump suit "
                                       f"(S, H, D or C)", field="trump")

@@ -25,7 +25,7 @@ import json
 import re
 from typing import Any, Mapping
 
-from .cards import Card, Seat, Suit, deck_mask, mask_of_cards
+from .cards import CARD_PATTERN, END_PATTERN, MAX_CARD_TEXT, Card, Seat, Suit, deck_mask, mask_of_cards
 from ..checks import is_int
 from ..errors import InvalidRulesError, KingsolveError, excerpt
 from .rules import (TRUMP_NAMED, TRUMP_NAMED_OR_NONE, TRUMP_NONE, VARIANTS, Contract, LeadMode,
@@ -33,7 +33,7 @@ from .rules import (TRUMP_NAMED, TRUMP_NAMED_OR_NONE, TRUMP_NONE, VARIANTS, Cont
 
 __all__ = ["rules_from_dict", "rules_from_json", "resolve_variant", "rule_differences",
            "checked_rules", "rule_document_schema", "RULES_FIELDS",
-           "CONTRACT_FIELDS", "MAX_CONTRACTS", "MAX_NAME", "MAX_POINTS", "MAX_DOCUMENT"]
+           "CONTRACT_FIELDS", "NAME_PATTERN", "OPTION_NAMES", "MAX_CONTRACTS", "MAX_NAME", "MAX_POINTS", "MAX_DOCUMENT"]
 
 #: Fields of a rule document and of each of its contracts (others are refused).
 RULES_FIELDS = ("name", "base", "description", "deck", "players", "direction", "doubles",
@@ -64,6 +64,9 @@ _TRUMPS = (TRUMP_NONE, TRUMP_NAMED, TRUMP_NAMED_OR_NONE)
 _OPENINGS = ("any-seven", "seven-of-diamonds")
 _ENDINGS = ("single", "shared")
 _OPTIONS = ("forced-king",)
+OPTION_NAMES = _OPTIONS
+#: A name as a JSON Schema pattern (``$`` alone would take a final newline in Python).
+NAME_PATTERN = "^" + _NAME.pattern.removesuffix("\\Z") + END_PATTERN
 _QUOTAS = ("each_penalty_contract", "penalty_per_seat", "trumps_per_seat")
 _BROKEN_BY = ("play", "discard")
 _DECKS = (32, 52)
@@ -423,8 +426,8 @@ def checked_rules(document: Any) -> dict:
 
 # --- the document's JSON Schema --------------------------------------------------------
 _NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
-                "pattern": "^" + _NAME.pattern.removesuffix("\\Z") + "$"}
-_CARD_SCHEMA = {"type": "string", "minLength": 2, "maxLength": 3,
+                "pattern": NAME_PATTERN}
+_CARD_SCHEMA = {"type": "string", "minLength": 2, "maxLength": MAX_CARD_TEXT, "pattern": CARD_PATTERN,
                 "description": "a card: suit then rank, e.g. 'SQ'"}
 
 
@@ -494,7 +497,8 @@ def rule_document_schema() -> dict:
             "direction": {"enum": list(_DIRECTIONS)},
             "doubles": {"type": "boolean"}, "first_dealer": {"enum": [*_SEATS, None]},
             "schedule": names, "doubles_schedule": names,
-            "festa_hands": {"type": "array", "items": {"type": "integer", "minimum": 1},
+            "festa_hands": {"type": "array", "items": {"type": "integer", "minimum": 1,
+                                                       "maximum": MAX_SCHEDULE},
                             "maxItems": MAX_SCHEDULE},
             "quotas": {"type": "object", "maxProperties": len(_QUOTAS),
                        "propertyNames": {"enum": list(_QUOTAS)},

@@ -27,9 +27,9 @@ from functools import lru_cache
 from math import comb
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from ..game.cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards, iter_bits
+from ..game.cards import ASCII_SPACE, CARD_BODY_PATTERN, END_PATTERN, SPACE_PATTERN, Card, Seat, Suit, cards_of_mask, deck_mask, format_cards, iter_bits
 from ..checks import check_int, is_int
-from ..game.deal import Deal, parse_hand, seats_for_players
+from ..game.deal import HAND_BODY_PATTERN, Deal, parse_hand, seats_for_players
 from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError, ParseError
 from ..game.position import check_trump
 from ..game.rule_documents import resolve_variant
@@ -65,15 +65,27 @@ def exclusion_mask(filters: Iterable[Restriction], bit: int) -> tuple[int, list[
     return total, parts
 
 
+_SEPARATORS = str.maketrans({c: " " for c in ASCII_SPACE + ","})
+
+
+_LIST_SEPARATOR = "[ \\t\\n\\r\\f\\v,]"
+#: What ``parse_cards`` reads from text: a hand's PBN text, or cards separated by ASCII
+#: white space or commas.
+CARDS_TEXT_PATTERN = (f"^{SPACE_PATTERN}*(?:{HAND_BODY_PATTERN}|{_LIST_SEPARATOR}*(?:{CARD_BODY_PATTERN}"
+                      f"(?:{_LIST_SEPARATOR}+{CARD_BODY_PATTERN})*)?{_LIST_SEPARATOR}*)"
+                      f"{SPACE_PATTERN}*{END_PATTERN}")
+
+
 def parse_cards(value, where: str) -> int:
     """A set of cards from PBN hand text, a list of cards or a card text list."""
     if is_int(value):
         return value
     if isinstance(value, str):
-        text = value.strip()
+        text = value.strip(ASCII_SPACE)
         if "." in text:
             return parse_hand(text, where=where)
-        value = [c for c in text.replace(",", " ").split() if c]
+        # ASCII white space and commas separate the cards, as the request schema says
+        value = [c for c in text.translate(_SEPARATORS).split(" ") if c]
     if not isinstance(value, (list, tuple)):
         raise InvalidRequestError(f"invalid {where}: expected PBN hand text or a list of cards, "
                                   f"got {value!r}")

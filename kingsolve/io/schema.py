@@ -8,9 +8,14 @@ the field. The same schemas make the API's OpenAPI document (``documented``), wi
 the limits of the surface that serves them (``Limits``): a document never promises
 more than the server accepts.
 
-A request's ``variant`` may be a rule document: the document's schema, generated from
-the rule documents' vocabulary (``kingsolve.game.rule_documents``), is in the OpenAPI
-document; the check here takes any object there, and ``rules_from_dict`` checks it, once.
+The check is the document: each notation (a card, a hand, a deal, a seat, a trump) is
+a pattern or an enum that takes exactly what its parser takes, and a value the schema
+refuses is named by its parser's own error. A request's ``variant`` may be a rule
+document: the document's schema, generated from the rule documents' vocabulary
+(``kingsolve.game.rule_documents``), is checked too, and a document it refuses is named
+by ``rules_from_dict``'s error. What no schema can say is left to the value types: a
+deal's hands of equal size and distinct cards, a contract or option that the rule set
+has, a card that the seat on move holds.
 """
 
 from __future__ import annotations
@@ -22,10 +27,17 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from ..checks import MAX_THREADS
-from ..errors import InvalidRequestError, excerpt
+from ..errors import InvalidRequestError, KingsolveError, UnknownContractError, excerpt
+from ..game.cards import (CARD_PATTERN, END_PATTERN, MAX_CARD_TEXT, SEAT_LETTERS, SEAT_PATTERN,
+                          SPACE_PATTERN, SUIT_BODY_PATTERN, SUIT_LETTERS, Card, Seat,
+                          Suit)
+from ..game.position import NO_TRUMP_WORDS
+from ..game.deal import DEAL_PATTERN, HAND_PATTERN, Deal, parse_hand
 from ..game.numbers import JSON_SAFE_INT
-from ..game.rule_documents import rule_document_schema
+from ..game.rule_documents import (MAX_NAME, NAME_PATTERN, OPTION_NAMES, resolve_variant,
+                                   rule_document_schema, rules_from_dict)
 from ..game.rules import VARIANTS
+from ..hands.sampling import CARDS_TEXT_PATTERN, parse_cards
 from ..hands.hints import CHOICES as HINT_CHOICES
 from ..hands.hints import DEFAULT_HORIZON, MAX_SAMPLES
 from .limits import MAX_PLAY, MAX_TEXT, Limits
@@ -33,8 +45,29 @@ from .limits import MAX_PLAY, MAX_TEXT, Limits
 __all__ = ["RequestSchemas", "request_schemas", "check_shape", "position_properties", "CHOICE_KINDS", "NAME", "CARD", "SEAT",
            "MAX_RECORD_TEXT"]
 
-NAME = {"type": "string", "minLength": 1, "maxLength": 40}
-CARD = {"type": "string", "minLength": 2, "maxLength": 3, "description": "a card: suit then rank, e.g. 'SQ'"}
+NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN}
+CARD = {"type": "string", "minLength": 2, "maxLength": MAX_CARD_TEXT, "pattern": CARD_PATTERN,
+        "description": "a card: suit then rank (or rank then suit), either case, a suit "
+                       "letter or symbol, T or 10, e.g. 'SQ'"}
+#: The built-in rule sets' contract names; a house rule set names its own (``NAME``).
+BUILT_IN_CONTRACTS = sorted({name for rules in VARIANTS.values() for name in rules.contracts})
+CONTRACT = {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
+            "anyOf": [{"enum": BUILT_IN_CONTRACTS}, {"pattern": NAME_PATTERN}],
+            "description": "a contract of the rule set (GET /api/v1/variants): a built-in's "
+                           "name, or one a rule document names"}
+OPTION = {"enum": list(OPTION_NAMES), "description": "an option of the contract"}
+SEAT = {"type": "string", "minLength": 1, "maxLength": 5,
+        "anyOf": [{"enum": list(SEAT_LETTERS)}, {"pattern": SEAT_PATTERN}],
+        "description": "a seat: N, E, S or W (either case, or its name)"}
+#: What ``check_trump`` accepts: a suit as ``Suit.parse`` reads it, or a word for none.
+TRUMP_PATTERN = (f"^(?:{SPACE_PATTERN}*{SUIT_BODY_PATTERN}{SPACE_PATTERN}*|"
+                 f"{'|'.join(w for w in NO_TRUMP_WORDS if w)})?{END_PATTERN}")  # words of letters and '-'
+#: What the table reads as its trump: a suit, or '' for a row per suit.
+TABLE_TRUMP_PATTERN = f"^(?:{SPACE_PATTERN}*{SUIT_BODY_PATTERN}{SPACE_PATTERN}*)?{END_PATTERN}"
+TRUMP = {"type": ["string", "null"], "maxLength": 5,
+         "anyOf": [{"enum": [*SUIT_LETTERS, None]}, {"type": "string", "pattern": TRUMP_PATTERN}],
+         "description": "trump suit S, H, D or C (either case, or a symbol) for trumps and "
+                        "festa; null (or '', '-', 'none', 'NT') for none"}
 
 #: The fields each kind of choice needs besides the deal (``kingsolve.hands.choices``).
 CHOICE_KINDS = {"trump": ("variant",), "sale": ("variant", "dealer"), "festa": ("host",),
@@ -50,15 +83,18 @@ def position_properties() -> dict:
     return {
         "variant": {"$ref": _DOCUMENT, "description": "rule set: a built-in's name, or a "
                                                      "rule document"},
-        "contract": {**NAME, "description": "contract name, as in GET /api/v1/variants"},
-        "trump": {"type": ["string", "null"], "maxLength": 5,
-                  "description": "trump suit S, H, D or C (trumps, festa)"},
-        "options": {"type": "array", "items": NAME, "maxItems": 4},
+        "contract": CONTRACT,
+        "trump": TRUMP,
+        "options": {"type": "array", "items": OPTION, "maxItems": 4,
+                    "description": "the contract's options"},
         "doubles": {"type": "boolean", "description": "Italian doubles: N+S against E+W"},
-        "deal": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT,
-                 "description": "PBN-style deal, e.g. 'N:AKQ.JT9.876.5432 ...'"},
-        "leader": {"type": "string", "minLength": 1, "maxLength": 5,
-                   "description": "seat that leads the first trick (default N)"},
+        "deal": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT, "pattern": DEAL_PATTERN,
+                 "format": "pbn-deal",
+                 "description": "PBN-style deal: an optional first seat and ':', then four "
+                                "hands clockwise, '-' for a seat not in play, e.g. "
+                                "'N:AKQ.JT9.876.5432 ...'; its hands hold equal numbers of "
+                                "distinct cards, which the schema cannot say"},
+        "leader": {**SEAT, "description": "seat that leads the first trick (default N)"},
         "play": {"type": "array", "items": CARD, "maxItems": MAX_PLAY,
                  "description": "cards played so far, in order"},
         "id": {"type": ["string", "integer", "null"], "maxLength": 100,
@@ -69,10 +105,11 @@ def position_properties() -> dict:
 
 #: Longest record text accepted: a full 52-card hand with every tag takes about 600 bytes.
 MAX_RECORD_TEXT = 4000
-SEAT = {"type": "string", "minLength": 1, "maxLength": 5, "description": "a seat: N, E, S or W"}
 CARDS = {"type": "array", "items": CARD, "maxItems": MAX_PLAY}
-HAND = {"anyOf": [{"type": "string", "minLength": 1, "maxLength": 60}, {**CARDS, "maxItems": 26}],
-        "description": "a hand: PBN text (AKQ.JT9.876.5432) or a list of cards"}
+HAND = {"anyOf": [{"type": "string", "minLength": 1, "maxLength": 60, "pattern": CARDS_TEXT_PATTERN},
+                  {**CARDS, "maxItems": 26}],
+        "description": "a hand: PBN text (AKQ.JT9.876.5432), cards separated by spaces or "
+                       "commas, or a list of cards"}
 
 
 def _record_twin() -> dict:
@@ -88,20 +125,21 @@ def _record_twin() -> dict:
                                    "play")},
             "leader": {**pos["leader"], "description": "the seat that leads the first trick "
                        "(default: the seat after the dealer, else N)"},
-            "dealer": {"type": ["string", "null"], "maxLength": 5},
+            "dealer": {"anyOf": [{"type": "null"}, SEAT]},
             **{k: text for k in ("event", "site", "date", "hand", "seed")},
             "sale": {"type": ["object", "null"], "description": "Italian sale: buyer and price",
-                     "additionalProperties": False,
+                     "additionalProperties": False, "required": ["buyer", "price"],
                      "properties": {"buyer": SEAT, "price": {"type": "integer", "minimum": 0,
                                                              "maximum": 13}}},
             "bid": {"type": ["object", "null"], "description": "Portuguese festa: the accepted bid",
-                    "additionalProperties": False,
+                    "additionalProperties": False, "required": ["bidder", "tricks"],
                     "properties": {"bidder": SEAT, "tricks": {"type": "integer", "minimum": 0,
                                                               "maximum": 13},
                                    "kind": {"enum": ["plus", "null"]}}},
             "festa": {"type": ["string", "null"], "enum": ["accepted", "refused", "host", "433", None],
                       "description": "Portuguese festa: how it was settled (433: no play)"},
             "score": {"type": ["object", "null"], "maxProperties": 4,
+                      "propertyNames": SEAT,
                       "additionalProperties": {"type": "integer", "minimum": -10_000,
                                                "maximum": 10_000},
                       "description": "the final scores, seat to points"},
@@ -126,8 +164,8 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
                       variant=variant,
                       leader={**SEAT, "description": "the seat that leads"},
                       dealer={**SEAT, "description": "the dealer: the seat after it leads"},
-                      contract={**NAME, "description": "the trump contract (default trumps, "
-                                                       "or festa)"}),
+                      contract={**CONTRACT, "description": "the trump contract (default "
+                                                           "trumps, or festa)"}),
         "sale": kind("sale", "the Italian sale (docs/rules.md 10): each buyer and price",
                      variant=variant, dealer=SEAT),
         "festa": kind("festa", "the Portuguese festa (docs/rules.md 6): the host and each bidder",
@@ -136,7 +174,7 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
                          variant=own, chooser={**SEAT, "description": "the chooser; it leads"},
                          chosen={"type": "array", "maxItems": 20, "description":
                                  "(seat, contract) choices already made in the match",
-                                 "items": {"type": "array", "prefixItems": [SEAT, NAME],
+                                 "items": {"type": "array", "prefixItems": [SEAT, CONTRACT],
                                            "minItems": 2, "maxItems": 2}}),
         "redeal": kind("redeal", "the domino redeal property of a deal (docs/rules.md 4)",
                        threshold={"type": "integer", "minimum": 1, "maximum": 8,
@@ -149,11 +187,14 @@ def _hint_request(max_ms: float) -> dict:
     pos = position_properties()
     return {
         "type": "object", "required": ["variant", "seat", "hand"], "additionalProperties": False,
+        "description": "a card hint needs the contract; a choice hint names its choice",
+        "if": {"properties": {"choice": {"const": "card"}}}, "then": {"required": ["contract"]},
         "properties": {
             **{k: v for k, v in pos.items() if k not in ("deal",)},
             "seat": {**SEAT, "description": "the seat asking"},
             "hand": {**HAND, "description": "the asking seat's hand, now or as dealt"},
             "known": {"type": "object", "maxProperties": 4, "additionalProperties": HAND,
+                      "propertyNames": SEAT,
                       "description": "cards known to be in other hands, seat to cards"},
             "samples": {"type": "integer", "minimum": 1, "maximum": MAX_SAMPLES,
                         "description": "sampled deals (default 50; 10 for a choice)"},
@@ -166,7 +207,7 @@ def _hint_request(max_ms: float) -> dict:
                        "description": "a choice hint instead of a card ('sale': the same choice "
                                       "as /choices kind 'sale')"},
             "role": {"enum": ["host", "bidder"], "description": "festa role (default host)"},
-            "contracts": {"type": "array", "items": NAME, "maxItems": 20},
+            "contracts": {"type": "array", "items": CONTRACT, "maxItems": 20},
             "players": {"type": "integer", "enum": [2, 3, 4]},
             "threads": {"type": "integer", "minimum": 1, "maximum": MAX_THREADS,
                         "description": "search threads; the server may use fewer"},
@@ -219,12 +260,17 @@ def _solve_request(budget: dict, limits: Limits) -> dict:
 def _table_request(budget: dict) -> dict:
     """The /table request: a deal, the contracts to solve and one budget for all."""
     table_props = {k: v for k, v in position_properties().items()
-                   if k in ("variant", "deal", "leader", "trump", "doubles")}
+                   if k in ("variant", "deal", "leader", "doubles")}
+    table_props["trump"] = {"type": ["string", "null"], "maxLength": 5,
+                            "anyOf": [{"enum": [*SUIT_LETTERS, None]},
+                                      {"type": "string", "pattern": TABLE_TRUMP_PATTERN}],
+                            "description": "the one trump suit of the trump rows (default: "
+                                           "a row per suit)"}
     return {
         "type": "object", "required": ["variant", "deal"], "additionalProperties": False,
         "description": "nodes and ms bound the whole table, never a row",
         "properties": {**table_props, **budget,
-                       "contracts": {"type": "array", "items": NAME, "maxItems": 20,
+                       "contracts": {"type": "array", "items": CONTRACT, "maxItems": 20,
                                      "description": "contracts to solve (default: all)"},
                        "exact": {"type": "boolean", "description": "every value exact "
                                  "within the budget, or 503 naming the row that stopped "
@@ -265,6 +311,10 @@ def _problem(error) -> str:
     jsonschema's own messages start with the whole instance, however large it is.
     """
     value, limit, kind = error.instance, error.validator_value, error.validator
+    if isinstance(value, str) and _too_long(error):
+        return f"{len(value)} characters; at most {error.schema['maxLength']}"
+    if kind == "anyOf" and {"pattern": NAME_PATTERN} in limit:
+        return f"{excerpt(value)} is not a name: lower-case letters, digits and '-'"
     if kind == "maxLength":
         return f"{len(value)} characters; at most {limit}"
     if kind == "minLength":
@@ -328,7 +378,10 @@ class RequestSchemas:
         shared = (f"nodes and ms bound all the searches of the request together, and ms is "
                   f"at most {limits.batch_ms:g}; every card or option answers within them, "
                   f"exact where proved, else estimated inside a proved range")
-        batch = {"type": "array", "items": solve, "minItems": 1, "maxItems": limits.batch}
+        # One bad item fails alone: it answers an Error in its place, the others answer.
+        batch = {"type": "array", "minItems": 1, "maxItems": limits.batch,
+                 "items": {"anyOf": [solve, {"description": "anything else: its answer is "
+                                                           "an Error naming the problem"}]}}
         self.requests = {
             "LegalRequest": _legal_request(),
             "SolveRequest": solve,
@@ -348,9 +401,11 @@ class RequestSchemas:
         return _substitute(self.requests, rule_document_schema())
 
     def _make_validators(self) -> dict[str, Draft202012Validator]:
-        """A validator per request schema, and the two-step checks of batches and choices."""
-        checked = _substitute(self.requests, None)
+        """A validator per request schema, and the two-step checks of batches and choices:
+        the schemas the OpenAPI document gives, no looser."""
+        checked = self.documented()
         validators = {name: Draft202012Validator(s) for name, s in checked.items()}
+        self._rule_document = Draft202012Validator(rule_document_schema())
         # A batch's items are checked one by one, so that one bad item fails alone.
         validators["SolveBatch"] = Draft202012Validator(
             {k: v for k, v in checked["SolveBatch"].items() if k != "items"})
@@ -358,18 +413,28 @@ class RequestSchemas:
         # then names the field, where a failed oneOf would only say that no kind fits.
         validators["ChoicesRequest"] = Draft202012Validator(
             {"type": "object", "required": ["kind"], "properties": {"kind": {"enum": list(self.choice_kinds)}}})
-        for name, schema in _substitute(self.choice_kinds, None).items():
+        for name, schema in _substitute(self.choice_kinds, rule_document_schema()).items():
             validators[f"choices:{name}"] = Draft202012Validator(schema)
         return validators
 
     def check(self, name: str, data: Any, noun: str = "field") -> Any:
         """``data`` if it fits the request schema ``name``, else ``InvalidRequestError``
-        naming the field and the limit. A field given as null counts as absent."""
+        naming the field and the limit. A field given as null counts as absent; a
+        number with no fraction is an integer (``_integral``)."""
+        data = _integral(data)
         if isinstance(data, Mapping):
             data = {k: v for k, v in data.items() if v is not None}
         self._check(name, data, noun)
         if name == "ChoicesRequest":
             self._check(f"choices:{data['kind']}", data, noun)
+        return data
+
+    def rule_document(self, data: Any) -> Any:
+        """A rule document checked: ``rules_from_dict`` names what it refuses in its own
+        words, and the document's schema refuses the rest, so that neither is looser."""
+        data = _integral(data)
+        rules_from_dict(data)
+        check_shape(self._rule_document, data)
         return data
 
     def _check(self, name: str, data: Any, noun: str) -> None:
@@ -385,6 +450,7 @@ def check_shape(validator: Draft202012Validator, data: Any, noun: str = "field",
     if error is None:
         return
     error = _within_the_fitting_form(error)
+    _raise_the_readers_error(error, data)
     field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
     field = field.lstrip(".")
     where = f" in {field!r}" if field else ""
@@ -403,20 +469,93 @@ def check_shape(validator: Draft202012Validator, data: Any, noun: str = "field",
     raise InvalidRequestError(f"invalid {where}: {_problem(error)}")
 
 
+#: The reader of each notation a schema gives as a pattern or an enum: a value that the
+#: schema refuses is named by its reader's own error (ParseError "invalid card 'XX'").
+def _read_trump(text: str) -> None:
+    raise InvalidRequestError(f"invalid trump {excerpt(text)}: expected S, H, D or C",
+                              field="trump")
+
+
+def _read_option(text: str) -> None:
+    raise UnknownContractError(f"unknown option {excerpt(text)}: expected one of: "
+                               f"{', '.join(OPTION_NAMES)}")
+
+
+_READERS = {CARD_PATTERN: ("card", Card.parse), DEAL_PATTERN: ("deal", Deal),
+            HAND_PATTERN: ("hand", parse_hand),
+            CARDS_TEXT_PATTERN: ("hand", lambda text: parse_cards(text, "hand")),
+            SEAT_PATTERN: ("seat", Seat.parse), TRUMP_PATTERN: ("trump", _read_trump),
+            TABLE_TRUMP_PATTERN: ("trump", Suit.parse),
+            tuple(OPTION_NAMES): ("option", _read_option)}
+
+
+def _raise_the_readers_error(error, data: Any) -> None:
+    """The reader's own error for the value ``error`` is about, where it has one: a
+    notation's parser, or for anything inside a rule set, ``resolve_variant``. A reader
+    that takes the value leaves the schema's error to be raised."""
+    path = list(error.absolute_path)
+    if "variant" in path:
+        variant = _at(data, path[:path.index("variant") + 1])
+        if isinstance(variant, Mapping):
+            resolve_variant(variant)
+    if not isinstance(error.instance, str) or _too_long(error):
+        return
+    for form in [error, *(error.context or ())]:
+        key = form.validator_value
+        label, reader = _READERS.get(tuple(key) if isinstance(key, list) else key, (None, None)) \
+            if form.validator in ("pattern", "enum") else (None, None)
+        if reader is None:
+            continue
+        try:
+            reader(error.instance)
+        except KingsolveError as exc:
+            if path and isinstance(path[-1], int):      # an item of a list: say which
+                field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+                raise type(exc)(f"invalid {label} at {field.lstrip('.')}: {exc}",
+                                field=exc.field) from None
+            raise
+
+
+def _too_long(error) -> bool:
+    """Whether the value is longer than its schema allows: then the limit is the problem."""
+    limit = error.schema.get("maxLength") if isinstance(error.schema, Mapping) else None
+    return limit is not None and len(error.instance) > limit
+
+
+def _integral(data: Any) -> Any:
+    """``data`` with every float that has no fraction made an int: JSON has one kind of
+    number, and JSON Schema's integer takes 5.0, so the readers (``is_int``) get 5."""
+    kind = type(data)
+    if kind is str or kind is int or kind is bool or data is None:     # most values: fast
+        return data
+    if isinstance(data, float):
+        return int(data) if data.is_integer() else data
+    if kind is dict or isinstance(data, Mapping):
+        return {k: _integral(v) for k, v in data.items()}
+    if kind is list:
+        return [_integral(v) for v in data]
+    return data
+
+
+def _at(data: Any, path: list) -> Any:
+    """The value at ``path`` inside ``data``."""
+    for step in path:
+        data = data[step]
+    return data
+
+
 @lru_cache(maxsize=16)
 def request_schemas(limits: Limits) -> RequestSchemas:
     """The request schemas of ``limits``, made once."""
     return RequestSchemas(limits)
 
 
-def _substitute(schema: Any, document: dict | None) -> Any:
+def _substitute(schema: Any, document: dict) -> Any:
     """``schema`` with every place of a rule set described: a built-in's name or
-    ``document``; with None, any text or object (the shape check's form)."""
+    ``document``."""
     if isinstance(schema, dict):
         if schema.get("$ref") == _DOCUMENT:
             rest = {k: v for k, v in schema.items() if k != "$ref"}
-            if document is None:
-                return {"type": ["string", "object"], **rest}
             return {"anyOf": [{"type": "string", "enum": list(VARIANTS)}, document], **rest}
         return {k: _substitute(v, document) for k, v in schema.items()}
     if isinstance(schema, list):
