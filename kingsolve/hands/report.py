@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..game.cards import Seat
 from ..game.position import Position
@@ -243,7 +243,7 @@ def _match_checks(records: list[Record], hands: list, running: dict, wrong: list
     return checks
 
 
-def _exact(values: dict[Seat, Number], bounds: dict) -> dict[Seat, Number] | None:
+def _exact(values: Mapping[Seat, Number], bounds: Mapping) -> dict[Seat, Number] | None:
     """The values when every seat's is exact, else None."""
     return dict(values) if bounds and len(values) == len(bounds) else None
 
