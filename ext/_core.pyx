@@ -862,6 +862,30 @@ cdef class Core:
         self._set_max(maxmask)
         return bool(lone_safe_mid(&self.c) if self.c.st.count else lone_safe(&self.c))
 
+    def misere_kept(self, int maxmask):
+        """The misère's one-trick bound at the root (a test hook; no trump, no rule
+        comparing ranks, no positive points left, past the first-trick protection):
+        (1 when the maximisers of ``maxmask`` surely take this trick, 0 when the
+        others do, the fewest points, at most 0, they take with it), from lead_kept at
+        a trick start and trick_kept in a trick under way; None when neither holds."""
+        cdef int pts = 0, shed = 0, q
+        cdef uint64_t rel = 0
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        self._set_max(maxmask)
+        if bound_hi(&self.c) != 0 or self.c.R.trump >= 0 or self.c.strict or \
+                (self.c.R.protected and self.c.st.tricks_done == 0):
+            return None
+        if self.c.st.count == 0:
+            if not lead_kept(&self.c, &pts, &rel):
+                return None
+            return (maxmask >> self.c.st.to_move) & 1, pts
+        q = trick_kept(&self.c, &shed, &rel)
+        if q < 0:
+            return None
+        return q, self.c.R.trick_points[self.c.st.tricks_done] \
+            + self.c.st.cur.tpts[self.c.st.count - 1] + shed
+
     def probe(self, int maxmask, int alpha, int beta):
         """One fail-soft alpha-beta search at the root in the window (alpha, beta):
         a value <= alpha is an upper bound, >= beta a lower bound (a diagnostic)."""

@@ -214,7 +214,7 @@ cdef inline int follow_bounds(Search* c, int alpha, int beta, Node* nd, int* val
     # decide the window, the result in *value and its cards in *rel.
     cdef Rules* R = &c.R
     cdef State* st = &c.st
-    cdef int t = st.tricks_done, top = nd.hi, q
+    cdef int t = st.tricks_done, top = nd.hi, q, shed
     cdef uint64_t tmp = 0
     if nd.lo >= 0:
         q = follow_quick(c, nd.lo, nd.hi, alpha, beta, &tmp)
@@ -231,9 +231,9 @@ cdef inline int follow_bounds(Search* c, int alpha, int beta, Node* nd, int* val
                 nd.acc |= tmp
     else:
         if misere(c, nd):
-            q = trick_kept(c, &tmp)
+            q = trick_kept(c, &shed, &tmp)
             if q >= 0:
-                misere_gain(c, q, R.trick_points[t] + st.cur.tpts[st.count - 1],
+                misere_gain(c, q, R.trick_points[t] + st.cur.tpts[st.count - 1] + shed,
                             &nd.lo, &nd.hi)
                 if decides(nd.lo, nd.hi, alpha, beta, value):
                     rel[0] = nd.acc | tmp

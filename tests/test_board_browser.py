@@ -270,6 +270,10 @@ def test_board_reviews_a_pasted_record(server, browser):
             browser.find_elements(By.CSS_SELECTOR, "#review-summary tbody tr")}
     assert rows["E"].split()[1:4] == ["3", "2", "6"] and rows["S"].split()[1:4] == ["3", "0", "0"]
     assert len(browser.find_elements(By.CSS_SELECTOR, "#review-costly button")) == 3
+    # beside each proved mistake, the line best play would have followed instead
+    lines = browser.execute_script(
+        "return [...document.querySelectorAll('.review-line')].map(e => e.textContent);")
+    assert len(lines) == 3 and all(t.startswith("best line: ") for t in lines), lines
 
     # One step on: East's recorded king of spades gave away 3 points; it is marked with its cost.
     browser.find_element(By.ID, "redo").click()

@@ -1043,7 +1043,8 @@
     const token = ++state.token;
     say("Reviewing the record\u2026", "busy");
     $("review").disabled = true;
-    const r = await api("POST", "/api/v1/review", { record: text, ...reviewStart(text), ms: SOLVE_MS });
+    const r = await api("POST", "/api/v1/review",
+                        { record: text, ...reviewStart(text), ms: SOLVE_MS, lines: true });
     $("review").disabled = false;
     if (token !== state.token) return;
     if (!r.ok) { say(`Cannot review: ${r.body.message}`, "error"); return; }
