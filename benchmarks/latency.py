@@ -42,7 +42,7 @@ from kingsolve.game.play import new_position  # noqa: E402
 from kingsolve.game.rules import get_variant  # noqa: E402
 from kingsolve.io.request import solve_request  # noqa: E402
 from kingsolve.search.dispatch import solve_position  # noqa: E402
-from kingsolve.search.solver import Budget  # noqa: E402
+from kingsolve.search.budget import Budget  # noqa: E402
 
 FAMILIES = ("doubles-nt", "doubles-trumps", "singles", "domino")
 
