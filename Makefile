@@ -47,15 +47,17 @@ install-browser:
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; \
 	else echo "warning: chromium and chromium-driver missing (apt-get install chromium chromium-driver as root); the browser test will skip" >&2; fi
 
-# The whole suite, as CI runs it, with the slowest tests named at the end; ruff first
-# (its rules in pyproject.toml, about a second).
+# The whole suite, as CI runs it, with the slowest tests named at the end; ruff and
+# mypy first (their settings in pyproject.toml; a second, and 15 s the first time).
 test: install-test install-browser
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(PY) -m pytest -n 2 -q --durations=15
 
 # The suite without the tests marked slow and the browser's, for a change in progress.
 test-fast: install-test
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(PY) -m pytest -n 2 -q -m "not slow and not browser" --durations=15
 
 # The brute force's values that tests read from tests/data/golden/, solved again.

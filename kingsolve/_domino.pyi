@@ -5,7 +5,7 @@ seat's final score times ``scale``. ``kingsolve.search.domino_solver`` is its on
 """
 
 def solve(
-    hands: tuple[int, int, int, int],
+    hands: tuple[int, ...],
     played: int,
     first_mask: int,
     mover: int,

@@ -14,7 +14,7 @@ import importlib.machinery
 import os
 import sys
 import warnings
-from types import ModuleType
+from types import FrameType, ModuleType
 
 #: Each 0.2 path and where its module is now (to be removed in 0.4); a path whose
 #: names went to several modules gives a module holding the names of each.
@@ -38,7 +38,8 @@ def _importer_stacklevel() -> int:
     """The ``stacklevel`` that points ``warnings.warn``, called by the loader, at the line
     that imported: past ``importlib.import_module`` and this file. ``warnings`` skips the
     frames of the import system's bootstrap by itself, so they are not counted."""
-    frame, level = sys._getframe(2), 1
+    frame: FrameType | None = sys._getframe(2)
+    level = 1
     while frame is not None:
         name = frame.f_code.co_filename
         if not ("importlib" in name and "_bootstrap" in name):

@@ -67,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     given = resolve_variant(document) if document is not None else \
         None if args.variant is None else get_variant(args.variant)
     variant = choice_variant(args.kind, given)
+    if variant is None:         # the loop above asked for --variant where a kind has no own
+        raise InvalidRequestError(f"choices {args.kind} needs --variant or --rules")
     if (args.deal is None) == (args.seed is None):
         raise InvalidRequestError("give exactly one of --deal and --seed")
     deal = Deal(args.deal) if args.deal is not None else Deal.random(args.seed, deck=variant.deck)

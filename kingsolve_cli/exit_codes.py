@@ -25,6 +25,8 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130, "interrupted (Ctrl-C)"
     BROKEN_PIPE = 141, "the output's reader closed the pipe (`kingsolve solve ... | head`)"
 
+    meaning: str
+
     def __new__(cls, code: int, meaning: str) -> "ExitCode":
         member = int.__new__(cls, code)
         member._value_ = code

@@ -101,7 +101,12 @@ def test_make_test_runs_the_whole_suite_and_test_fast_leaves_out_the_slow(tmp_pa
     venv = _fake_venv(tmp_path)
     (venv / ".installed-test").touch()
     (venv / ".installed-serve").touch()
-    assert f"{venv}/bin/python -m ruff check ." in _make_dry_run("test", venv).splitlines()
+    for target in ("test", "test-fast"):
+        commands = _make_dry_run(target, venv).splitlines()
+        # the linter and the type checker before the tests
+        assert commands.index(f"{venv}/bin/python -m ruff check .") \
+            < commands.index(f"{venv}/bin/python -m mypy") \
+            < next(i for i, line in enumerate(commands) if "-m pytest" in line)
     whole = [line for line in _make_dry_run("test", venv).splitlines() if "-m pytest" in line]
     fast = [line for line in _make_dry_run("test-fast", venv).splitlines() if "-m pytest" in line]
     assert whole == [f"{venv}/bin/python -m pytest -n 2 -q --durations=15"]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask, send_from_directory
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from kingsolve import __version__
@@ -97,7 +98,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config.update(DEFAULTS)
     app.config.update(settings)
-    app.json.sort_keys = False
+    if isinstance(app.json, DefaultJSONProvider):     # answers keep their fields' order
+        app.json.sort_keys = False
     app.extensions["kingsolve"] = ApiState(Schemas(app.config, server_limits(app.config)))
     app.register_blueprint(bp)
     install_limits(app)

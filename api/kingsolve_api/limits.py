@@ -151,6 +151,7 @@ class SearchGate:
         # Locked under another name first, so that no one takes it for a dead one's ticket.
         draft = os.path.join(self.queue, "." + name)
         fd = _try_lock(draft)
+        assert fd is not None       # the draft's name is this thread's own: no one else locks it
         os.rename(draft, os.path.join(self.queue, name))
         return name, fd
 

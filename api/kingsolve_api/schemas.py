@@ -442,7 +442,7 @@ def _post(summary: str, request: str, response: dict, busy: bool = False) -> dic
     body = {"required": True, "content": {
         "application/json": {"schema": _ref(request)},
         "application/msgpack": {"schema": _ref(request)}}}
-    out = {"post": {"summary": summary, "requestBody": body,
+    out: dict[str, Any] = {"post": {"summary": summary, "requestBody": body,
                     "responses": {"200": response, **_ERRORS}}}
     if busy:
         out["post"]["responses"]["503"] = _answer("Error", "the search went over its budget, "

@@ -72,7 +72,7 @@ class Suit(enum.IntEnum):
         return "♠♥♦♣"[self]
 
     @classmethod
-    def parse(cls, text: str) -> "Suit":
+    def parse(cls, text: "str | Suit") -> "Suit":
         """Parse a suit letter or symbol in either case.
 
         >>> Suit.parse("h"), Suit.parse("♣")
@@ -121,7 +121,7 @@ class Rank(enum.IntEnum):
         return _RANK_LETTERS[self - 2]
 
     @classmethod
-    def parse(cls, text: str) -> "Rank":
+    def parse(cls, text: "str | Rank") -> "Rank":
         """Parse a rank letter in either case, ``10`` for ``T`` included.
 
         >>> Rank.parse("10"), Rank.parse("q")
@@ -162,7 +162,7 @@ class Seat(enum.IntEnum):
         return Seat((self + 2) % 4)
 
     @classmethod
-    def parse(cls, text: str) -> "Seat":
+    def parse(cls, text: "str | Seat") -> "Seat":
         """Parse a seat letter ``N E S W`` (or its full name) in either case."""
         if isinstance(text, Seat):
             return text
@@ -193,7 +193,7 @@ class Card:
     suit: Suit
     rank: Rank
 
-    def __init__(self, text_or_suit: "str | Suit | int", rank: "Rank | int | None" = None) -> None:
+    def __init__(self, text_or_suit: "str | Suit | int", rank: "str | Rank | int | None" = None) -> None:
         if rank is None:
             parsed = Card.parse(text_or_suit)  # type: ignore[arg-type]
             suit, rank = parsed.suit, parsed.rank

@@ -10,7 +10,7 @@ the sampler's inferences read too. Hands are card masks (bit ``16 * suit + rank`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
@@ -18,6 +18,9 @@ from ..errors import IllegalPlayError, InvalidDealError, InvalidRequestError, Pa
 from .rule_documents import resolve_variant
 from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract
 from .trick_rules import breaks_suit, ends_early, legal_mask, legal_with_reason, trick_winner_index
+
+if TYPE_CHECKING:
+    from .domino import DominoPosition
 
 __all__ = ["Position", "Trick", "parse_played_card", "check_seats", "check_trump",
            "NO_TRUMP_WORDS"]
@@ -73,7 +76,8 @@ class Position:
         self.n_tricks = self.deal.tricks
         self.tables: ContractTables = compile_contract(self.contract, self.n_tricks, self.trump)
         self._next = {s: self.variant.next_seat(s, self.seats) for s in self.seats}
-        self.hands = list(self.deal.hands)
+        # a seat not in play holds no cards: 0, where the deal says None
+        self.hands: list[int] = [m or 0 for m in self.deal.hands]
         self.played = 0
         self.broken = 0         # the cards played that broke their suit (trick_rules.breaks_suit)
         self.trick: list[tuple[Seat, int]] = []
@@ -151,8 +155,11 @@ class Position:
 
     def _legal_with_reason(self, hand: int) -> tuple[int, str]:
         """The legal mask of ``hand`` on move now, and why the other cards are not."""
+        seat = self.to_move
+        if seat is None:
+            return 0, "the hand is already complete"
         return legal_with_reason(self.tables, hand, [b for _, b in self.trick], self.broken,
-                                 not self.tricks, self.to_move.name)
+                                 not self.tricks, seat.name)
 
     # --- moves ----------------------------------------------------------------------
     def play(self, card: "Card | str", index: int | None = None) -> Trick | None:
@@ -240,7 +247,7 @@ class Position:
                 f"doubles={self.doubles!r}, play={[str(c) for c in self.record]!r})")
 
 
-def parse_played_card(position, card: "Card | str", index: int | None) -> tuple[Seat, Card, str]:
+def parse_played_card(position: Position | DominoPosition, card: "Card | str", index: int | None) -> tuple[Seat, Card, str]:
     """The seat on move, the parsed card and its place in the record, for ``play``.
 
     Shared by the trick and the domino engines: raises ``ParseError`` naming the card
@@ -271,7 +278,7 @@ def parse_played_card(position, card: "Card | str", index: int | None) -> tuple[
 NO_TRUMP_WORDS = ("", "-", "none", "NT", "nt")
 
 
-def check_trump(contract: Contract, trump) -> Suit | None:
+def check_trump(contract: Contract, trump: "Suit | str | None") -> Suit | None:
     """The trump suit ``contract`` is played with (None for no trump), checked against it."""
     if trump is None or trump in NO_TRUMP_WORDS:
         if contract.trump == TRUMP_NAMED:

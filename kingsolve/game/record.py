@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from .cards import Card, Seat, Suit
 from ..checks import check_fields, is_int
@@ -49,7 +49,17 @@ from .deal import Deal
 from ..errors import KingsolveError, ParseError, excerpt
 from .numbers import JSON_SAFE_INT
 from .rule_documents import rules_from_json
-from .rules import TRUMP_NONE, VARIANTS, RuleSet, get_variant
+from .rules import TRUMP_NONE, VARIANTS, Contract, RuleSet, get_variant
+
+if TYPE_CHECKING:
+    from .domino import DominoPosition
+    from .position import Position
+
+_Parsed = TypeVar("_Parsed")
+#: A record's tags by name: each tag's text and the line it came from.
+_TagLines = Mapping[str, tuple[str, int]]
+#: The ``Score`` tag read: each seat in play and its points.
+_Score = tuple[tuple[Seat, int], ...]
 
 __all__ = ["Record", "RecordError", "parse_records", "format_records", "read_records",
            "TAGS"]
@@ -115,8 +125,9 @@ class Record:
             object.__setattr__(self, "dealer", Seat.parse(self.dealer))
         if self.trump is not None:
             object.__setattr__(self, "trump", Suit.parse(self.trump))
-        if not isinstance(self.deal, Deal):
-            object.__setattr__(self, "deal", Deal(self.deal))
+        loose: Any = self.deal      # PBN text too, like the other fields' loose forms
+        if not isinstance(loose, Deal):
+            object.__setattr__(self, "deal", Deal(loose))
         object.__setattr__(self, "options", tuple(self.options))
         object.__setattr__(self, "play", tuple(Card.parse(c) for c in self.play))
 
@@ -138,7 +149,7 @@ class Record:
         """False only for a festa settled ``433`` (docs/rules.md 6): no trump, no play."""
         return self.festa != "433"
 
-    def position(self, cards: int | None = None):
+    def position(self, cards: int | None = None) -> Position | DominoPosition:
         """The play engine's position after the first ``cards`` cards (all by default).
 
         A ``Position`` for a trick contract, a ``DominoPosition`` for the domino.
@@ -292,7 +303,7 @@ class Record:
             raise RecordError(re.sub(r"^line 0: ", "", str(exc))) from None
 
     @classmethod
-    def from_position(cls, position, **tags: Any) -> "Record":
+    def from_position(cls, position: Position | DominoPosition, **tags: Any) -> "Record":
         """The record of a position's play so far (``Position`` or ``DominoPosition``)."""
         contract = position.contract.name
         rules = position.variant
@@ -487,13 +498,17 @@ class _Tags:
     def value(self, tag: str) -> str | None:
         return self.tags[tag][0] if tag in self.tags else None
 
+    def text(self, tag: str) -> str:
+        """The text of a tag the record is known to hold."""
+        return self.tags[tag][0]
+
     def line_of(self, tag: str) -> int:
         return self.tags[tag][1] if tag in self.tags else self.first_line
 
     def error(self, tag: str, exc: KingsolveError) -> RecordError:
         return RecordError(f"tag {tag}: {exc}", self.line_of(tag))
 
-    def required(self, tag: str, parse):
+    def required(self, tag: str, parse: Callable[[str], _Parsed]) -> _Parsed:
         if tag not in self.tags:
             raise RecordError(f"missing tag {excerpt(tag)} in the record starting here",
                               self.first_line)
@@ -543,7 +558,7 @@ def _build(tags: dict[str, tuple[str, int]], play_lines: list[tuple[int, list[st
                     hand=hand, seed=t.value("Seed"), sale=sale, bid=bid, festa=festa,
                     score=score, house_rules=house_rules)
     if score is not None and position.complete:
-        _check_score(t, record)
+        _check_score(t, record, score)
     return record
 
 
@@ -557,15 +572,15 @@ def _variant_tags(t: _Tags) -> tuple[RuleSet, str | None]:
     if named is not None and named != rules.name:
         raise RecordError(f"tag Variant: {excerpt(named)} is not the name of the tag Rules' "
                           f"rule set, {rules.name!r}", t.line_of("Variant"))
-    return rules, compact_json(json.loads(t.value("Rules")))
+    return rules, compact_json(json.loads(t.text("Rules")))
 
 
-def _contract_tags(t: _Tags, variant: RuleSet):
+def _contract_tags(t: _Tags, variant: RuleSet) -> tuple[Contract, tuple[str, ...]]:
     """The contract, with its ``Options`` applied, and the options' names."""
     contract = t.required("Contract", variant.contract)
     options: tuple[str, ...] = ()
-    if "Options" in t and t.value("Options") not in ("", "-"):
-        options = tuple(t.value("Options").split())
+    if "Options" in t and t.text("Options") not in ("", "-"):
+        options = tuple(t.text("Options").split())
         try:
             contract = contract.with_options(options)
         except KingsolveError as exc:
@@ -573,7 +588,7 @@ def _contract_tags(t: _Tags, variant: RuleSet):
     return contract, options
 
 
-def _leader_tags(t: _Tags, variant: RuleSet, contract, deal: Deal, dealer: Seat | None,
+def _leader_tags(t: _Tags, variant: RuleSet, contract: Contract, deal: Deal, dealer: Seat | None,
                  from_json: bool) -> Seat:
     """The leader: ``Leader``, else ``Play``, else the seat after the dealer (tricks only)."""
     leader = t.seat("Leader")
@@ -596,7 +611,7 @@ def _leader_tags(t: _Tags, variant: RuleSet, contract, deal: Deal, dealer: Seat 
 def _doubles_tag(t: _Tags) -> bool:
     if "Doubles" not in t:
         return False
-    value = t.value("Doubles").lower()
+    value = t.text("Doubles").lower()
     if value not in ("true", "false", "yes", "no", "1", "0"):
         raise RecordError(f"tag Doubles: invalid value {excerpt(t.value('Doubles'))}: expected "
                           f"true or false", t.line_of("Doubles"))
@@ -604,10 +619,10 @@ def _doubles_tag(t: _Tags) -> bool:
 
 
 def _trump_tag(t: _Tags) -> Suit | None:
-    if "Trump" not in t or t.value("Trump").upper() in _NO_TRUMP:
+    if "Trump" not in t or t.text("Trump").upper() in _NO_TRUMP:
         return None
     try:
-        return Suit.parse(t.value("Trump"))
+        return Suit.parse(t.text("Trump"))
     except ParseError as exc:
         raise t.error("Trump", exc) from None
 
@@ -616,8 +631,8 @@ def _trump_tag(t: _Tags) -> Suit | None:
 _FIELD_TAGS = {"trump": "Trump", "doubles": "Doubles", "deal": "Deal", "leader": "Leader"}
 
 
-def _start_position(t: _Tags, variant: RuleSet, contract, deal: Deal, leader: Seat,
-                    trump: Suit | None, doubles: bool):
+def _start_position(t: _Tags, variant: RuleSet, contract: Contract, deal: Deal, leader: Seat,
+                    trump: Suit | None, doubles: bool) -> Position | DominoPosition:
     """The play engine's position before the first card, every engine check named by tag."""
     from .play import new_position
     try:
@@ -633,22 +648,25 @@ def _start_position(t: _Tags, variant: RuleSet, contract, deal: Deal, leader: Se
         raise t.error(tag, exc) from None
 
 
-def _check_score(t: _Tags, record: Record) -> None:
+def _check_score(t: _Tags, record: Record, score: _Score) -> None:
     """``RecordError`` when the ``Score`` tag differs from what the complete play scores."""
     played = record._played_scores()
-    if played is not None and played != dict(record.score):
+    if played is not None and played != dict(score):
         shown = " ".join(f"{s.name} {v}" for s, v in played.items())
         raise RecordError(f"tag Score {excerpt(t.value('Score'))} does not match the play, which "
                           f"scores {excerpt(shown)}", t.line_of("Score"))
 
 
-def _play(position, kind: str, play_lines: list[tuple[int, list[str]]],
+def _play(position: Position | DominoPosition, kind: str, play_lines: list[tuple[int, list[str]]],
           from_json: bool) -> list[Card]:
+    from .position import Position
     cards: list[Card] = []
-    per_trick = len(position.seats) if kind == "tricks" else None
+    # a trick contract's text is a trick a line; the domino's, lines of a fixed length
+    tricks = position if kind == "tricks" and isinstance(position, Position) else None
+    per_trick = None if tricks is None else len(tricks.seats)
     for i, (number, tokens) in enumerate(play_lines):
-        if per_trick is not None and not from_json:
-            trick = position.trick_number + 1
+        if tricks is not None and per_trick is not None and not from_json:
+            trick = tricks.trick_number + 1
             if len(tokens) > per_trick:
                 raise RecordError(f"trick {trick} has {len(tokens)} cards "
                                   f"{excerpt(' '.join(tokens))}, expected {per_trick}", number)
@@ -657,7 +675,7 @@ def _play(position, kind: str, play_lines: list[tuple[int, list[str]]],
                                   f"{excerpt(' '.join(tokens))}, expected {per_trick} (only the last "
                                   f"line may stop mid-trick)", number)
         for token in tokens:
-            where = (f"trick {position.trick_number + 1}" if per_trick is not None
+            where = (f"trick {tricks.trick_number + 1}" if tricks is not None
                      else f"card {len(cards) + 1}")
             try:
                 card = Card.parse(token)
@@ -686,7 +704,7 @@ def _int_tag(tags: dict[str, tuple[str, int]], tag: str, minimum: int = 0) -> in
     return int(value)
 
 
-def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
+def _sale_tag(tags: _TagLines, variant: RuleSet, contract: str, dealer: Seat | None) -> tuple[Seat, int] | None:
     if "Sale" not in tags:
         return None
     value, line = tags["Sale"]
@@ -708,7 +726,7 @@ def _sale_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None):
     return (buyer, int(parts[1]))
 
 
-def _festa_hand_tag(tags, tag: str, what: str, variant: RuleSet, contract: str,
+def _festa_hand_tag(tags: _TagLines, tag: str, what: str, variant: RuleSet, contract: str,
                     dealer: Seat | None) -> tuple[str, int] | None:
     """(value, line) of a tag only a Portuguese festa hand takes (docs/rules.md 6), or None."""
     if tag not in tags:
@@ -725,7 +743,7 @@ def _festa_hand_tag(tags, tag: str, what: str, variant: RuleSet, contract: str,
     return value, line
 
 
-def _festa_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None) -> str | None:
+def _festa_tag(tags: _TagLines, variant: RuleSet, contract: str, dealer: Seat | None) -> str | None:
     found = _festa_hand_tag(tags, "Festa", "festa outcomes", variant, contract, dealer)
     if found is None:
         return None
@@ -749,9 +767,10 @@ def _festa_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None) -> st
     return outcome
 
 
-def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
+def _unplayed_433(tags: _TagLines, variant: str, contract: str, deal: Deal, leader: Seat,
                   dealer: Seat | None, doubles: bool, trump: Suit | None,
-                  options: tuple[str, ...], play_lines, hand, score, line_of,
+                  options: tuple[str, ...], play_lines: list[tuple[int, list[str]]],
+                  hand: int | None, score: _Score | None, line_of: Callable[[str], int],
                   house_rules: str | None) -> Record:
     """docs/rules.md 6 (3): a festa settled 433 has no trump and no play."""
     if trump is not None:
@@ -773,8 +792,8 @@ def _unplayed_433(tags, variant: str, contract: str, deal: Deal, leader: Seat,
     return record
 
 
-def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None,
-             festa: str | None = None):
+def _bid_tag(tags: _TagLines, variant: RuleSet, contract: str, dealer: Seat | None,
+             festa: str | None = None) -> tuple[Seat, int, str] | None:
     found = _festa_hand_tag(tags, "Bid", "bids", variant, contract, dealer)
     if found is None:
         return None
@@ -801,7 +820,7 @@ def _bid_tag(tags, variant: RuleSet, contract: str, dealer: Seat | None,
     return (bidder, int(parts[1]), kind)
 
 
-def _score_tag(tags, deal: Deal):
+def _score_tag(tags: _TagLines, deal: Deal) -> _Score | None:
     if "Score" not in tags:
         return None
     value, line = tags["Score"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Mapping
+from typing import Any, Collection, Mapping, Sequence
 
 from .cards import CARD_PATTERN, END_PATTERN, MAX_CARD_TEXT, Card, Seat, Suit, deck_mask, mask_of_cards
 from ..checks import is_int
@@ -108,13 +108,13 @@ def _int(where: str, value: Any, lo: int = -MAX_POINTS, hi: int = MAX_POINTS) ->
     return value
 
 
-def _choice(where: str, value: Any, choices) -> Any:
+def _choice(where: str, value: Any, choices: Collection[str]) -> Any:
     if not isinstance(value, str) or value not in choices:
         raise _expected(where, f"one of {', '.join(choices)}", value)
     return value
 
 
-def _object(where: str, value: Any, fields) -> Mapping[str, Any]:
+def _object(where: str, value: Any, fields: Collection[str]) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise _expected(where, "a JSON object", value)
     unknown = sorted(str(k) for k in value if k not in fields)
@@ -157,7 +157,7 @@ def _lead(where: str, value: Any) -> tuple[Suit | None, int]:
     return Suit.parse(suit), LeadMode[mode]
 
 
-def _contract(where: str, name: str, doc: Any, deck: int, players) -> Contract:
+def _contract(where: str, name: str, doc: Any, deck: int, players: Sequence[int]) -> Contract:
     """One contract entry, every field checked against the rule set's deck."""
     doc = _object(where, doc, CONTRACT_FIELDS)
     if "name" in doc and doc["name"] != name:
@@ -332,10 +332,10 @@ def rules_from_dict(document: Any) -> RuleSet:
     contracts = {}
     # the base's contracts a document leaves alone are the base's own, read when it
     # was made, as long as they are played with the same deck and players
-    same = base is not None and base.deck == deck and list(base.players) == list(players)
+    same = base if base is not None and base.deck == deck and list(base.players) == list(players) else None
     for key, entry in entries.items():
-        if same and key in base.contracts and entry is base.document["contracts"].get(key):
-            contracts[key] = base.contracts[key]
+        if same is not None and key in same.contracts and entry is same.document["contracts"].get(key):
+            contracts[key] = same.contracts[key]
             continue
         where = f"contracts.{_name('contracts', key)}"
         contracts[key] = _contract(where, key, entry, deck, players)

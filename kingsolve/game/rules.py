@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping, cast
 
 from .cards import Card, Rank, Seat, Suit, deck_mask, format_cards
 from ..errors import InvalidRequestError, UnknownContractError, UnknownVariantError, excerpt
@@ -53,7 +53,7 @@ TRUMP_NAMED = "named"          # the caller names a suit (trumps, festa)
 TRUMP_NAMED_OR_NONE = "named-or-none"  # a suit or no trump (Wikipedia trumps)
 
 
-def mask_where(pred, deck: int = 52) -> int:
+def mask_where(pred: Callable[[Card], object], deck: int = 52) -> int:
     """The mask of the cards of a deck for which ``pred(card)`` holds."""
     out = 0
     full = deck_mask(deck)
@@ -332,7 +332,8 @@ class RuleSet:
     @property
     def quotas(self) -> dict[str, int]:
         """The Turkish chooser's quotas (docs/rules.md 7): the rule set's, defaults filled in."""
-        return {**TURKISH_QUOTAS, **self.extra.get("quotas", {})}
+        # a document's quotas were checked as integers when it was read (rule_documents)
+        return {**TURKISH_QUOTAS, **cast("Mapping[str, int]", self.extra.get("quotas", {}))}
 
     def next_seat(self, seat: Seat, seats: Iterable[Seat] = tuple(Seat)) -> Seat:
         """The next seat in play direction among ``seats``."""

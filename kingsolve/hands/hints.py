@@ -36,7 +36,7 @@ from .match import contract_total
 from ..game.position import Position
 from ..search.budget import Budget
 from ..search.result import Solver
-from ..game.numbers import json_int
+from ..game.numbers import Number, json_int
 from ..game.rule_documents import resolve_variant
 from ..game.rules import RuleSet
 from .sampling import DealSampler, SeatView
@@ -322,7 +322,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     if view.complete:
         raise InvalidRequestError("the hand is complete: there is no card to play")
     if view.to_move != view.seat:
-        raise InvalidRequestError(f"seat {view.seat.name} is not on move: {view.to_move.name} is")
+        raise InvalidRequestError(f"seat {view.seat.name} is not on move: {view.to_move} is")
     sampler = DealSampler(view)
     deals = sampler.iter_sample(seed)
     first = next(deals)
@@ -360,7 +360,7 @@ class _CardJob:
         return Position(view.variant, view.contract, deal, leader=view.leader, trump=view.trump,
                         doubles=self.doubles, play=self.record)
 
-    def __call__(self, deal: Deal, b: Budget) -> tuple[dict[Card, float], list[Card]]:
+    def __call__(self, deal: Deal, b: Budget) -> tuple[Mapping[Card, float | Number], list[Card]]:
         from ..search.solver import rollout_values
         p = self.position(deal)
         seat = self.view.seat
@@ -419,6 +419,7 @@ def _option_values(rs: RuleSet, seat: Seat, hand, opts: Sequence[_Option], seats
         out = {}
         for o in opts:
             pos = Position(rs, o.contract, deal, leader=o.leader, trump=o.trump)
+            values: Mapping[Seat, Number]
             if solver is None:
                 values = playout_values(pos, list(seats), horizon, b)
             else:
@@ -572,7 +573,7 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     names = list(contracts) if contracts is not None else list(rs.contracts)
     if not names:
         raise InvalidRequestError("invalid contracts: expected at least one to choose from")
-    opts = []
+    opts: list[_Option] = []
     for name in names:
         c = rs.contract(name)
         if c.takes_trump:
@@ -638,8 +639,8 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
         return _finish("festa", seat, game, len(results), seed, budget, start, detail,
                        horizon=_used_horizon(rs, horizon, solver))
     mean = {k: sum(v) / len(v) for k, v in game.items()}
-    best_plus = max((k for k in game if not k.startswith("null")), key=mean.get)
-    best_null = max((k for k in game if k.startswith("null")), key=mean.get)
+    best_plus = max((k for k in game if not k.startswith("null")), key=mean.__getitem__)
+    best_null = max((k for k in game if k.startswith("null")), key=mean.__getitem__)
     values: dict[str, list[float]] = {}
     extra: dict[str, dict] = {}
     tricks = 13

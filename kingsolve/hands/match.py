@@ -161,6 +161,12 @@ class Festa:
     def four_three_three(cls) -> "Festa":
         return cls("433")
 
+    def offer(self) -> tuple[Seat, Bid]:
+        """The bidder and the bid of a festa ``accepted`` or ``refused``."""
+        if self.bidder is None or self.bid is None:
+            raise ScoreSheetError(f"festa outcome {self.outcome!r} has no bidder and bid")
+        return self.bidder, self.bid
+
     def to_dict(self) -> dict:
         out: dict = {"outcome": self.outcome}
         if self.bidder is not None:
@@ -430,8 +436,10 @@ class ScoreSheet:
             raise ScoreSheetError(f"invalid {where}: the chooser ({sched.leader.name}) picks the "
                                   f"contract; name it (contract=...)")
         if self.variant.lacks("chooser") is None:
-            check_turkish_choices([(h.leader, h.contract) for h in self.hands]
-                                  + [(sched.leader, contract)], variant=self.variant)
+            # a chooser's hands each name their chooser (the leader) and contract
+            chosen = [(h.leader, h.contract) for h in self.hands] + [(sched.leader, contract)]
+            check_turkish_choices([(s, c) for s, c in chosen if s is not None and c is not None],
+                                  variant=self.variant)
         return contract
 
     def _played(self, sched: ScheduledHand, hand: Any, contract: str | None,
@@ -440,7 +448,7 @@ class ScoreSheet:
         """(points of the play, leader, trump) from a finished position or bare scores."""
         kind = None if contract is None else self.variant.contract(contract).kind
         trump_suit = None if trump is None else Suit.parse(trump)
-        leader = sched.leader
+        leader: Seat | None = sched.leader
         if contract is None:            # 433: no play
             if hand is not None:
                 raise ScoreSheetError(f"invalid {where}: a festa settled 433 has no play")
@@ -495,7 +503,8 @@ class ScoreSheet:
         host = sched.dealer
         assert host is not None
         if festa.outcome == "accepted":
-            return (festa.bidder, self.variant.next_seat(festa.bidder, self.seats))
+            bidder, _ = festa.offer()
+            return (bidder, self.variant.next_seat(bidder, self.seats))
         if festa.outcome == "refused":
             return (self.variant.next_seat(host, self.seats),)
         return (host, self.variant.next_seat(host, self.seats))
@@ -506,16 +515,14 @@ class ScoreSheet:
                 raise ScoreSheetError(f"invalid {where}: a festa settled 433 is not played, got "
                                       f"contract {contract!r}")
             return None
-        if festa.outcome == "accepted":
-            if festa.bidder == self.next_hand().dealer:
-                raise ScoreSheetError(f"invalid {where}: the host ({festa.bidder.name}) does not "
+        upcoming = self.next_hand()
+        host = None if upcoming is None else upcoming.dealer
+        if festa.outcome in ("accepted", "refused"):
+            bidder, bid = festa.offer()
+            if bidder == host:
+                raise ScoreSheetError(f"invalid {where}: the host ({bidder.name}) does not "
                                       f"bid on its own festa")
-            needed = "festa" if festa.bid.kind == "plus" else "null"
-        elif festa.outcome == "refused":
-            if festa.bidder == self.next_hand().dealer:
-                raise ScoreSheetError(f"invalid {where}: the host ({festa.bidder.name}) does not "
-                                      f"bid on its own festa")
-            needed = "null"
+            needed = "festa" if festa.outcome == "accepted" and bid.kind == "plus" else "null"
         else:
             if contract not in ("festa", "null"):
                 raise ScoreSheetError(f"invalid {where}: the host plays 'festa' or 'null', got "
@@ -525,7 +532,7 @@ class ScoreSheet:
             return needed
         if contract != needed:
             what = ("'8 or null' refused: the host plays" if festa.outcome == "refused" else
-                    f"an accepted {festa.bid.kind} bid is played as")
+                    f"an accepted {festa.offer()[1].kind} bid is played as")
             raise ScoreSheetError(f"invalid {where}: {what} {needed!r}, got {contract!r}")
         return contract
 
@@ -556,8 +563,9 @@ class ScoreSheet:
         assert host is not None
         if festa.outcome == "accepted":
             # docs/rules.md 6 (1): the bidder pays the bid's points to the host.
-            scores[festa.bidder] -= festa.bid.points
-            scores[host] += festa.bid.points
+            bidder, bid = festa.offer()
+            scores[bidder] -= bid.points
+            scores[host] += bid.points
         elif festa.outcome == "433":
             # docs/rules.md 6 (3): the host scores 4 tricks (100), each other seat 3 (75).
             for s in self.seats:
@@ -567,13 +575,14 @@ class ScoreSheet:
     # --- output --------------------------------------------------------------------------
     def to_dict(self) -> dict:
         """The sheet as JSON: the hands with their scores and running totals."""
+        upcoming = self.next_hand()
         out: dict[str, Any] = {
             "variant": self.variant.name, "players": self.players, "doubles": self.doubles,
             "seats": [s.name for s in self.seats],
             "hands": [h.to_dict() for h in self.hands],
             "totals": {s.name: json_number(v) for s, v in self.totals().items()},
             "complete": self.complete,
-            "next": None if self.complete else self.next_hand().to_dict(),
+            "next": None if upcoming is None else upcoming.to_dict(),
         }
         if self.doubles:
             out["side_totals"] = {k: json_number(v) for k, v in self.side_totals().items()}

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..game.cards import Seat
+from ..game.position import Position
 from ..errors import InvalidRequestError
 from ..game.record import Record, parse_records
 from ..search.budget import Budget
@@ -31,9 +32,10 @@ def hand_total(record: Record) -> Number:
     """The points a complete hand of this contract hands out in all (docs/rules.md 3, 9)."""
     if not record.is_played:
         return sum(record.adjustments().values())   # festa settled 433 (docs/rules.md 6)
-    if record.is_domino:
-        return 0  # the winner(s) take exactly what the losers lose
-    t = record.position(0).tables
+    start = record.position(0)
+    if not isinstance(start, Position):
+        return 0  # the domino: the winner(s) take exactly what the losers lose
+    t = start.tables
     return (t.points_of_mask(record.deal.mask) + sum(t.trick_points)
             + t.seat_constant * record.deal.players)
 
@@ -143,8 +145,8 @@ def match_report(records: "Sequence[Record] | str", budget: Budget | None = None
     budget = budget or Budget()
     began = time.perf_counter()
     seats = list(records[0].deal.seats)
-    running = {s: 0 for s in seats}
-    costs_total = {s: 0 for s in seats}
+    running: dict[Seat, Number] = {s: 0 for s in seats}
+    costs_total: dict[Seat, Number] = {s: 0 for s in seats}
     hands, wrong, nodes = [], [], 0
     for i, record in enumerate(records):
         values, costs, rv = _hand_values(record, budget, review_play, from_trick, solver, lines)
@@ -241,7 +243,7 @@ def _match_checks(records: list[Record], hands: list, running: dict, wrong: list
     return checks
 
 
-def _exact(values: dict[Seat, Number], bounds: dict) -> dict[Seat, Number] | None:
+def _exact(values: Mapping[Seat, Number], bounds: Mapping) -> dict[Seat, Number] | None:
     """The values when every seat's is exact, else None."""
     return dict(values) if bounds and len(values) == len(bounds) else None
 

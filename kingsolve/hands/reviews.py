@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from ..search.analysis import Analysis, format_number, value_text
 from ..game.cards import Card, Seat
+from ..game.position import Position
 from ..checks import check_int, is_int
 from ..errors import InvalidRequestError, KingsolveError, SolveTimeout, excerpt
 from ..game.record import Record
@@ -239,7 +240,7 @@ class Review:
         if c.mistake == "proved":
             mark, cost = "*", (f"cost {format_number(c.cost, False)}" if c.cost is not None
                                else f"cost at least {format_number(c.min_cost, False)}")
-        elif c.mistake == "estimated":
+        elif c.mistake == "estimated" and c.estimated_cost is not None:
             mark, cost = "~", f"cost ≈{format_number(c.estimated_cost, False)}, not proved"
         elif c.forced:
             return "=", None
@@ -266,6 +267,7 @@ class Review:
         cells: list[str] = []
         for i, card in enumerate(r.play):
             seat = pos.to_move
+            assert seat is not None     # a card follows: the hand goes on
             c = by_index.get(i)
             mark = " "
             if c is not None:
@@ -273,7 +275,7 @@ class Review:
                 if note is not None:
                     notes.append(note)
             cells.append(f"{seat.name} {card}{mark}")
-            if r.is_domino:
+            if not isinstance(pos, Position):     # the domino
                 pos.play(card)
                 head, tail, ends = f"{i - len(cells) + 2:>3}", "", len(cells) == 4
             else:
@@ -313,7 +315,7 @@ def _summary_text(s: SeatSummary) -> str:
         text = f"none proved in {s.cards} cards"
     if s.estimated:
         big = s.largest_estimated
-        assert big is not None
+        assert big is not None and big.estimated_cost is not None
         text += (f"; by estimate ≈{format_number(s.estimated_cost, False)} more in "
                  f"{_cards(s.estimated)}, largest {big.card} "
                  f"(≈{format_number(big.estimated_cost, False)})"
@@ -352,7 +354,8 @@ def _seat_summary(seat: Seat, mine: list[CardReview]) -> SeatSummary:
     return SeatSummary(seat, len(mine), sum((c.min_cost for c in proved), 0), len(proved),
                        first_largest(proved, lambda c: c.min_cost),
                        sum(1 for c in mine if not c.solved), len(guessed),
-                       sum((c.estimated_cost for c in guessed), 0),
+                       # every mistake by estimate has its estimated cost
+                       sum((cost for c in guessed if (cost := c.estimated_cost) is not None), 0),
                        first_largest(guessed, lambda c: c.estimated_cost))
 
 
@@ -392,8 +395,9 @@ def review(record: "Record | str", budget: Budget | None = None, from_trick: int
             a = analyse_position(pos, seats, share, solver, cards=False)
         else:
             mover = pos.to_move
+            assert mover is not None    # card i follows: the hand goes on
             a = analyse_position(pos, seats if i == start else [mover], share, solver)
-            head = dict(index=i, trick=None if record.is_domino else pos.trick_number + 1,
+            head = dict(index=i, trick=pos.trick_number + 1 if isinstance(pos, Position) else None,
                         seat=mover, card=record.play[i], forced=len(pos.legal_cards()) == 1)
             found[i] = _card_review(head, a, record.play[i], mover)
             if lines and found[i].mistake == "proved" and found[i].before is not None:

@@ -18,7 +18,7 @@ import json
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 import threading
 from typing import Any, BinaryIO, Callable, Iterator, Mapping, Sequence
@@ -26,7 +26,7 @@ from typing import Any, BinaryIO, Callable, Iterator, Mapping, Sequence
 from ..errors import InvalidRequestError, KingsolveError, ParseError, SolveTimeout
 from ..search.budget import Budget
 from .limits import LIMITS, Limits
-from .request import REQUESTS
+from .request import REQUESTS, Request
 
 __all__ = ["BatchSummary", "run_batch", "read_requests", "answer", "answers", "OPERATIONS"]
 
@@ -34,7 +34,7 @@ __all__ = ["BatchSummary", "run_batch", "read_requests", "answer", "answers", "O
 OPERATIONS = tuple(REQUESTS)
 
 
-def _typed(operation: str):
+def _typed(operation: str) -> type[Request]:
     if operation not in REQUESTS:
         raise InvalidRequestError(f"unknown batch operation {operation!r}: expected "
                                   f"{', '.join(OPERATIONS)}")
@@ -55,8 +55,9 @@ def answer(request: Any, operation: str = "solve", limits: Limits = LIMITS,
         req = _typed(operation).from_request(request, limits)
         if ms is not None:
             req = req.within(ms)
-        if admit is not None:
-            req = req.within(admit(req.budget.ms))
+        if admit is not None and isinstance(budget := getattr(req, "budget", None), Budget):
+            # a search waits for its slot; a request without a budget searches nothing
+            req = req.within(admit(budget.ms))
         body = req.run(cancel)
     except KingsolveError as exc:
         body = exc.to_dict()
@@ -298,7 +299,7 @@ def run_batch(inp: str, out: str, *, operation: str = "solve", workers: int = 1,
                         time.monotonic() - start, failed_before)
 
 
-def _run_ordered(pool, todo: list[Any], operation: str, workers: int,
+def _run_ordered(pool: Executor, todo: list[Any], operation: str, workers: int,
                  emit: Callable[[dict], None]) -> None:
     """Submit with a bounded window and emit results strictly in input order."""
     window = max(4, workers * 4)

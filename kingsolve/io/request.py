@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol, TypeVar
 
 from ..errors import InvalidRequestError, SolveTimeout, excerpt
 from ..game.cards import Seat
@@ -35,7 +35,17 @@ from ..game.rules import RuleSet, get_variant
 from .limits import LIMITS, MAX_MS, MAX_NODES, MAX_PLAY, MAX_TEXT, Limits
 from .schema import CHOICE_KINDS, request_schemas
 
-__all__ = ["LegalRequest", "SolveRequest", "HintRequest", "TableRequest", "ReviewRequest",
+if TYPE_CHECKING:
+    from ..game.domino import DominoPosition
+    from ..game.position import Position
+    from ..hands.choices import Choices
+    from ..hands.hints import ChoiceHint, HintResult
+    from ..hands.reviews import Review
+    from ..search.table import Table
+
+_Field = TypeVar("_Field")
+
+__all__ = ["Request", "LegalRequest", "SolveRequest", "HintRequest", "TableRequest", "ReviewRequest",
            "ChoicesRequest", "REQUESTS", "legal_request", "solve_request", "solve_stream",
            "hint_request", "position_from_request", "Limits", "LIMITS", "CHOICE_KINDS",
            "choice_variant", "MAX_TEXT", "MAX_PLAY", "MAX_NODES", "MAX_MS", "JSON_SAFE_INT",
@@ -50,7 +60,7 @@ def _checked(schema: str, data: Any, limits: Limits) -> dict[str, Any]:
     return request_schemas(limits).check(schema, data)
 
 
-def _position(req: Mapping[str, Any]):
+def _position(req: Mapping[str, Any]) -> Position | DominoPosition:
     """The position of a checked request, play applied."""
     variant = resolve_variant(req["variant"])
     contract = variant.contract(req["contract"], req.get("options", []))
@@ -64,7 +74,7 @@ def _with_id(request_id: Any, out: dict) -> dict:
     return out if request_id is None else {"id": request_id, **out}
 
 
-def position_from_request(req: Any, limits: Limits = LIMITS):
+def position_from_request(req: Any, limits: Limits = LIMITS) -> Position | DominoPosition:
     """The ``Position`` (or ``DominoPosition``) a request describes, play applied."""
     return LegalRequest.from_request(req, limits).position
 
@@ -193,8 +203,10 @@ class HintRequest:
         # the hint's time is its budget's: each search is cut to what is left of it
         common = dict(samples=self.samples, ms=self.budget.ms, seed=req.get("seed", 0),
                       budget=self.budget, threads=self.threads, horizon=req.get("horizon"))
+        result: HintResult | ChoiceHint
         if self.choice == "card":
-            result = hint(self.variant, req.get("contract"), self.seat, self.hand,
+            # from_request refused a card hint without its contract
+            result = hint(self.variant, req["contract"], self.seat, self.hand,
                           play=req.get("play", []), leader=req.get("leader", "N"),
                           trump=req.get("trump"), doubles=req.get("doubles", False),
                           options=req.get("options", []), known=req.get("known", {}),
@@ -243,7 +255,7 @@ class TableRequest:
     def within(self, ms: float) -> "TableRequest":
         return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
 
-    def result(self):
+    def result(self) -> Table:
         """The ``Table``."""
         from ..search.table import dd_table
         return dd_table(self.variant, self.deal, self.leader, contracts=self.contracts,
@@ -280,7 +292,7 @@ class ReviewRequest:
     def within(self, ms: float) -> "ReviewRequest":
         return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
 
-    def result(self):
+    def result(self) -> Review:
         """The ``Review``."""
         from ..hands.reviews import review
         return review(self.record, budget=self.budget, from_trick=self.from_trick,
@@ -350,30 +362,50 @@ class ChoicesRequest:
     def within(self, ms: float) -> "ChoicesRequest":
         return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
 
-    def result(self):
+    def result(self) -> Choices:
         """The ``Choices``: every option's values."""
         from ..hands.choices import (contract_choice, festa_choice, redeal_choice,
                                      sale_choice, trump_choice)
-        searched = {"budget": self.budget, "seed": self.seed, "exact": self.exact}
+        if self.kind == "redeal":
+            return redeal_choice(self.deal, self.threshold, seed=self.seed)
+        variant = _required(self.variant, "variant")
+        searched: dict[str, Any] = {"budget": self.budget, "seed": self.seed, "exact": self.exact}
         if self.kind == "trump":
-            return trump_choice(self.variant, self.deal, leader=self.leader, dealer=self.dealer,
-                               contract=self.contract, **searched)
+            return trump_choice(variant, self.deal, leader=self.leader, dealer=self.dealer,
+                                contract=self.contract, **searched)
         if self.kind == "sale":
-            return sale_choice(self.variant, self.deal, self.dealer, **searched)
+            return sale_choice(variant, self.deal, _required(self.dealer, "dealer"), **searched)
         if self.kind == "festa":
-            return festa_choice(self.deal, self.host, variant=self.variant, **searched)
-        if self.kind == "contract":
-            return contract_choice(self.deal, self.chooser, self.chosen, variant=self.variant,
-                                  **searched)
-        return redeal_choice(self.deal, self.threshold, seed=self.seed)
+            return festa_choice(self.deal, _required(self.host, "host"), variant=variant, **searched)
+        return contract_choice(self.deal, _required(self.chooser, "chooser"), self.chosen,
+                               variant=variant, **searched)
 
     def run(self, cancel: threading.Event | None = None) -> dict:
         """The choice's answer."""
         return self.result().to_dict()
 
 
+def _required(value: _Field | None, name: str) -> _Field:
+    """A field the request's schema asks of its kind of choice (a guard: the schema
+    refused the request without it)."""
+    if value is None:
+        raise InvalidRequestError(f"missing field {name!r}")
+    return value
+
+
+class Request(Protocol):
+    """What every typed request does: read from its JSON, cut to a share of time, run."""
+
+    @classmethod
+    def from_request(cls, data: Any, limits: Limits = LIMITS) -> "Request": ...
+
+    def within(self, ms: float) -> "Request": ...
+
+    def run(self, cancel: threading.Event | None = None) -> dict: ...
+
+
 #: The typed request of each operation, by name.
-REQUESTS = {"legal": LegalRequest, "solve": SolveRequest, "hint": HintRequest,
+REQUESTS: dict[str, type[Request]] = {"legal": LegalRequest, "solve": SolveRequest, "hint": HintRequest,
             "table": TableRequest, "review": ReviewRequest, "choices": ChoicesRequest}
 
 

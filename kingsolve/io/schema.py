@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from jsonschema.exceptions import ValidationError, best_match
 
 from ..checks import MAX_THREADS
 from ..errors import InvalidRequestError, KingsolveError, UnknownContractError, excerpt
@@ -305,7 +305,7 @@ TYPE_NAMES = {"string": "text", "integer": "an integer", "number": "a number", "
               "array": "a list", "object": "an object", "null": "null"}
 
 
-def _problem(error) -> str:
+def _problem(error: ValidationError) -> str:
     """What a schema error found, quoting at most an excerpt of the input and naming the limit.
 
     jsonschema's own messages start with the whole instance, however large it is.
@@ -345,7 +345,7 @@ def _problem(error) -> str:
         f"{excerpt(value)} is not accepted here"
 
 
-def _within_the_fitting_form(error):
+def _within_the_fitting_form(error: ValidationError) -> ValidationError:
     """The error inside the one form of an ``anyOf`` or ``oneOf`` that the input's type fits.
 
     A record may be text or an object: an object that misses fields is told which,

@@ -68,11 +68,11 @@ class ValueStats:
         out = []
         for (variant, label, who), found in sorted(self.found.items()):
             n = len(found)
-            ests = [f.estimate for f in found]
+            ests = [f.estimate for f in found if f.estimate is not None]
             out.append({
                 "variant": variant, "contract": label, "seat": who, "n": n,
                 "exact": sum(f.exact for f in found),
-                "mean": None if None in ests else round(sum(ests) / n, 3),
+                "mean": round(sum(ests) / n, 3) if len(ests) == n else None,
                 "mean_bounds": [round(sum(f.lo for f in found) / n, 3),
                                 round(sum(f.hi for f in found) / n, 3)],
                 "distribution": _counts(f.lo for f in found if f.exact),
@@ -145,7 +145,7 @@ def collect(requests: Iterable[Any], responses: Iterable[Any]) -> ValueStats:
             raise InvalidRequestError(f"responses do not match requests: response {i + 1} has id "
                                       f"{resp.get('id')!r}, request {i + 1} has {req.get('id')!r}")
         reason = _skip_reason(req, resp)
-        if reason is None:
+        if reason is None and isinstance(req, dict) and isinstance(resp, dict):
             try:
                 reason = _count(stats, req, resp)
             except (KingsolveError, KeyError, TypeError, ValueError) as exc:

@@ -51,7 +51,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from . import engine
 from ..game.cards import Card, Seat
@@ -102,12 +102,12 @@ class Analysis:
     """
 
     to_move: Seat | None
-    taken: dict[Seat, Number]
+    taken: Mapping[Seat, Number]
     complete: bool
-    bounds: dict[Seat, tuple[Number, Number]]
-    estimates: dict[Seat, Number]
-    card_bounds: dict[Card, tuple[Number, Number]]
-    card_estimates: dict[Card, Number]
+    bounds: Mapping[Seat, tuple[Number, Number]]
+    estimates: Mapping[Seat, Number]
+    card_bounds: Mapping[Card, tuple[Number, Number]]
+    card_estimates: Mapping[Card, Number]
     best: list[Card]
     horizon: int | None
     nodes: int = 0
@@ -271,7 +271,9 @@ class AnalysisState:
         self.lock = threading.Lock()
         self.halted = threading.Event()       # the consumer has gone: start no search
         self.quick = core.bounds()
-        self.mover = position.to_move
+        mover = position.to_move
+        assert mover is not None              # an analysis searches a hand still in play
+        self.mover = mover
         self.mover_mask = side_mask(position, self.mover)
         self.moves = core.moves()                       # bit -> representative bit
         self.reps = sorted(set(self.moves.values()))
@@ -360,8 +362,8 @@ class AnalysisState:
         if lo == hi:
             return lo
         if mask == self.mover_mask and self.with_cards:
-            cards = [self.card_estimate(r) for r in self.reps]
-            return None if None in cards else _clamp(max(cards), lo, hi)
+            cards = [e for r in self.reps if (e := self.card_estimate(r)) is not None]
+            return _clamp(max(cards), lo, hi) if len(cards) == len(self.reps) else None
         if self.horizon is None:
             return None
         outs = [self.estimates[self.horizon][(r, mask)] for r in self.reps]
@@ -397,7 +399,7 @@ class AnalysisState:
         if not card_bounds:
             best = []
         elif exact:
-            top = max(lo for lo, _ in card_bounds.values())
+            top: int | None = max(lo for lo, _ in card_bounds.values())
             best = [c for c, (lo, _) in card_bounds.items() if lo == top]
         else:
             top_lo = max(lo for lo, _ in card_bounds.values())

@@ -9,7 +9,7 @@ requests that need none.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ..game.cards import Seat
 from ..errors import SolveTimeout
@@ -18,19 +18,21 @@ from .budget import Budget
 from .result import SolveResult, Solver
 
 if TYPE_CHECKING:
+    from ..game.domino import DominoPosition
     from .analysis import Analysis
 
 __all__ = ["solve_position", "analyse_position", "position_analyses"]
 
 
-def solve_position(position, seats: Iterable[Seat] | None = None, budget: Budget | None = None,
+def solve_position(position: Position | DominoPosition, seats: Iterable[Seat] | None = None, budget: Budget | None = None,
                    solver: Solver | None = None, threads: int = 1,
                    line: "bool | Seat" = False) -> SolveResult:
     """The exact values of a trick or domino position with the library's search (or
     ``solver``, same signature as ``kingsolve.solve``); ``threads`` for a trick
     contract's search; ``line`` for the optimal line (``kingsolve.search.line``)."""
     seats = None if seats is None else list(seats)
-    more = {"line": line} if line is not False else {}
+    # a solver of the caller's is asked for a line only when one is wanted
+    more: dict[str, Any] = {"line": line} if line is not False else {}
     if solver is not None:
         return solver(position, seats=seats, budget=budget, **more)
     if not isinstance(position, Position):
@@ -40,7 +42,7 @@ def solve_position(position, seats: Iterable[Seat] | None = None, budget: Budget
     return solve(position, seats=seats, budget=budget, threads=threads, **more)
 
 
-def analyse_position(position, seats: Iterable[Seat] | None = None,
+def analyse_position(position: Position | DominoPosition, seats: Iterable[Seat] | None = None,
                      budget: Budget | None = None, solver: Solver | None = None,
                      cards: bool = True) -> Analysis:
     """The analysis of a trick or domino position within ``budget``.
@@ -62,7 +64,7 @@ def analyse_position(position, seats: Iterable[Seat] | None = None,
                         best=[], horizon=None)
 
 
-def position_analyses(position, seats: Iterable[Seat] | None = None,
+def position_analyses(position: Position | DominoPosition, seats: Iterable[Seat] | None = None,
                       budget: Budget | None = None, exact: bool = False, threads: int = 1,
                       cancel: threading.Event | None = None,
                       line: "bool | Seat" = False) -> Iterator[Analysis]:

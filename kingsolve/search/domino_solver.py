@@ -60,13 +60,13 @@ def solve_domino(position: DominoPosition, seats: "Iterable[Seat | str] | None" 
                                    solve_domino)
         return replace(result, line=found, nodes=result.nodes + nodes)
     start = time.perf_counter()
-    if position.complete:
+    mover = position.to_move
+    if mover is None:                       # the hand is complete
         final = position.scores()
         return SolveResult(to_move=None, taken=dict(final), values={s: final[s] for s in wanted},
                            cards={}, best=[], complete=True, nodes=0,
                            ms=(time.perf_counter() - start) * 1000)
     scale = SHARED_SCALE if position.shared else 1
-    mover = position.to_move
     opener = position.opener if position.opener is not None else mover
     last = position.next_seat(opener, -1)
     out_mask = sum(1 << s for s in position.out)
@@ -85,7 +85,12 @@ def solve_domino(position: DominoPosition, seats: "Iterable[Seat | str] | None" 
     top = max(cards.values())
     result_values = {}
     for s in wanted:
-        result_values[s] = top if s == mover else exact_score(Fraction(values[int(s)], scale))
+        if s == mover:
+            result_values[s] = top
+            continue
+        value = values[int(s)]
+        assert value is not None            # the search values every seat asked for
+        result_values[s] = exact_score(Fraction(value, scale))
     return SolveResult(to_move=mover, taken=position.scores(), values=result_values, cards=cards,
                        best=[c for c, v in cards.items() if v == top], complete=False,
                        nodes=nodes, ms=ms)

@@ -219,15 +219,18 @@ def _card_tests(core: Core, mask: int, future: int, maximising: bool, budget: Bu
     return next(([r] for r in core.search_order(mask) if keeps(r)), [])
 
 
-def exact_plays(core: Core, position: Position, seat: Seat, value: int,
+def exact_plays(core: Core | None, position: Position, seat: Seat, value: int,
                 budget: Budget, every: bool = True) -> list[LinePlay]:
     """Plays the optimal line from ``position`` (changing it) to the end of the hand,
     ``value`` being the seat's proved value (a score, as ``solve`` gives it);
-    returns its cards. The core holds the position's deal (its table is kept)."""
+    returns its cards. The core holds the position's deal (its table is kept); a
+    complete position needs none."""
     side = position.side_of(seat)
     mask = side_mask(position, seat)
     plays: list[LinePlay] = []
     while not position.complete:
+        if core is None:
+            raise KingsolveError("the optimal line of a hand in play needs its core")
         engine.load(core, position)
         mover = _mover(position)
         future = value - total(position, seat, 0)
@@ -256,7 +259,7 @@ def _hand_order(card: Card) -> tuple[int, int]:
     return int(card.suit), -int(card.rank)
 
 
-def exact_line(core: Core, position: Position, seat: Seat, value: int,
+def exact_line(core: Core | None, position: Position, seat: Seat, value: int,
                budget: Budget, every: bool = True) -> Line:
     """The optimal line for ``seat`` from ``position`` (left unchanged), ``value``
     its proved value (docs/rules.md 11). Without ``every``, the quick line: each card

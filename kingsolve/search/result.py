@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ..game.cards import Card, Seat
 from ..game.numbers import Number, json_number
@@ -22,9 +22,9 @@ class SolveResult:
     """
 
     to_move: Seat | None
-    taken: dict[Seat, Number]
-    values: dict[Seat, Number]
-    cards: dict[Card, Number]
+    taken: Mapping[Seat, Number]      # read-only, so that a search may give its int values
+    values: Mapping[Seat, Number]
+    cards: Mapping[Card, Number]
     best: list[Card]
     complete: bool
     nodes: int = 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ..game.cards import Card, Seat
 from ..checks import check_int, check_threads
@@ -20,6 +20,7 @@ from .engine import (Core, doubles_sides, first_guess, leased_core, mirror_sides
 from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position, check_seats
 from .budget import Budget
+from ..game.numbers import Number
 from .result import SolveResult
 from .line import Line, exact_line, line_seat
 
@@ -65,7 +66,7 @@ def rollout_values(position: Position, seat: "Seat | str", horizon: int,
 
 
 def playout_values(position: Position, seats: "Iterable[Seat | str] | None", horizon: int,
-                   budget: Budget | None = None) -> dict[Seat, int]:
+                   budget: Budget | None = None) -> Mapping[Seat, Number]:
     """The seats' values (their sides' in doubles) when every seat plays the simple
     player (``kingsolve.hands.hints.play_preference``) from the position until a trick starts
     with at most ``horizon`` tricks left, and the rest is solved double dummy. With no
@@ -210,6 +211,8 @@ class ExactSearch:
         """Each legal card's value to the mover; equal cards are searched once (and
         once only over calls: a card proved before a stop is not searched again)."""
         self.running = "cards"
+        mover, mover_mask = self.mover, self.mover_mask
+        assert mover is not None and mover_mask is not None   # cards are asked before the end
         children = self.children
         moves = self.core.moves()
         for rep in sorted(set(moves.values())):
@@ -218,10 +221,10 @@ class ExactSearch:
             guess = max(children.values(), default=first_guess(*self.quick))
             self.current = rep
             children[rep] = engine.run(
-                lambda: self.core.child_value(rep, self.mover_mask, guess), self.budget)
-        self.done[self.mover_mask] = max(children.values())
-        self._mirror(self.mover_mask)
-        return {Card.from_bit(b): self.total(self.mover, children[r])
+                lambda: self.core.child_value(rep, mover_mask, guess), self.budget)
+        self.done[mover_mask] = max(children.values())
+        self._mirror(mover_mask)
+        return {Card.from_bit(b): self.total(mover, children[r])
                 for b, r in sorted(moves.items())}
 
 

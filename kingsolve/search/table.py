@@ -15,7 +15,7 @@ import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .analysis import LEGEND, Analysis, analyses, exact_analysis, value_text
 from ..game.cards import Seat, Suit
@@ -131,7 +131,7 @@ def _table_rows(variant: RuleSet, contracts: "Iterable[str] | None",
     return rows
 
 
-def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" = Seat.N,
+def dd_table(variant: "str | RuleSet | Mapping[str, Any]", deal: "Deal | str", leader: "Seat | str" = Seat.N,
              contracts: "Iterable[str] | None" = None, trump: "Suit | str | None" = None,
              doubles: bool = False, budget: Budget | None = None, threads: int = 2,
              exact: bool = False, on_update: Callable[[Table], Any] | None = None) -> Table:
@@ -169,7 +169,8 @@ def dd_table(variant: "str | RuleSet", deal: "Deal | str", leader: "Seat | str" 
     def improved(index: int, analysis: Analysis) -> None:
         with shown:
             latest[index] = analysis
-            on_update(table_of(latest))
+            if on_update is not None:
+                on_update(table_of(latest))
 
     labels = [name if t is None else f"{name} {t.name}" for name, t in rows]
     results = analyse_each(list(zip(labels, positions)), list(empty.seats),
@@ -362,16 +363,18 @@ class _Shares:
 def _joined(old: Analysis, new: Analysis) -> Analysis:
     """Two analyses of one position as one: the ranges both proved, the estimates of
     the deeper horizon held in them, the nodes and time of both."""
-    bounds = {}
+    bounds: dict[Seat, tuple[Number, Number]] = {}
     for s in dict.fromkeys([*old.bounds, *new.bounds]):
-        a, b = old.bounds.get(s), new.bounds.get(s)
-        bounds[s] = a if b is None else b if a is None else (max(a[0], b[0]), min(a[1], b[1]))
+        found = [r for r in (old.bounds.get(s), new.bounds.get(s)) if r is not None]
+        bounds[s] = (max(lo for lo, _ in found), min(hi for _, hi in found))
     deeper = new if (new.horizon or -1) >= (old.horizon or -1) else old
-    estimates = {}
+    estimates: dict[Seat, Number] = {}
     for s, (lo, hi) in bounds.items():
         e = deeper.estimates.get(s, old.estimates.get(s, new.estimates.get(s)))
-        if lo == hi or e is not None:
-            estimates[s] = lo if lo == hi else min(max(e, lo), hi)
+        if lo == hi:
+            estimates[s] = lo
+        elif e is not None:
+            estimates[s] = min(max(e, lo), hi)
     extra = new.extra if new.bounds == bounds else old.extra if old.bounds == bounds else {}
     return replace(new, bounds=bounds, estimates=estimates, horizon=deeper.horizon,
                    nodes=old.nodes + new.nodes, ms=old.ms + new.ms, extra=extra)
