@@ -278,7 +278,7 @@ def similar_settles(seen: dict, tables, rec) -> int:
     """Lead 3: 2 when an earlier trick start of the same shape with other point cards
     decides this one's window with its bound widened by the points moved (1 when only
     one with the same points would), 0 else; then records this one's bound."""
-    hands, L, done, alpha, beta, best = tuple(rec[:4]), rec[4], rec[5], rec[6], rec[7], rec[8]
+    hands, L, alpha, beta, best = tuple(rec[:4]), rec[4], rec[6], rec[7], rec[8]
     key = shape_key(hands, L)
     pts = point_seq(hands, tables)
     out = 0

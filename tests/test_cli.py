@@ -15,7 +15,7 @@ from kingsolve_cli.exit_codes import epilog, markdown_table
 
 DEAL = "N:AQ74.K93.J82.T65 KJ2.QT754.A3.K84 T98.AJ86.KQ95.A2 653.2.T764.QJ973"
 SMALL = "N:A2.K.. K3.Q.. Q4.J.. J5.T.."
-README = Path(__file__).resolve().parent.parent / "README.md"
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide" / "command-line.md"
 
 
 def test_help_and_readme_give_every_code_the_one_meaning(capsys):
@@ -28,8 +28,8 @@ def test_help_and_readme_give_every_code_the_one_meaning(capsys):
     paragraphs = re.findall(r"^ +(\d+)  (.*(?:\n {7}\S.*)*)", epilog(), re.M)
     assert {int(c): " ".join(t.split()) for c, t in paragraphs} == \
         {int(code): code.meaning.replace("`", "") for code in ExitCode}
-    # the README's table is the one made from ExitCode, row for row
-    readme = README.read_text(encoding="utf-8")
+    # the guide's table is the one made from ExitCode, row for row
+    readme = GUIDE.read_text(encoding="utf-8")
     start = readme.index("| code | meaning |")
     assert readme[start:readme.index("\n\n", start)] == markdown_table()
     assert f"| 4 | {ExitCode.BUDGET.meaning} |" in markdown_table()

@@ -132,7 +132,11 @@ class RuleSetName(BaseConverter):
     regex = "(?!check/?$)[^/]+"
 
 
-bp.record_once(lambda state: state.app.url_map.converters.setdefault("rule_set", RuleSetName))
+def _add_converter(state: Any) -> None:
+    state.app.url_map.converters.setdefault("rule_set", RuleSetName)
+
+
+bp.record_once(_add_converter)
 
 
 @bp.get("/variants/<rule_set:name>")

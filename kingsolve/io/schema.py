@@ -489,7 +489,7 @@ _READERS = {CARD_PATTERN: ("card", Card.parse), DEAL_PATTERN: ("deal", Deal),
             tuple(OPTION_NAMES): ("option", _read_option)}
 
 
-def _raise_the_readers_error(error, data: Any) -> None:
+def _raise_the_readers_error(error: ValidationError, data: Any) -> None:
     """The reader's own error for the value ``error`` is about, where it has one: a
     notation's parser, or for anything inside a rule set, ``resolve_variant``. A reader
     that takes the value leaves the schema's error to be raised."""
@@ -516,7 +516,7 @@ def _raise_the_readers_error(error, data: Any) -> None:
             raise
 
 
-def _too_long(error) -> bool:
+def _too_long(error: ValidationError) -> bool:
     """Whether the value is longer than its schema allows: then the limit is the problem."""
     limit = error.schema.get("maxLength") if isinstance(error.schema, Mapping) else None
     return limit is not None and len(error.instance) > limit
