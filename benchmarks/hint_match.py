@@ -16,7 +16,8 @@ The gain of a configuration is the chair's points (its side's in doubles) in its
 minus the base game's, paired by deal. Per family (rule set x penalty or positive
 contracts; Italian doubles apart) the harness prints the mean gain with a 95% interval
 (normal approximation) in points and as a share of the contract's points (``contract_total``),
-the share of the base-to-ceiling gap it closes (mean gain over mean ceiling gain),
+the share of the base-to-ceiling gap it closes (mean gain over mean ceiling gain, shown
+only where the ceiling's interval is above zero),
 and the chair's milliseconds per hint. The opponents are never the simple player, so
 an inference that models the simple player does not meet its own model at the table.
 
@@ -56,6 +57,10 @@ CONFIGS = {
     "infer-soft": {"samples": 50, "inference": PlayModel(beta=0.5, noise=0.2)},
     "h5": {"samples": 50, "horizon": 5},
     "s100": {"samples": 100},
+    "coalition": {"samples": 50, "policy": "coalition"},
+    "guided10": {"samples": 10, "policy": "guided"},
+    "h2": {"samples": 50, "horizon": 2},
+    "h4": {"samples": 50, "horizon": 4},
 }
 FRAME = ("simple", "ceiling")
 
@@ -222,10 +227,11 @@ def report(games: dict, args, entries) -> list[dict]:
             g, gci = mean_ci([r["gain"] for r in rs])
             s, sci = mean_ci([r["share"] for r in rs])
             hints = sum(r["hints"] for r in rs)
-            ceil = sum(gap[fam]) / len(gap[fam]) if gap[fam] else float("nan")
+            ceil, ceil_ci = mean_ci(gap[fam]) if len(gap[fam]) > 1 else (0.0, 0.0)
             out.append({"config": config, "family": fam, "deals": len(rs), "gain": g,
                         "gain_ci": gci, "share": s, "share_ci": sci,
-                        "gap": s / ceil if ceil and ceil == ceil else float("nan"),
+                        # the share of a gap only where the ceiling is surely above the base
+                        "gap": s / ceil if ceil - ceil_ci > 0 else float("nan"),
                         "ms_per_hint": sum(r["ms"] for r in rs) / hints if hints else 0.0})
     return out
 
@@ -234,9 +240,36 @@ def print_report(rows: list[dict]) -> None:
     print(f"{'config':10} {'family':28} {'deals':>5} {'gain (points)':>18} "
           f"{'share of contract':>20} {'gap':>7} {'ms/hint':>8}")
     for r in rows:
-        print(f"{r['config']:10} {r['family']:28} {r['deals']:5} {r['gain']:+9.2f} ±{r['gain_ci']:7.2f} "
-              f"{100 * r['share']:+9.2f}% ±{100 * r['share_ci']:6.2f}% {100 * r['gap']:+6.0f}% "
-              f"{r['ms_per_hint']:8.1f}")
+        gap = "-" if r["gap"] != r["gap"] else f"{100 * r['gap']:+6.0f}%"
+        print(f"{r['config']:10} {r['family']:28} {r['deals']:5} {r['gain']:+9.2f} "
+              f"±{r['gain_ci']:7.2f} {100 * r['share']:+9.2f}% ±{100 * r['share_ci']:6.2f}% "
+              f"{gap:>7} {r['ms_per_hint']:8.1f}")
+
+
+def timing(args) -> None:
+    """Each level's time per hint at 13 and 8 cards (Italian ``no-queens``, the simple
+    player's play before), median over ``--timing-deals`` deals, on ``--threads`` threads."""
+    from kingsolve.hands.hints import LEVELS
+    for cards in (13, 8):
+        positions = []
+        for k in range(args.timing_deals):
+            deal = Deal.random(seed=args.seed + k)
+            p = Position("italian", "no-queens", deal, leader=Seat.N)
+            while p.n_tricks - len(p.tricks) > cards:
+                p.play(play_preference(p)[0])
+            positions.append((deal, p))
+        for level, lv in enumerate(LEVELS):
+            times = []
+            for deal, p in positions:
+                seat = p.to_move
+                start = time.perf_counter()
+                hint("italian", "no-queens", seat, deal.hands[seat], [str(c) for c in p.record],
+                     level=level, threads=args.threads, seed=len(times))
+                times.append((time.perf_counter() - start) * 1000.0)
+            times.sort()
+            print(f"{cards:2} cards, level {level} ({lv.samples:3} samples, horizon {lv.horizon}, "
+                  f"inference {'on' if lv.inference else 'off'}, {lv.policy}): median "
+                  f"{times[len(times) // 2]:7.1f} ms on {args.threads} threads", flush=True)
 
 
 def main(argv=None) -> int:
@@ -254,7 +287,13 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="JSONL file the games are appended to and read back from")
     ap.add_argument("--progress", type=int, default=0, help="print progress every N deals")
     ap.add_argument("--report-only", action="store_true", help="report the games in --out")
+    ap.add_argument("--timing", action="store_true", help="only time each level's hints")
+    ap.add_argument("--timing-deals", type=int, default=9)
+    ap.add_argument("--threads", type=int, default=2, help="threads of the timed hints")
     args = ap.parse_args(argv)
+    if args.timing:
+        timing(args)
+        return 0
     args.deals = args.deals or (8 if args.quick else 200)
     if args.configs is None:
         args.configs = ["infer"]
@@ -264,8 +303,8 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     games = read_games(args.out) if args.report_only else run(args, entries)
     print(f"hint match: {args.deals} deals from {args.first} (seed {args.seed}) over "
-          f"{len(entries)} contracts; opponents follow the base ({CONFIGS['base']}); "
-          f"{time.perf_counter() - start:.0f} s\n")
+          f"{len(entries)} contracts; opponents follow the base "
+          f"({CONFIGS['base']}); {time.perf_counter() - start:.0f} s\n")
     print_report(report(games, args, entries))
     return 0
 

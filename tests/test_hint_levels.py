@@ -199,3 +199,26 @@ def test_a_hint_is_legal_under_every_rule_set_and_house_rules_at_every_level(nam
                          trump=trump, level=level, samples=None if level == 0 else 6)
                 assert {x.card for x in h.cards} == legal, (contract, level)
                 assert h.recommended in legal
+
+
+@pytest.mark.parametrize("variant,contract,trump,doubles", [
+    ("italian", "no-queens", None, False), ("italian", "trumps", "H", True),
+    ("russian", "no-boys", None, False), ("turkish", "no-last-two", None, False)])
+def test_the_simple_policy_is_todays_rollout_and_every_policy_values_every_legal_card(
+        variant, contract, trump, doubles):
+    from kingsolve.game.result import Budget
+    from kingsolve.hands.playouts import POLICIES, policy_rollout_values
+    from kingsolve.search.solver import rollout_values
+    for seed in range(3):
+        deal, p = played_out(variant, contract, 20 + seed, 9 - 2 * seed, trump, doubles)
+        seat = p.to_move
+        assert policy_rollout_values(p, seat, 3, Budget(), "simple") == rollout_values(p, seat, 3)
+        for policy in POLICIES:
+            values = policy_rollout_values(p, seat, 3, Budget(), policy)
+            assert set(values) == set(p.legal_cards())
+            assert all(isinstance(v, int) for v in values.values())
+    with pytest.raises(InvalidRequestError, match="policy"):
+        policy_rollout_values(p, seat, 3, Budget(), "random")
+    with pytest.raises(InvalidRequestError, match="policy"):
+        hint(variant, contract, seat, deal.hands[seat], [str(c) for c in p.record],
+             trump=trump, samples=3, policy="random")

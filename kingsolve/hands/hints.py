@@ -38,6 +38,7 @@ from ..game.result import Budget, Solver, json_int
 from ..game.rule_documents import resolve_variant
 from ..game.rules import RuleSet
 from .sampling import DealSampler, SeatView
+from .playouts import POLICIES, policy_rollout_values
 from .inference import PlayLikelihood, PlayModel, effective_size, is_positive, preference_key
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
@@ -60,17 +61,19 @@ class Level:
     ``choice_samples`` per choice hint; ``horizon`` tricks left from which each sample
     is searched double dummy (before that, played out by the simple player);
     ``inference`` weights each deal by the likelihood of the other seats' cards
-    (``kingsolve.hands.inference``).
+    (``kingsolve.hands.inference``); ``policy`` is the play-out's
+    (``kingsolve.hands.playouts``).
     """
 
     samples: int
     choice_samples: int
     horizon: int
     inference: bool
+    policy: str = "simple"
 
     def to_dict(self) -> dict:
         return {"samples": self.samples, "choice_samples": self.choice_samples,
-                "horizon": self.horizon, "inference": self.inference}
+                "horizon": self.horizon, "inference": self.inference, "policy": self.policy}
 
 
 #: The strength levels, weakest first: each takes at least the samples and horizon of the
@@ -334,7 +337,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
          samples: int | None = None, ms: float | None = None, seed: int = 0,
          budget: Budget | None = None, players: int = 4, threads: int = 1,
          solver: Solver | None = None, horizon: int | None = None, level: int | None = None,
-         inference: "bool | PlayModel | None" = None) -> HintResult:
+         inference: "bool | PlayModel | None" = None, policy: str | None = None) -> HintResult:
     """The legal cards of ``seat`` ranked by their mean value over sampled deals.
 
     ``hand`` is the seat's hand (PBN text, a list of cards or a mask), now or as dealt;
@@ -350,9 +353,13 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     cards in it (``kingsolve.hands.inference``); ``effective_samples`` says how many
     equal samples the weights are worth.
 
-    ``level`` (``LEVELS``, default ``DEFAULT_LEVEL``) sets ``samples``, ``horizon`` and
-    ``inference`` together; any of them given explicitly wins over the level's. Level
-    0 samples nothing: the cards come in the simple player's order, valued 0.
+    ``policy`` names the play-out's policy (``kingsolve.hands.playouts.POLICIES``; default
+    ``simple``, the simple player).
+
+    ``level`` (``LEVELS``, default ``DEFAULT_LEVEL``) sets ``samples``, ``horizon``,
+    ``inference`` and ``policy`` together; any of them given explicitly wins over the
+    level's. Level 0 samples nothing: the cards come in the simple player's order,
+    valued 0.
     """
     start = time.perf_counter()
     lv = check_level(level)
@@ -362,6 +369,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     threads = check_threads(threads)
     horizon = _check_horizon(lv.horizon if horizon is None else horizon)
     model = _play_model(lv.inference if inference is None else inference)
+    policy = _check_policy(lv.policy if policy is None else policy)
     budget = budget or Budget()
     view = SeatView.build(variant, contract, seat, hand, play, leader=leader, trump=trump,
                           options=options, known=known, players=players)
@@ -372,7 +380,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     sampler = DealSampler(view)
     deals = sampler.iter_sample(seed)
     first = next(deals)
-    job = _CardJob(view, doubles, first, horizon, solver)
+    job = _CardJob(view, doubles, first, horizon, solver, policy)
     # A forced card is searched like any other: its mean is the value of the position,
     # which a client reads as the card's value (a placeholder 0 would read as one too).
     preference = {c: i for i, c in enumerate(play_preference(job.position(first)))}
@@ -392,6 +400,13 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
                       seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
                       tuple(view.inferences), job.used_horizon, forced=len(job.legal) == 1,
                       effective_samples=None if model is None else effective_size(weights))
+
+
+def _check_policy(policy: Any) -> str:
+    if policy not in POLICIES:
+        raise InvalidRequestError(f"invalid policy {excerpt(policy)}: expected one of "
+                                  f"{', '.join(POLICIES)}")
+    return policy
 
 
 def _play_model(inference: "bool | PlayModel") -> PlayModel | None:
@@ -425,8 +440,9 @@ class _CardJob:
     """The search of one sampled deal for a card hint: each legal card's value and the best."""
 
     def __init__(self, view: SeatView, doubles: bool, first: Deal, horizon: int,
-                 solver: Solver | None) -> None:
+                 solver: Solver | None, policy: str = "simple") -> None:
         self.view, self.doubles, self.horizon, self.solver = view, doubles, horizon, solver
+        self.policy = policy
         self.solve = solver or _default_solver()
         self.record = [Card.from_bit(b) for b in view.play]
         here = self.position(first)
@@ -443,6 +459,9 @@ class _CardJob:
         from ..search.solver import rollout_values
         p = self.position(deal)
         seat = self.view.seat
+        if self.rollout and self.solver is None and self.policy != "simple":
+            return _with_best({c: float(v) for c, v in policy_rollout_values(
+                p, seat, self.horizon, b, self.policy).items()}, self.legal)
         if self.rollout and self.solver is None:
             return _with_best({c: float(v) for c, v in
                                rollout_values(p, seat, self.horizon, b).items()}, self.legal)
