@@ -57,8 +57,11 @@ CONFIGS = {
     "infer-soft": {"samples": 50, "inference": PlayModel(beta=0.5, noise=0.2)},
     "h5": {"samples": 50, "horizon": 5},
     "s100": {"samples": 100},
+    "s75": {"samples": 75},
     "coalition": {"samples": 50, "policy": "coalition"},
     "guided10": {"samples": 10, "policy": "guided"},
+    "h0": {"samples": 50, "horizon": 0},
+    "h1": {"samples": 50, "horizon": 1},
     "h2": {"samples": 50, "horizon": 2},
     "h4": {"samples": 50, "horizon": 4},
 }

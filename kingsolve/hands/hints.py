@@ -84,7 +84,7 @@ LEVELS: tuple[Level, ...] = (
     Level(25, 10, DEFAULT_HORIZON, False),
     Level(50, 20, DEFAULT_HORIZON, False),    # the default
     Level(100, 40, DEFAULT_HORIZON, True),
-    Level(200, 80, DEFAULT_HORIZON, True),
+    Level(200, 80, DEFAULT_HORIZON + 1, True),
 )
 
 #: The level of a hint that names none.
