@@ -18,7 +18,8 @@ contracts; Italian doubles apart) the harness prints the mean gain with a 95% in
 (normal approximation) in points and as a share of the contract's points (``contract_total``),
 the share of the base-to-ceiling gap it closes (mean gain over mean ceiling gain, shown
 only where the ceiling's interval is above zero),
-and the chair's milliseconds per hint. The opponents are never the simple player, so
+the chair's milliseconds per hint and, with inference, the mean effective sample
+size of its hints as a share of the samples. The opponents are never the simple player, so
 an inference that models the simple player does not meet its own model at the table.
 
 Every game is appended to a JSONL file as it ends, keyed by deal and configuration;
@@ -113,6 +114,7 @@ class Seatplay:
         self.name, self.budget = name, budget
         self.kwargs = None if name in FRAME else hint_kwargs(name)
         self.hints, self.ms = 0, 0.0
+        self.ess: list[float] = []          # effective samples of the weighted hints
 
     def choose(self, p: Position, d: dict, seed: int):
         if self.name == "simple" or len(p.legal_cards()) == 1:
@@ -131,6 +133,8 @@ class Seatplay:
         finally:
             self.ms += (time.perf_counter() - start) * 1000.0
             self.hints += 1
+        if h.effective_samples is not None:
+            self.ess.append(h.effective_samples / h.samples)
         return h.recommended
 
 
@@ -149,7 +153,8 @@ def play_game(d: dict, chair_config: str, budget: Budget) -> dict:
     points = sum(scores[x] for x in p.side_of(chair))
     return {**d, "config": chair_config, "points": points,
             "chair_hints": seats[chair].hints, "chair_ms": round(seats[chair].ms, 2),
-            "all_ms": round(sum(s.ms for s in seats.values()), 2)}
+            "all_ms": round(sum(s.ms for s in seats.values()), 2),
+            "chair_ess": [round(x, 3) for x in seats[chair].ess]}
 
 
 def read_games(path: str) -> dict:
@@ -204,7 +209,8 @@ def paired(games: dict, config: str, indices, seed: int, entries) -> list[dict]:
             rows.append({"fam": family(*entries[i % len(entries)]),
                          "gain": a["points"] - b["points"],
                          "share": (a["points"] - b["points"]) / total,
-                         "ms": a["chair_ms"], "hints": a["chair_hints"]})
+                         "ms": a["chair_ms"], "hints": a["chair_hints"],
+                         "ess": a.get("chair_ess", [])})
     return rows
 
 
@@ -230,23 +236,26 @@ def report(games: dict, args, entries) -> list[dict]:
             g, gci = mean_ci([r["gain"] for r in rs])
             s, sci = mean_ci([r["share"] for r in rs])
             hints = sum(r["hints"] for r in rs)
+            ess = [x for r in rs for x in r["ess"]]
             ceil, ceil_ci = mean_ci(gap[fam]) if len(gap[fam]) > 1 else (0.0, 0.0)
             out.append({"config": config, "family": fam, "deals": len(rs), "gain": g,
                         "gain_ci": gci, "share": s, "share_ci": sci,
                         # the share of a gap only where the ceiling is surely above the base
                         "gap": s / ceil if ceil - ceil_ci > 0 else float("nan"),
-                        "ms_per_hint": sum(r["ms"] for r in rs) / hints if hints else 0.0})
+                        "ms_per_hint": sum(r["ms"] for r in rs) / hints if hints else 0.0,
+                        "ess": sum(ess) / len(ess) if ess else None})
     return out
 
 
 def print_report(rows: list[dict]) -> None:
     print(f"{'config':10} {'family':28} {'deals':>5} {'gain (points)':>18} "
-          f"{'share of contract':>20} {'gap':>7} {'ms/hint':>8}")
+          f"{'share of contract':>20} {'gap':>7} {'ms/hint':>8} {'ess':>5}")
     for r in rows:
         gap = "-" if r["gap"] != r["gap"] else f"{100 * r['gap']:+6.0f}%"
         print(f"{r['config']:10} {r['family']:28} {r['deals']:5} {r['gain']:+9.2f} "
               f"±{r['gain_ci']:7.2f} {100 * r['share']:+9.2f}% ±{100 * r['share_ci']:6.2f}% "
-              f"{gap:>7} {r['ms_per_hint']:8.1f}")
+              f"{gap:>7} {r['ms_per_hint']:8.1f} "
+              f"{'-' if r['ess'] is None else format(r['ess'], '5.2f'):>5}")
 
 
 def timing(args) -> None:

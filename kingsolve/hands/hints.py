@@ -13,10 +13,17 @@ is often out of reach, and in the early tricks the play-out does not assume that
 the three others play together against the seat; measured in
 ``benchmarks/hint_play.py``, it plays better than searching whole hands (README).
 
+Two refinements are optional: ``inference`` weights each sampled deal by the
+likelihood of the other seats' cards in it (``kingsolve.hands.inference``), and
+``policy`` chooses who plays the play-outs (``kingsolve.hands.playouts``). A strength
+``level`` (``LEVELS``) sets the samples, horizon, inference and policy together; level 0
+is the simple player itself.
+
 The choice hints (trump, the Italian sale, Turkish contract, Portuguese festa) score each
 option by the same sampling of the unseen hands, from the seat's hand alone, with
 the same deals for every option, each hand played out the same way
-(``kingsolve.search.solver.playout_values``).
+(``kingsolve.search.solver.playout_values``). No card has been played yet, so there is
+nothing to infer from; a level sets their samples and horizon.
 """
 
 from __future__ import annotations
