@@ -358,10 +358,8 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     length always searches the whole hand. With ``inference`` (true, or a
     ``PlayModel``) each deal's values count by the likelihood of the other seats'
     cards in it (``kingsolve.hands.inference``); ``effective_samples`` says how many
-    equal samples the weights are worth.
-
-    ``policy`` names the play-out's policy (``kingsolve.hands.playouts.POLICIES``; default
-    ``simple``, the simple player).
+    equal samples the weights are worth. ``policy`` names the play-out's players
+    (``kingsolve.hands.playouts.POLICIES``; default ``simple``, the simple player).
 
     ``level`` (``LEVELS``, default ``DEFAULT_LEVEL``) sets ``samples``, ``horizon``,
     ``inference`` and ``policy`` together; any of them given explicitly wins over the
@@ -369,21 +367,13 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     valued 0.
     """
     start = time.perf_counter()
-    lv = check_level(level)
-    simple = samples is None and lv.samples == 0
-    samples, ms, seed = _check_sampling(lv.samples if samples is None else samples, ms, seed,
-                                        simple)
+    simple, samples, horizon, model, policy = _card_settings(level, samples, horizon, inference,
+                                                             policy)
+    _, ms, seed = _check_sampling(samples, ms, seed, simple)
     threads = check_threads(threads)
-    horizon = _check_horizon(lv.horizon if horizon is None else horizon)
-    model = _play_model(lv.inference if inference is None else inference)
-    policy = _check_policy(lv.policy if policy is None else policy)
     budget = budget or Budget()
-    view = SeatView.build(variant, contract, seat, hand, play, leader=leader, trump=trump,
-                          options=options, known=known, players=players)
-    if view.complete:
-        raise InvalidRequestError("the hand is complete: there is no card to play")
-    if view.to_move != view.seat:
-        raise InvalidRequestError(f"seat {view.seat.name} is not on move: {view.to_move.name} is")
+    view = _card_view(SeatView.build(variant, contract, seat, hand, play, leader=leader,
+                                     trump=trump, options=options, known=known, players=players))
     sampler = DealSampler(view)
     deals = sampler.iter_sample(seed)
     first = next(deals)
@@ -397,9 +387,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     results, timeouts = _run_samples(itertools.chain([first], deals),
                                      lambda d, b: (weigh(d), job(d, b)), samples, ms, budget,
                                      threads)
-    if not results:
-        raise SolveTimeout(f"no sampled deal could be solved within the budget "
-                           f"({timeouts} searches stopped); allow more time or nodes")
+    _need_results(results, timeouts)
     weights = [w for w, _ in results]
     hints = _ranked_cards([r for _, r in results], weights, job.legal, preference)
     exact = len(results) == sampler.count
@@ -407,6 +395,28 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
                       seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
                       tuple(view.inferences), job.used_horizon, forced=len(job.legal) == 1,
                       effective_samples=None if model is None else effective_size(weights))
+
+
+def _card_settings(level: Any, samples: Any, horizon: Any, inference: Any, policy: Any
+                   ) -> tuple[bool, int, int, PlayModel | None, str]:
+    """A card hint's level resolved: whether it is the simple player's (level 0, no
+    samples), and its samples, horizon, play model and policy, the given ones first."""
+    lv = check_level(level)
+    simple = samples is None and lv.samples == 0
+    samples = lv.samples if samples is None else samples
+    return (simple, check_int(samples, "samples", 0 if simple else 1, MAX_SAMPLES),
+            _check_horizon(lv.horizon if horizon is None else horizon),
+            _play_model(lv.inference if inference is None else inference),
+            _check_policy(lv.policy if policy is None else policy))
+
+
+def _card_view(view: SeatView) -> SeatView:
+    """The view, when its seat has a card to play."""
+    if view.complete:
+        raise InvalidRequestError("the hand is complete: there is no card to play")
+    if view.to_move != view.seat:
+        raise InvalidRequestError(f"seat {view.seat.name} is not on move: {view.to_move.name} is")
+    return view
 
 
 def _check_policy(policy: Any) -> str:
@@ -480,7 +490,7 @@ class _CardJob:
 
 def _ranked_cards(results: list, weights: list[float], legal: list[Card],
                   preference: dict[Card, int]) -> list[CardHint]:
-    """Each legal card's statistics over the samples, each counting by its weight, the best first."""
+    """Each legal card's statistics over the samples weighted, the best first."""
     total = sum(weights)
     hints = []
     for card in legal:
@@ -591,7 +601,8 @@ def _need_results(results, timeouts):
 
 
 def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str | None = None,
-               leader: "Seat | str | None" = None, samples: int | None = None, ms: float | None = None,
+               leader: "Seat | str | None" = None, samples: int | None = None,
+               ms: float | None = None,
                seed: int = 0, budget: Budget | None = None, threads: int = 1,
                solver: Solver | None = None, horizon: int | None = None,
                level: int | None = None) -> ChoiceHint:
@@ -720,14 +731,13 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
                    horizon=_used_horizon(rs, horizon, solver))
 
 
-FESTA_TRICK, NULL_TRICK, MAX_NULL = 25, 75, 3
+FESTA_TRICK, NULL_TRICK, MAX_NULL, FESTA_TRICKS = 25, 75, 3, 13
 
 
 def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str | None" = None,
                samples: int | None = None, ms: float | None = None, seed: int = 0,
-               budget: Budget | None = None, threads: int = 1,
-               solver: Solver | None = None, horizon: int | None = None,
-               level: int | None = None,
+               budget: Budget | None = None, threads: int = 1, solver: Solver | None = None,
+               horizon: int | None = None, level: int | None = None,
                variant: "str | RuleSet" = "portuguese") -> ChoiceHint:
     """The Portuguese festa (docs/rules.md 6): what to choose as host, or how high to bid.
 
@@ -770,14 +780,13 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     best_null = max((k for k in game if k.startswith("null")), key=mean.get)
     values: dict[str, list[float]] = {}
     extra: dict[str, dict] = {}
-    tricks = 13
-    for k in range(1, tricks + 1):
+    for k in range(1, FESTA_TRICKS + 1):
         values[f"{k} plus"] = [v - FESTA_TRICK * k for v in game[best_plus]]
         extra[f"{k} plus"] = {"play": best_plus, "points": FESTA_TRICK * k}
     for k in range(1, MAX_NULL + 1):
         values[f"{k} null"] = [v - NULL_TRICK * k for v in game[best_null]]
         extra[f"{k} null"] = {"play": best_null, "points": NULL_TRICK * k}
-    even = (FESTA_TRICK * tricks) / 4
+    even = (FESTA_TRICK * FESTA_TRICKS) / 4
     worth = [b for b, v in values.items() if sum(v) / len(v) > even]
     # a null bid beats plus bids of equal points (docs/rules.md 6, Reading)
     order = lambda b: (extra[b]["points"], b.endswith("null"))
