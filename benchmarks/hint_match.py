@@ -10,7 +10,10 @@ the chair's configuration:
 - each configuration under test (``--configs``): the chair follows it;
 - ``simple``: the chair follows the simple player (``play_preference``), the floor;
 - ``ceiling``: the chair's hints are given the true deal as their only sample (the same
-  evaluator, all-seeing), an upper frame for what better sampling can buy.
+  evaluator, all-seeing), an upper frame for what better sampling can buy;
+- ``seer`` (on request, ``--configs seer``): all-seeing too, its ties broken by the
+  base's sampled means (one deal's play-out values tie often, and the ceiling then
+  falls back on the simple player's order).
 
 The gain of a configuration is the chair's points (its side's in doubles) in its game
 minus the base game's, paired by deal. Per family (rule set x penalty or positive
@@ -67,6 +70,9 @@ CONFIGS = {
     "h4": {"samples": 50, "horizon": 4},
 }
 FRAME = ("simple", "ceiling")
+#: An all-seeing chair whose ties (frequent: one deal's play-out values are coarse) are
+#: broken by the base's sampled means instead of the simple player's order.
+SEER = "seer"
 
 
 def hint_kwargs(name: str) -> dict:
@@ -112,7 +118,7 @@ class Seatplay:
 
     def __init__(self, name: str, budget: Budget):
         self.name, self.budget = name, budget
-        self.kwargs = None if name in FRAME else hint_kwargs(name)
+        self.kwargs = None if name in FRAME or name == SEER else hint_kwargs(name)
         self.hints, self.ms = 0, 0.0
         self.ess: list[float] = []          # effective samples of the weighted hints
 
@@ -121,13 +127,14 @@ class Seatplay:
             return play_preference(p)[0]
         seat = p.to_move
         kwargs = dict(self.kwargs or {"samples": 1})
-        if self.name == "ceiling":
+        if self.name in ("ceiling", SEER):
             kwargs["known"] = {s: p.deal.hands[s] for s in Seat if s != seat}
         start = time.perf_counter()
         try:
-            h = hint(d["variant"], d["contract"], seat, p.deal.hands[seat],
-                     [str(c) for c in p.record], leader=Seat.N, trump=d["trump"],
-                     doubles=d["doubles"], seed=seed, budget=self.budget, **kwargs)
+            h = self.hint(p, d, seed, kwargs)
+            if self.name == SEER:
+                sampled = {x.card: x.mean for x in self.hint(p, d, seed, CONFIGS["base"]).cards}
+                return max(h.cards, key=lambda x: (x.mean, sampled[x.card])).card
         except SolveTimeout:
             return play_preference(p)[0]
         finally:
@@ -136,6 +143,13 @@ class Seatplay:
         if h.effective_samples is not None:
             self.ess.append(h.effective_samples / h.samples)
         return h.recommended
+
+
+    def hint(self, p: Position, d: dict, seed: int, kwargs: dict):
+        seat = p.to_move
+        return hint(d["variant"], d["contract"], seat, p.deal.hands[seat],
+                    [str(c) for c in p.record], leader=Seat.N, trump=d["trump"],
+                    doubles=d["doubles"], seed=seed, budget=self.budget, **kwargs)
 
 
 def play_game(d: dict, chair_config: str, budget: Budget) -> dict:
