@@ -18,16 +18,18 @@ the chair's configuration:
 The gain of a configuration is the chair's points (its side's in doubles) in its game
 minus the base game's, paired by deal. Per family (rule set x penalty or positive
 contracts; Italian doubles apart) the harness prints the mean gain with a 95% interval
-(normal approximation) in points and as a share of the contract's points (``contract_total``),
-the share of the base-to-ceiling gap it closes (mean gain over mean ceiling gain, shown
-only where the ceiling's interval is above zero),
-the chair's milliseconds per hint and, with inference, the mean effective sample
-size of its hints as a share of the samples. The opponents are never the simple player, so
-an inference that models the simple player does not meet its own model at the table.
+(normal approximation) in points and as a share of the contract's points
+(``contract_total``), the share of the base-to-ceiling gap it closes (mean gain over
+mean ceiling gain, shown only where the ceiling's interval is above zero), the chair's
+milliseconds per hint and, with inference, the mean effective sample size of its hints
+as a share of the samples. The opponents are never the simple player, so an inference
+that models the simple player does not meet its own model at the table.
 
 Every game is appended to a JSONL file as it ends, keyed by deal and configuration;
 a run skips the games already there, so a long measurement can be split over runs
-(the same ``--seed`` and ``--deals``). Forced cards are played without a hint.
+(the same ``--seed``; ``--first`` and ``--deals`` choose the deals, and processes on
+disjoint ranges can run side by side, their files joined for ``--report-only``).
+Forced cards are played without a hint; ``--timing`` times each level's hints instead.
 
     python benchmarks/hint_match.py --quick
     python benchmarks/hint_match.py --deals 400 --configs level:4 --out match.jsonl
