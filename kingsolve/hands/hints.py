@@ -13,10 +13,17 @@ is often out of reach, and in the early tricks the play-out does not assume that
 the three others play together against the seat; measured in
 ``benchmarks/hint_play.py``, it plays better than searching whole hands (README).
 
+Two refinements are optional: ``inference`` weights each sampled deal by the
+likelihood of the other seats' cards in it (``kingsolve.hands.inference``), and
+``policy`` chooses who plays the play-outs (``kingsolve.hands.playouts``). A strength
+``level`` (``LEVELS``) sets the samples, horizon, inference and policy together; level 0
+is the simple player itself.
+
 The choice hints (trump, the Italian sale, Turkish contract, Portuguese festa) score each
 option by the same sampling of the unseen hands, from the seat's hand alone, with
 the same deals for every option, each hand played out the same way
-(``kingsolve.search.solver.playout_values``).
+(``kingsolve.search.solver.playout_values``). No card has been played yet, so there is
+nothing to infer from; a level sets their samples and horizon.
 """
 
 from __future__ import annotations
@@ -40,11 +47,12 @@ from ..game.numbers import Number, json_int
 from ..game.rule_documents import resolve_variant
 from ..game.rules import RuleSet
 from .sampling import DealSampler, SeatView
-from ..game.trick_rules import trick_winner_index
+from .playouts import POLICIES, policy_rollout_values
+from .inference import PlayLikelihood, PlayModel, effective_size, is_positive, preference_key
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
            "sale_hint", "contract_hint", "festa_hint", "play_preference",
-           "MAX_SAMPLES", "DEFAULT_HORIZON"]
+           "MAX_SAMPLES", "DEFAULT_HORIZON", "Level", "LEVELS", "DEFAULT_LEVEL"]
 
 #: The most samples a hint may ask for.
 MAX_SAMPLES = 2000
@@ -52,6 +60,51 @@ MAX_SAMPLES = 2000
 #: Tricks left from which card hints search double dummy by default; earlier, each
 #: sample is played out by the simple player down to this many tricks.
 DEFAULT_HORIZON = 3
+
+
+@dataclass(frozen=True)
+class Level:
+    """What a strength level of the hints does.
+
+    ``samples`` deals per card hint (0: the simple player's card, no sampling) and
+    ``choice_samples`` per choice hint; ``horizon`` tricks left from which each sample
+    is searched double dummy (before that, played out by the simple player);
+    ``inference`` weights each deal by the likelihood of the other seats' cards
+    (``kingsolve.hands.inference``); ``policy`` is the play-out's
+    (``kingsolve.hands.playouts``).
+    """
+
+    samples: int
+    choice_samples: int
+    horizon: int
+    inference: bool
+    policy: str = "simple"
+
+    def to_dict(self) -> dict:
+        return {"samples": self.samples, "choice_samples": self.choice_samples,
+                "horizon": self.horizon, "inference": self.inference, "policy": self.policy}
+
+
+#: The strength levels, weakest first: each takes at least the samples and horizon of the
+#: one below (README, "Hint levels", gives each one's strength and time as measured).
+LEVELS: tuple[Level, ...] = (
+    Level(0, 4, DEFAULT_HORIZON, False),      # the simple player
+    Level(12, 6, DEFAULT_HORIZON, False),
+    Level(25, 10, DEFAULT_HORIZON, False),
+    Level(50, 20, DEFAULT_HORIZON, False),    # the default
+    Level(100, 40, DEFAULT_HORIZON, True),
+    Level(200, 80, DEFAULT_HORIZON + 1, True),
+)
+
+#: The level of a hint that names none.
+DEFAULT_LEVEL = 3
+
+
+def check_level(level: Any) -> Level:
+    """The ``Level`` of a level number (None: the default)."""
+    if level is None:
+        return LEVELS[DEFAULT_LEVEL]
+    return LEVELS[check_int(level, "level", 0, len(LEVELS) - 1)]
 
 
 
@@ -83,26 +136,11 @@ def play_preference(position: Position) -> list[Card]:
     this order: paranoid values often tie (docs/rules.md 11: the seat assumes the worst),
     and among cards the worst case cannot tell apart a player still sheds danger.
     """
-    legal = cards_of_mask(position.legal_mask())
     t = position.tables
-    bits = [b for _, b in position.trick]
-
-    def wins(card: Card) -> bool:
-        trick = bits + [card.bit]
-        return trick_winner_index(trick, t.trump) == len(trick) - 1
-
-    def pts(card: Card) -> int:
-        return t.card_points[card.bit]
-
-    positive = sum(t.trick_points) + sum(t.card_points) > 0
-    if positive:
-        if not bits:
-            return sorted(legal, key=lambda c: (-c.rank, c.suit))
-        return sorted(legal, key=lambda c: (not wins(c), c.suit == t.trump, c.rank, c.suit))
-    if not bits:
-        return sorted(legal, key=lambda c: (pts(c) < 0, c.rank, c.suit))
-    return sorted(legal, key=lambda c: (1, -pts(c), c.rank, c.suit) if wins(c)
-                  else (0, pts(c), -c.rank, c.suit))
+    trick = [b for _, b in position.trick]
+    positive = is_positive(t)
+    return sorted(cards_of_mask(position.legal_mask()),
+                  key=lambda c: preference_key(t, trick, positive, c.bit))
 
 
 @dataclass(frozen=True)
@@ -130,7 +168,10 @@ class HintResult:
     ``horizon`` is None when every sample was solved double dummy from the position,
     else the tricks left at which the simple player's rollout of each card handed
     over to the double-dummy search. ``forced`` is true when the seat has one legal
-    card; that card is still valued over the samples like any other.
+    card; that card is still valued over the samples like any other. With inference
+    the means and best shares weight each sample by the likelihood of the other seats'
+    cards in it, and ``effective_samples`` is Kish's effective size of those weights
+    (None without inference). At level 0 ``samples`` is 0 and no card is valued.
     """
 
     seat: Seat
@@ -146,6 +187,7 @@ class HintResult:
     inferences: tuple = ()
     horizon: int | None = None
     forced: bool = False               # one legal card: the seat has nothing to choose
+    effective_samples: float | None = None   # with inference: Kish's size of the weights
 
     def card(self, card: "Card | str") -> CardHint:
         """The hint line of one card."""
@@ -161,7 +203,9 @@ class HintResult:
                 "exact": self.exact, "consistent_deals": json_int(self.consistent_deals),
                 "seed": self.seed, "budget": self.budget.to_dict(), "timeouts": self.timeouts,
                 "ms": round(self.ms, 3), "inferences": [x.to_dict() for x in self.inferences],
-                "horizon": self.horizon, "forced": self.forced}
+                "horizon": self.horizon, "forced": self.forced,
+                "effective_samples": None if self.effective_samples is None
+                else _num(self.effective_samples)}
 
 
 @dataclass(frozen=True)
@@ -206,9 +250,11 @@ class ChoiceHint:
                 "horizon": self.horizon, **self.detail}
 
 
-def _check_sampling(samples: Any, ms: Any, seed: Any) -> tuple[int, float | None, int]:
-    """A hint's sample count, whole-hint time limit (None: none) and seed, checked."""
-    return (check_int(samples, "samples", 1, MAX_SAMPLES),
+def _check_sampling(samples: Any, ms: Any, seed: Any,
+                    none: bool = False) -> tuple[int, float | None, int]:
+    """A hint's sample count (0 allowed when ``none``), whole-hint time limit (None:
+    none) and seed, checked."""
+    return (check_int(samples, "samples", 0 if none else 1, MAX_SAMPLES),
             None if ms is None else check_positive(ms, "ms", "a positive number of milliseconds"),
             check_int(seed, "seed"))
 
@@ -297,9 +343,10 @@ def _run_samples(deals: Iterable[Deal], job: Callable[[Deal, Budget], Any], samp
 def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
          play: Iterable = (), leader: "Seat | str" = Seat.N, trump: "Suit | str | None" = None,
          doubles: bool = False, options: Iterable[str] = (), known: Mapping | None = None,
-         samples: int = 50, ms: float | None = None, seed: int = 0,
+         samples: int | None = None, ms: float | None = None, seed: int = 0,
          budget: Budget | None = None, players: int = 4, threads: int = 1,
-         solver: Solver | None = None, horizon: int | None = None) -> HintResult:
+         solver: Solver | None = None, horizon: int | None = None, level: int | None = None,
+         inference: "bool | PlayModel | None" = None, policy: str | None = None) -> HintResult:
     """The legal cards of ``seat`` ranked by their mean value over sampled deals.
 
     ``hand`` is the seat's hand (PBN text, a list of cards or a mask), now or as dealt;
@@ -310,44 +357,111 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     solved for the seat (``solve(position, seats=[seat])``); with more, each card of
     each deal is played out by the simple player down to ``horizon`` tricks left and
     then solved (the result's ``horizon`` says which). A horizon at least the hand's
-    length always searches the whole hand.
+    length always searches the whole hand. With ``inference`` (true, or a
+    ``PlayModel``) each deal's values count by the likelihood of the other seats'
+    cards in it (``kingsolve.hands.inference``); ``effective_samples`` says how many
+    equal samples the weights are worth. ``policy`` names the play-out's players
+    (``kingsolve.hands.playouts.POLICIES``; default ``simple``, the simple player).
+
+    ``level`` (``LEVELS``, default ``DEFAULT_LEVEL``) sets ``samples``, ``horizon``,
+    ``inference`` and ``policy`` together; any of them given explicitly wins over the
+    level's. Level 0 samples nothing: the cards come in the simple player's order,
+    valued 0.
     """
     start = time.perf_counter()
-    samples, ms, seed = _check_sampling(samples, ms, seed)
+    simple, samples, horizon, model, policy = _card_settings(level, samples, horizon, inference,
+                                                             policy)
+    _, ms, seed = _check_sampling(samples, ms, seed, simple)
     threads = check_threads(threads)
-    horizon = _check_horizon(horizon)
     budget = budget or Budget()
-    view = SeatView.build(variant, contract, seat, hand, play, leader=leader, trump=trump,
-                          options=options, known=known, players=players)
-    if view.complete:
-        raise InvalidRequestError("the hand is complete: there is no card to play")
-    if view.to_move != view.seat:
-        raise InvalidRequestError(f"seat {view.seat.name} is not on move: {view.to_move} is")
+    view = _card_view(SeatView.build(variant, contract, seat, hand, play, leader=leader,
+                                     trump=trump, options=options, known=known, players=players))
     sampler = DealSampler(view)
     deals = sampler.iter_sample(seed)
     first = next(deals)
-    job = _CardJob(view, doubles, first, horizon, solver)
+    job = _CardJob(view, doubles, first, horizon, solver, policy)
     # A forced card is searched like any other: its mean is the value of the position,
     # which a client reads as the card's value (a placeholder 0 would read as one too).
     preference = {c: i for i, c in enumerate(play_preference(job.position(first)))}
-    results, timeouts = _run_samples(itertools.chain([first], deals), job, samples, ms, budget,
+    if simple:
+        return _simple_hint(view, sampler, job, preference, seed, budget, start)
+    weigh = _weigher(view, model)
+    results, timeouts = _run_samples(itertools.chain([first], deals),
+                                     lambda d, b: (weigh(d), job(d, b)), samples, ms, budget,
                                      threads)
-    if not results:
-        raise SolveTimeout(f"no sampled deal could be solved within the budget "
-                           f"({timeouts} searches stopped); allow more time or nodes")
-    hints = _ranked_cards(results, job.legal, preference)
+    _need_results(results, timeouts)
+    weights = [w for w, _ in results]
+    hints = _ranked_cards([r for _, r in results], weights, job.legal, preference)
     exact = len(results) == sampler.count
     return HintResult(view.seat, tuple(hints), hints[0].card, len(results), exact, sampler.count,
                       seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
-                      tuple(view.inferences), job.used_horizon, forced=len(job.legal) == 1)
+                      tuple(view.inferences), job.used_horizon, forced=len(job.legal) == 1,
+                      effective_samples=None if model is None else effective_size(weights))
+
+
+def _card_settings(level: Any, samples: Any, horizon: Any, inference: Any, policy: Any
+                   ) -> tuple[bool, int, int, PlayModel | None, str]:
+    """A card hint's level resolved: whether it is the simple player's (level 0, no
+    samples), and its samples, horizon, play model and policy, the given ones first."""
+    lv = check_level(level)
+    simple = samples is None and lv.samples == 0
+    samples = lv.samples if samples is None else samples
+    return (simple, check_int(samples, "samples", 0 if simple else 1, MAX_SAMPLES),
+            _check_horizon(lv.horizon if horizon is None else horizon),
+            _play_model(lv.inference if inference is None else inference),
+            _check_policy(lv.policy if policy is None else policy))
+
+
+def _card_view(view: SeatView) -> SeatView:
+    """The view, when its seat has a card to play."""
+    if view.complete:
+        raise InvalidRequestError("the hand is complete: there is no card to play")
+    if view.to_move != view.seat:
+        raise InvalidRequestError(f"seat {view.seat.name} is not on move: {view.to_move.name} is")
+    return view
+
+
+def _check_policy(policy: Any) -> str:
+    if policy not in POLICIES:
+        raise InvalidRequestError(f"invalid policy {excerpt(policy)}: expected one of "
+                                  f"{', '.join(POLICIES)}")
+    return policy
+
+
+def _play_model(inference: "bool | PlayModel") -> PlayModel | None:
+    if isinstance(inference, PlayModel):
+        return inference
+    if not isinstance(inference, bool):
+        raise InvalidRequestError(f"invalid inference {excerpt(inference)}: expected true or false")
+    return PlayModel() if inference else None
+
+
+def _weigher(view: SeatView, model: PlayModel | None) -> Callable[[Deal], float]:
+    """Each deal's weight: 1, or the likelihood of the other seats' cards in it."""
+    if model is None:
+        return lambda deal: 1.0
+    return PlayLikelihood(view, model).of
+
+
+def _simple_hint(view: SeatView, sampler: DealSampler, job: "_CardJob",
+                 preference: dict[Card, int], seed: int, budget: Budget,
+                 start: float) -> HintResult:
+    """Level 0: the simple player's card, every legal card in its order, none valued."""
+    order = sorted(job.legal, key=preference.get)
+    hints = tuple(CardHint(c, 0.0, 0.0, 1.0 if i == 0 else 0.0, 0.0, 0.0)
+                  for i, c in enumerate(order))
+    return HintResult(view.seat, hints, order[0], 0, False, sampler.count, seed, budget,
+                      (time.perf_counter() - start) * 1000.0, 0, tuple(view.inferences),
+                      None, forced=len(order) == 1)
 
 
 class _CardJob:
     """The search of one sampled deal for a card hint: each legal card's value and the best."""
 
     def __init__(self, view: SeatView, doubles: bool, first: Deal, horizon: int,
-                 solver: Solver | None) -> None:
+                 solver: Solver | None, policy: str = "simple") -> None:
         self.view, self.doubles, self.horizon, self.solver = view, doubles, horizon, solver
+        self.policy = policy
         self.solve = solver or _default_solver()
         self.record = [Card.from_bit(b) for b in view.play]
         here = self.position(first)
@@ -364,6 +478,9 @@ class _CardJob:
         from ..search.solver import rollout_values
         p = self.position(deal)
         seat = self.view.seat
+        if self.rollout and self.solver is None and self.policy != "simple":
+            return _with_best({c: float(v) for c, v in policy_rollout_values(
+                p, seat, self.horizon, b, self.policy).items()}, self.legal)
         if self.rollout and self.solver is None:
             return _with_best({c: float(v) for c, v in
                                rollout_values(p, seat, self.horizon, b).items()}, self.legal)
@@ -373,18 +490,27 @@ class _CardJob:
         return r.cards, r.best
 
 
-def _ranked_cards(results: list, legal: list[Card], preference: dict[Card, int]) -> list[CardHint]:
-    """Each legal card's statistics over the samples, the best first."""
+def _ranked_cards(results: list, weights: list[float], legal: list[Card],
+                  preference: dict[Card, int]) -> list[CardHint]:
+    """Each legal card's statistics over the samples weighted, the best first."""
+    total = sum(weights)
     hints = []
     for card in legal:
         vals = [float(cards[card]) for cards, _ in results]
-        mean, std = _stats(vals)
-        best = sum(1 for _, top in results if card in top) / len(results)
+        mean, std = _weighted_stats(vals, weights, total)
+        best = sum(w for (_, top), w in zip(results, weights) if card in top) / total
         hints.append(CardHint(card, mean, std, best, min(vals), max(vals)))
     # Ties go to the card more often best, then to a simple player's preference:
     # paranoid values tie often (see play_preference).
     hints.sort(key=lambda h: (-h.mean, -h.best, preference[h.card]))
     return hints
+
+
+def _weighted_stats(values: Sequence[float], weights: Sequence[float],
+                    total: float) -> tuple[float, float]:
+    mean = sum(v * w for v, w in zip(values, weights)) / total
+    var = sum(w * (v - mean) ** 2 for v, w in zip(values, weights)) / total
+    return mean, math.sqrt(max(var, 0.0))
 
 
 # --- choices from one hand --------------------------------------------------------------
@@ -441,8 +567,16 @@ def _label(trump: Suit | None) -> str:
     return "NT" if trump is None else trump.name
 
 
-def _common(samples, ms, seed, threads, budget):
-    return (*_check_sampling(samples, ms, seed), check_threads(threads), budget or Budget())
+def _common(samples, ms, seed, threads, budget, level, horizon, default_samples):
+    """A choice hint's checked settings; a ``level`` given sets the samples
+    (``choice_samples``) and horizon not given, else the choice's own default samples."""
+    if level is not None:
+        lv = check_level(level)
+        samples = lv.choice_samples if samples is None else samples
+        horizon = lv.horizon if horizon is None else horizon
+    samples = default_samples if samples is None else samples
+    return (*_check_sampling(samples, ms, seed), check_threads(threads), budget or Budget(),
+            horizon)
 
 
 def _finish(choice: str, seat: Seat, values: dict[str, list[float]], samples: int, seed: int,
@@ -470,9 +604,11 @@ def _need_results(results, timeouts):
 
 
 def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str | None = None,
-               leader: "Seat | str | None" = None, samples: int = 20, ms: float | None = None,
+               leader: "Seat | str | None" = None, samples: int | None = None,
+               ms: float | None = None,
                seed: int = 0, budget: Budget | None = None, threads: int = 1,
-               solver: Solver | None = None, horizon: int | None = None) -> ChoiceHint:
+               solver: Solver | None = None, horizon: int | None = None,
+               level: int | None = None) -> ChoiceHint:
     """The trump to name: each suit (and no trump where allowed) by the seat's mean value.
 
     The contract defaults to the rule set's trump contract (``trumps``, or ``festa``);
@@ -480,7 +616,8 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
     namer itself (Turkish chooser, docs/rules.md 7; Portuguese host, docs/rules.md 6).
     """
     start = time.perf_counter()
-    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    samples, ms, seed, threads, budget, horizon = _common(samples, ms, seed, threads, budget,
+                                                          level, horizon, 20)
     rs = resolve_variant(variant)
     seat = Seat.parse(seat)
     contract = contract or ("festa" if "festa" in rs.contracts else "trumps")
@@ -499,10 +636,10 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
                    horizon=_used_horizon(rs, horizon, solver))
 
 
-def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int = 20,
+def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int | None = None,
               ms: float | None = None, seed: int = 0, budget: Budget | None = None,
               threads: int = 1, solver: Solver | None = None,
-              horizon: int | None = None) -> ChoiceHint:
+              horizon: int | None = None, level: int | None = None) -> ChoiceHint:
     """Whether the dealer should sell the declaration, and at what price (docs/rules.md 10).
 
     In each sampled deal every trump is solved for every seat. Declaring, the dealer
@@ -514,7 +651,8 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
     that trump plus the price. Options: ``declare`` and ``sell k``.
     """
     start = time.perf_counter()
-    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    samples, ms, seed, threads, budget, horizon = _common(samples, ms, seed, threads, budget,
+                                                          level, horizon, 20)
     rs = resolve_variant(variant).require("sale")
     dealer = Seat.parse(seat)
     leader = dealer.next(rs.direction)
@@ -555,10 +693,10 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int =
 
 
 def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
-                  contracts: Iterable[str] | None = None, samples: int = 10,
+                  contracts: Iterable[str] | None = None, samples: int | None = None,
                   ms: float | None = None, seed: int = 0, budget: Budget | None = None,
                   threads: int = 1, solver: Solver | None = None,
-              horizon: int | None = None) -> ChoiceHint:
+              horizon: int | None = None, level: int | None = None) -> ChoiceHint:
     """The Turkish contract to choose (docs/rules.md 7): the chooser leads; trumps once per suit.
 
     Every contract must be played over a match, so an option is scored by the
@@ -567,7 +705,8 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     ``contracts`` limits the choice (the quotas left).
     """
     start = time.perf_counter()
-    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    samples, ms, seed, threads, budget, horizon = _common(samples, ms, seed, threads, budget,
+                                                          level, horizon, 10)
     rs = resolve_variant(variant).require("chooser")
     seat = Seat.parse(seat)
     names = list(contracts) if contracts is not None else list(rs.contracts)
@@ -595,13 +734,13 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
                    horizon=_used_horizon(rs, horizon, solver))
 
 
-FESTA_TRICK, NULL_TRICK, MAX_NULL = 25, 75, 3
+FESTA_TRICK, NULL_TRICK, MAX_NULL, FESTA_TRICKS = 25, 75, 3, 13
 
 
 def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str | None" = None,
-               samples: int = 10, ms: float | None = None, seed: int = 0,
-               budget: Budget | None = None, threads: int = 1,
-               solver: Solver | None = None, horizon: int | None = None,
+               samples: int | None = None, ms: float | None = None, seed: int = 0,
+               budget: Budget | None = None, threads: int = 1, solver: Solver | None = None,
+               horizon: int | None = None, level: int | None = None,
                variant: "str | RuleSet" = "portuguese") -> ChoiceHint:
     """The Portuguese festa (docs/rules.md 6): what to choose as host, or how high to bid.
 
@@ -612,7 +751,8 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     ``max_bid`` is the highest bid still worth more than an even share (325 / 4).
     """
     start = time.perf_counter()
-    samples, ms, seed, threads, budget = _common(samples, ms, seed, threads, budget)
+    samples, ms, seed, threads, budget, horizon = _common(samples, ms, seed, threads, budget,
+                                                          level, horizon, 10)
     rs = resolve_variant(variant).require("festa")
     seat = Seat.parse(seat)
     nxt = seat.next(rs.direction)
@@ -643,14 +783,13 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     best_null = max((k for k in game if k.startswith("null")), key=mean.__getitem__)
     values: dict[str, list[float]] = {}
     extra: dict[str, dict] = {}
-    tricks = 13
-    for k in range(1, tricks + 1):
+    for k in range(1, FESTA_TRICKS + 1):
         values[f"{k} plus"] = [v - FESTA_TRICK * k for v in game[best_plus]]
         extra[f"{k} plus"] = {"play": best_plus, "points": FESTA_TRICK * k}
     for k in range(1, MAX_NULL + 1):
         values[f"{k} null"] = [v - NULL_TRICK * k for v in game[best_null]]
         extra[f"{k} null"] = {"play": best_null, "points": NULL_TRICK * k}
-    even = (FESTA_TRICK * tricks) / 4
+    even = (FESTA_TRICK * FESTA_TRICKS) / 4
     worth = [b for b, v in values.items() if sum(v) / len(v) > even]
     # a null bid beats plus bids of equal points (docs/rules.md 6, Reading)
     def order(bid: str) -> tuple:

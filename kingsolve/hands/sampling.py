@@ -144,6 +144,8 @@ class SeatView:
     inferences: list[Inference] = field(default_factory=list)
     to_move: Seat | None = None
     complete: bool = False
+    seat_of: list[Seat] = field(default_factory=list)       # who played each card of ``play``
+    judged: list[list[Restriction]] = field(default_factory=list)  # the rules that judged it
 
     @classmethod
     def build(cls, variant: "str | RuleSet", contract: "str | Contract", seat: "Seat | str",
@@ -197,6 +199,7 @@ class SeatView:
             raise InvalidDealError(f"invalid hand of {self.seat.name}: {' '.join(format_cards(stray))} "
                                    f"not in the deck of this game")
         seat_of, judged = self._replay()
+        self.seat_of, self.judged = seat_of, judged
         self.played_by = {s: 0 for s in self.seats}
         for s, b in zip(seat_of, self.play):
             self.played_by[s] |= 1 << b
@@ -328,6 +331,11 @@ class SeatView:
     def hidden_seats(self) -> tuple[Seat, ...]:
         """The seats whose hands the viewer does not see."""
         return tuple(s for s in self.seats if s != self.seat)
+
+    @property
+    def deck_mask(self) -> int:
+        """The cards of this game (no two of clubs with three players)."""
+        return self._deck()
 
     @property
     def played_mask(self) -> int:
