@@ -50,7 +50,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from kingsolve import Deal, Position, Seat, Suit                                 # noqa: E402
 from kingsolve.errors import SolveTimeout                                         # noqa: E402
-from kingsolve.game.result import Budget                                          # noqa: E402
+from kingsolve.search.budget import Budget                                          # noqa: E402
 from kingsolve.game.rules import VARIANTS                                         # noqa: E402
 from kingsolve.hands.hints import hint, play_preference                          # noqa: E402
 from kingsolve.hands.inference import PlayModel                                   # noqa: E402

@@ -206,7 +206,7 @@ def test_a_hint_is_legal_under_every_rule_set_and_house_rules_at_every_level(nam
     ("russian", "no-boys", None, False), ("turkish", "no-last-two", None, False)])
 def test_the_simple_policy_is_todays_rollout_and_every_policy_values_every_legal_card(
         variant, contract, trump, doubles):
-    from kingsolve.game.result import Budget
+    from kingsolve.search.budget import Budget
     from kingsolve.hands.playouts import POLICIES, policy_rollout_values
     from kingsolve.search.solver import rollout_values
     for seed in range(3):

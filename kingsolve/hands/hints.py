@@ -417,7 +417,8 @@ def _card_view(view: SeatView) -> SeatView:
     if view.complete:
         raise InvalidRequestError("the hand is complete: there is no card to play")
     if view.to_move != view.seat:
-        raise InvalidRequestError(f"seat {view.seat.name} is not on move: {view.to_move.name} is")
+        mover = "nobody" if view.to_move is None else view.to_move.name
+        raise InvalidRequestError(f"seat {view.seat.name} is not on move: {mover} is")
     return view
 
 
@@ -447,7 +448,7 @@ def _simple_hint(view: SeatView, sampler: DealSampler, job: "_CardJob",
                  preference: dict[Card, int], seed: int, budget: Budget,
                  start: float) -> HintResult:
     """Level 0: the simple player's card, every legal card in its order, none valued."""
-    order = sorted(job.legal, key=preference.get)
+    order = sorted(job.legal, key=preference.__getitem__)
     hints = tuple(CardHint(c, 0.0, 0.0, 1.0 if i == 0 else 0.0, 0.0, 0.0)
                   for i, c in enumerate(order))
     return HintResult(view.seat, hints, order[0], 0, False, sampler.count, seed, budget,

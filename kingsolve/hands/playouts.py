@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..game.cards import Card, Seat
 from ..game.position import Position
-from ..game.result import Budget
+from ..search.budget import Budget
 from ..search import engine
 from ..search.engine import first_guess, leased_core, side_mask, total
 from ..errors import InvalidRequestError
