@@ -29,7 +29,7 @@ def test_help_and_readme_give_every_code_the_one_meaning(capsys):
     assert {int(c): " ".join(t.split()) for c, t in paragraphs} == \
         {int(code): code.meaning.replace("`", "") for code in ExitCode}
     # the guide's table is the one made from ExitCode, row for row
-    readme = GUIDE.read_text(encoding="utf-8")
+    readme = GUIDE.read_text(encoding="utf-8") + "\n"
     start = readme.index("| code | meaning |")
     assert readme[start:readme.index("\n\n", start)] == markdown_table()
     assert f"| 4 | {ExitCode.BUDGET.meaning} |" in markdown_table()
