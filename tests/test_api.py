@@ -351,7 +351,9 @@ def test_solve_answers_what_the_library_answers(client):
     body = client.post("/api/v1/solve", json=req).get_json()
     engine.idle_cores.clear()
     direct = solve_request(req)
-    assert {k: v for k, v in body.items() if k != "ms"} == {k: v for k, v in direct.items() if k != "ms"}
+    # the analysis works in time slices, so its node count depends on the machine's load
+    assert {k: v for k, v in body.items() if k not in ("ms", "nodes")} == \
+        {k: v for k, v in direct.items() if k not in ("ms", "nodes")}
     assert body["to_move"] and set(body["cards"]) == set(
         client.post("/api/v1/legal", json=req).get_json()["legal"])
     assert body["best"] and all(body["cards"][c] == max(body["cards"].values()) for c in body["best"])

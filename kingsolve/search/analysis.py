@@ -77,8 +77,11 @@ HORIZONS = (3, 5, 6, 7, 8, 9, 10, 11, 12)
 #: the last.
 SPRINT_FIRST = 0.002
 SPRINT_SLICE = 0.02
-#: The node budget under which the first estimates come before any exact slice.
+#: The node budget under which the first estimates come before any exact slice, and
+#: the tricks left over which they do (a whole hand is never proved in a first slice:
+#: its first answer comes at once).
 SPRINT_FIRST_NODES = 1 << 20
+SPRINT_FIRST_LEFT = 11
 
 #: The first round's length in seconds; each round doubles it, up to the longest.
 FIRST_ROUND = 0.02
@@ -529,7 +532,8 @@ class Searcher:
             nodes = (run.nodes_left - spent_nodes) // 2
             if length == SPRINT_FIRST:
                 # before the first estimates, which a small node budget keeps whole
-                nodes = 0 if run.nodes_left < SPRINT_FIRST_NODES else run.nodes_left // 16
+                nodes = 0 if run.nodes_left < SPRINT_FIRST_NODES \
+                    or run.tricks_left > SPRINT_FIRST_LEFT else run.nodes_left // 16
             if length == SPRINT_FIRST and nodes <= 0:
                 length = SPRINT_SLICE
                 yield None
