@@ -156,15 +156,15 @@ def test_board_keeps_legal_cards_when_the_analysis_fails(server, browser, monkey
     # An analysis that ends in an error event: the board still outlines the legal
     # cards, and says why.
     from kingsolve.errors import SolveTimeout
-    from kingsolve_api import views
+    from kingsolve.io.request import SolveRequest
 
-    def too_slow(req, cancel):
+    def too_slow(self, cancel=None):
         def answers():
             raise SolveTimeout("search stopped at its time budget of 1 ms")
             yield
         return answers()
 
-    monkeypatch.setattr(views, "solve_stream", too_slow)
+    monkeypatch.setattr(SolveRequest, "stream", too_slow)
     deal = Deal.random(3).pbn()
     expected = legal_request({"variant": "italian", "contract": "no-hearts", "leader": "E", "deal": deal})
     browser.get(server + f"/#variant=italian&contract=no-hearts&leader=E&deal={deal.replace(' ', '%20')}")

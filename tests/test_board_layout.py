@@ -36,11 +36,10 @@ def widest_values(monkeypatch):
     hand on every legal card: proved -16..-10, estimates from -16 to -10 in turn (every
     colour of the scale). A real analysis stops at its deadline with ranges that
     depend on the machine's speed; these do not."""
-    from kingsolve.io.request import legal_request
-    from kingsolve_api import views
+    from kingsolve.io.request import SolveRequest
 
-    def widest(req, cancel):
-        legal = legal_request({k: v for k, v in req.items() if k not in ("ms", "threads")})
+    def widest(self, cancel=None):
+        legal = self.position.to_dict()
         seats = list(legal["taken"])
         yield {"to_move": legal["to_move"], "taken": legal["taken"], "solved": False, "values": {},
                "cards": {}, "bounds": {s: [-16, -10] for s in seats},
@@ -49,7 +48,7 @@ def widest_values(monkeypatch):
                "card_estimates": {c: -16 + i % 7 for i, c in enumerate(legal["legal"])},
                "best": legal["legal"][:1], "horizon": 3, "complete": False, "nodes": 0, "ms": 1}
 
-    monkeypatch.setattr(views, "solve_stream", widest)
+    monkeypatch.setattr(SolveRequest, "stream", widest)
 
 
 def open_position(driver, server: str, width: int, *, deal: str, variant: str = "italian",
