@@ -497,8 +497,11 @@ cdef class Core:
         self.c.log_n = 0
         return nodes, levels, cuts
 
-    def set_budget(self, int64_t nodes, double ms):
-        """Start a budget: the searches that follow stop after ``nodes`` nodes or ``ms``."""
+    def set_budget(self, int64_t nodes, double ms, bint whole=False):
+        """Start a budget: the searches that follow stop after ``nodes`` nodes or ``ms``.
+        With ``whole``, an exact search spends all of it on its zero-window tests
+        toward the value (a slice of a search that will go on); by default half, and
+        the rest narrows the range a stop leaves from both ends."""
         cdef int i
         self._join()
         self.c.nodes = 0
@@ -512,6 +515,7 @@ cdef class Core:
             self.team.counts[i] = 0
         self.c.node_limit = nodes
         self.c.deadline = now_s() + ms / 1000.0
+        self.c.whole = whole
         self.c.abort = 0
 
     @property

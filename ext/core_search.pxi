@@ -516,7 +516,9 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
     # left, the other end's test after a stop, the share doubled whenever a test at
     # each end has stopped.
     # The table keeps every finished subtree, so a stopped test's work serves the
-    # next; c.proved holds the range proved so far.
+    # next; c.proved holds the range proved so far. With c.whole, MTD(f) takes the
+    # whole budget: a search in slices (the anytime analysis) narrows nothing it will
+    # not need, and a stop's range is what the zero-window tests proved.
     cdef int lo = bound_lo(c)
     cdef int hi = bound_hi(c)
     cdef int g = guess, side = 0, stops = 0, part = 16
@@ -524,7 +526,7 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
     cdef double end = c.deadline
     c.proved_lo = lo
     c.proved_hi = hi
-    sub_budget(c, limit, end, 2)
+    sub_budget(c, limit, end, 1 if c.whole else 2)
     while lo < hi:
         if g < lo:
             g = lo
@@ -533,7 +535,7 @@ cdef int mtd(Search* c, int guess) noexcept nogil:
         g = narrow(c, g if g > lo else lo + 1, &lo, &hi)
         if c.abort:
             break
-    while lo < hi:
+    while lo < hi and not c.whole:
         if c.abort:
             c.abort = spent(c, limit, end)
             if c.abort:

@@ -223,6 +223,7 @@ cdef struct Search:
     int abort                # 1 node budget, 2 time budget
     int proved_lo            # the bounds the last MTD run proved (all it knows on a stop)
     int proved_hi
+    bint whole               # MTD(f) takes the whole budget (no narrowing at both ends)
     uint8_t* safe_memo       # the lone seat's per-suit safety game: [seat][seats that may
                              # lead][suit][cards left],
                              # each byte the load's epoch << 2 | 1 (safe) or 2 (not)

@@ -31,8 +31,10 @@ value it proves replaces its estimate.
 whole budget: an estimate of everything comes next (about a millisecond on a full
 deal). Then the exact search goes on as ``solve`` runs it, card after card, in slices
 of doubling length (``Searcher.sprint``), each slice's proved values and ranges reported as they
-come; a stop costs little, since the table keeps what the stopped search finished and
-a proved card is not searched again. Estimates deepen between the slices only for a
+come. A slice spends its whole time on the zero-window tests toward the value
+(``Core.set_budget(..., whole=True)``), none on narrowing the range a stop leaves, so
+a stop costs little: the table keeps what the stopped search finished and a proved
+card is not searched again (the slices search 1.00-1.01 times ``solve``'s nodes). Estimates deepen between the slices only for a
 share of each that grows with the share of the budget the exact search has had: none
 at first, half of it at most. So a value the engine proves quickly arrives about as
 soon as ``solve`` gives it (``benchmarks/latency.py``). Once what is left of the budget
@@ -541,7 +543,7 @@ class Searcher:
             if seconds <= 0 or nodes <= 0:
                 return
             start, before = time.perf_counter(), run.nodes
-            self.core.set_budget(nodes, seconds * 1000.0)
+            self.core.set_budget(nodes, seconds * 1000.0, whole=True)
             try:
                 search.values(run.seats)
             except SolveTimeout:
@@ -655,7 +657,8 @@ def exact_analysis(position, result: SolveResult) -> Analysis:
 def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
              budget: Budget | None = None, cancel: threading.Event | None = None,
              threads: int = 1, cards: bool = True, estimator: str = "auto",
-             line: "bool | Seat | str" = False) -> Iterator[Analysis]:
+             line: "bool | Seat | str" = False,
+             all_equal: bool = False) -> Iterator[Analysis]:
     """Successive analyses of a position, each at least as good as the one before,
     until every value is exact, the budget is spent or ``cancel`` is set.
 
@@ -668,7 +671,8 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
     like the others, and its estimate is the best of its cards' play-outs.
     ``line`` (as for ``solve``) adds to the last analysis the line of one seat:
     optimal once its value is exact, else the one its estimate rests on
-    (``kingsolve.search.line.analysis_line``; None when the budget allowed none).
+    (``kingsolve.search.line.analysis_line``; None when the budget allowed none);
+    ``all_equal`` as for ``solve``.
     """
     if not isinstance(position, Position):
         raise InvalidRequestError(f"analyses needs a trick-contract Position, "
@@ -701,18 +705,19 @@ def analyses(position: Position, seats: "Iterable[Seat | str] | None" = None,
             if not run.stopped() and not run.exact_done():
                 yield run.snapshot()
         last = run.snapshot()
-        yield last if line_for is None else _with_line(last, run, core, line_for)
+        yield last if line_for is None else _with_line(last, run, core, line_for, all_equal)
 
 
-def _with_line(last: Analysis, run: AnalysisState, core: Core, seat: Seat) -> Analysis:
+def _with_line(last: Analysis, run: AnalysisState, core: Core, seat: Seat,
+               all_equal: bool) -> Analysis:
     """The last analysis with the line of ``seat``, searched with what is left of the
-    budget and at least half of it; when that ends first, the quick line (each card's
-    equal cards only those alike for the search) with a quarter more, else none. None
-    too when the analysis was cancelled."""
+    budget and at least half of it; with ``all_equal`` (every card's equal cards
+    named), when that ends first, the line naming only the cards alike for the search
+    with a quarter more; else none. None too when the analysis was cancelled."""
     if (run.cancel is not None and run.cancel.is_set()) or run.halted.is_set():
         return last
     budget, nodes = run.budget, 0
-    for every, share in ((True, 2), (False, 4)):
+    for every, share in ((True, 2), (False, 4)) if all_equal else ((False, 2),):
         core.set_budget(max(run.nodes_left, budget.nodes // share),
                         max((run.deadline - time.perf_counter()) * 1000.0, budget.ms / share))
         try:
@@ -729,12 +734,12 @@ def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
             budget: Budget | None = None, on_update: Callable[[Analysis], Any] | None = None,
             cancel: threading.Event | None = None, threads: int = 1,
             cards: bool = True, estimator: str = "auto",
-            line: "bool | Seat | str" = False) -> Analysis:
+            line: "bool | Seat | str" = False, all_equal: bool = False) -> Analysis:
     """The best analysis of a position within ``budget``: exact where proved,
     estimates and proved ranges elsewhere (see the module's text).
 
     ``on_update`` is called with each improvement as it comes; ``threads``,
-    ``cards`` and ``line`` as for ``analyses``.
+    ``cards``, ``line`` and ``all_equal`` as for ``analyses``.
 
     >>> from kingsolve import Deal, Position
     >>> pos = Position("italian", "no-queens", Deal.random(seed=7), leader="N")
@@ -744,7 +749,8 @@ def analyse(position: Position, seats: "Iterable[Seat | str] | None" = None,
     True
     """
     last = None
-    for result in analyses(position, seats, budget, cancel, threads, cards, estimator, line):
+    for result in analyses(position, seats, budget, cancel, threads, cards, estimator, line,
+                           all_equal):
         last = result
         if on_update is not None:
             on_update(result)
