@@ -1,6 +1,7 @@
 """What the optimal line adds to the solve that proved the value.
 
     .venv/bin/python benchmarks/line.py [--count 10] [--levels 8,9,10] [--node-budget N]
+        [--cards] [--all-equal]
 
 Two families of seeded problems, each value one ``kingsolve.solve(pos, seats=[seat],
 cards=False)`` from an empty table (one thread; with ``--cards``, ``cards=True``,
@@ -13,8 +14,9 @@ cards=False)`` from an empty table (one thread; with ``--cards``, ``cards=True``
   positions a level spread over the contracts: a seeded full deal played to that many
   tricks left by random legal cards, the seat asked chosen at random.
 
-Then the line (``kingsolve.search.line.exact_line``) on the same core, its table as the
-solve left it, which is what ``solve(..., line=True)`` does: its nodes and time beside
+Then the line (``kingsolve.search.line.exact_line``; with ``--all-equal`` naming every
+equal card) on the same core, its table as the solve left it, which is what
+``solve(..., line=True)`` does: its nodes and time beside
 the solve's. Per family: the problems, the medians of the solve's and of the line's
 time and nodes, and the median and 90th percentile of the line's share (line / solve,
 by time and by nodes). A problem whose solve stops at ``--node-budget`` is left out
@@ -102,8 +104,8 @@ def main() -> int:
     ap.add_argument("--node-budget", type=int, default=20_000_000)
     ap.add_argument("--cards", action="store_true",
                     help="the solve with cards=True (solve's default): the mover's cards too")
-    ap.add_argument("--quick", action="store_true",
-                    help="the quick line (exact_line(..., every=False))")
+    ap.add_argument("--all-equal", action="store_true",
+                    help="the line naming every equal card (exact_line(..., every=True))")
     args = ap.parse_args()
     budget = Budget(nodes=args.node_budget, ms=600_000)
     problems = doubles_problems(args.count) + singles_problems(
@@ -113,7 +115,7 @@ def main() -> int:
     wrong = 0
     for family, pos, seat in problems:
         try:
-            got = measure(pos, seat, budget, not args.quick, args.cards)
+            got = measure(pos, seat, budget, args.all_equal, args.cards)
         except SolveTimeout:
             stopped[family] = stopped.get(family, 0) + 1
             continue

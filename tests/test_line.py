@@ -53,11 +53,11 @@ def child_values(pos: Position, seat: Seat) -> dict[Card, int]:
     return out
 
 
-def check_line(pos: Position, seat: Seat, line, value: int, every: bool = True) -> None:
-    """Every card legal (reference), optimal for its player (minimax), its equal cards
-    exactly the others of its value, the simple player's first among them (with
-    ``every``; else equal cards of its value, none missing of its own class); the
-    hand ends with ``value`` for the seat's side (reference)."""
+def check_line(pos: Position, seat: Seat, line, value: int) -> None:
+    """Every card legal (reference), optimal for its player (minimax), the simple
+    player's first among the cards of its value, its equal cards exactly the others
+    of its value (``all_equal``; else cards of its value); the hand ends with
+    ``value`` for the seat's side (reference)."""
     where = f"{pos!r} seat={seat.name}"
     side = pos.side_of(seat)
     assert line.seat == seat and line.side == side and line.exact
@@ -70,9 +70,9 @@ def check_line(pos: Position, seat: Seat, line, value: int, every: bool = True) 
         assert best == value, (where, i)          # the value holds all along the line
         assert children[play.card] == value, (where, i, play)
         equal = [c for c, v in children.items() if v == value]
-        if every:
+        assert play.card == next(c for c in play_preference(p) if c in equal), (where, i)
+        if line.all_equal:
             assert sorted([play.card, *play.equal]) == sorted(equal), (where, i, play)
-            assert play.card == next(c for c in play_preference(p) if c in equal), (where, i)
         else:
             assert set(play.equal) <= set(equal), (where, i, play)
         p.play(play.card)
@@ -89,18 +89,23 @@ def test_lines_are_legal_optimal_and_reach_the_value(cfg):
     for seed in range(POSITIONS_PER_CONFIG):
         pos = random_position(cfg, seed)
         seat = pos.seats[seed % len(pos.seats)]
-        result = solve(pos, seats=[seat], line=True)
+        result = solve(pos, seats=[seat], line=True, all_equal=True)
         value = result.values[seat]
         assert value == bruteforce.value(pos, seat), pos
+        assert result.line.all_equal
         check_line(pos, seat, result.line, value)
         # the mover's line starts with one of its best cards
         if result.line.plays and seat == pos.to_move:
             assert result.line.plays[0].card in result.best
+        # the default line plays the same cards, naming the cards alike as equal
+        default = solve(pos, seats=[seat], line=True).line
+        assert not default.all_equal and default.cards == result.line.cards, pos
+        check_line(pos, seat, default, value)
 
 
 @pytest.mark.parametrize("cfg", CONFIGS[1::4], ids=config_id)
-def test_quick_lines_are_legal_optimal_and_reach_the_value(cfg):
-    # exact_line(every=False): the search's first card that keeps the value
+def test_lines_after_a_value_alone_are_legal_optimal_and_reach_the_value(cfg):
+    # exact_line on the table of a value's search (no card values), both kinds
     from kingsolve.search.engine import leased_core
     from kingsolve.search.line import exact_line
     for seed in range(12):
@@ -109,9 +114,11 @@ def test_quick_lines_are_legal_optimal_and_reach_the_value(cfg):
         value = solve(pos, seats=[seat], cards=False).values[seat]
         with leased_core(pos, Budget()) as core:
             core.set_budget(10**9, 60_000)
-            line = exact_line(core, pos, seat, value, Budget(), every=False)
-        assert not line.all_equal
-        check_line(pos, seat, line, value, every=False)
+            line = exact_line(core, pos, seat, value, Budget())
+            whole = exact_line(core, pos, seat, value, Budget(), every=True)
+        assert not line.all_equal and whole.all_equal and line.cards == whole.cards
+        check_line(pos, seat, line, value)
+        check_line(pos, seat, whole, value)
 
 
 @pytest.mark.slow
@@ -134,13 +141,17 @@ def test_lines_of_deeper_positions(cfg):
 
 def test_equal_cards_are_named_and_the_simple_player_chooses():
     # N holds the touching SQ SJ ST: every lead of N is worth the same, the simple
-    # player leads the lowest (a penalty contract) and names the two others equal
+    # player leads the lowest (a penalty contract) and names the two others equal;
+    # by default only SJ, alike for the search (the queen carries points)
     deal = Deal("N:QJT... A32... K54... 986...")
     pos = Position("italian", "no-queens", deal, leader="N")
-    line = solve(pos, seats=["N"], line=True).line
+    line = solve(pos, seats=["N"], line=True, all_equal=True).line
     first = line.plays[0]
     assert first.card == Card("ST") and first.equal == (Card("SQ"), Card("SJ"))
     check_line(pos, Seat.N, line, line.value)
+    alike = solve(pos, seats=["N"], line=True).line
+    assert alike.plays[0].card == Card("ST") and alike.plays[0].equal == (Card("SJ"),)
+    check_line(pos, Seat.N, alike, alike.value)
 
 
 def test_a_hand_that_ends_early_ends_its_line():
@@ -199,7 +210,8 @@ def test_to_dict_shape():
     d = solve(pos, seats=[seat], line=True).to_dict()["line"]
     assert set(d) == {"seat", "side", "value", "exact", "exact_from", "all_equal", "cards",
                       "plays", "tricks", "scores"}
-    assert d["all_equal"] is True
+    assert d["all_equal"] is False
+    assert solve(pos, seats=[seat], line=True, all_equal=True).to_dict()["line"]["all_equal"]
     assert d["seat"] == seat.name and d["exact"] and d["exact_from"] == 0
     assert d["cards"] == [p["card"] for p in d["plays"]]
     assert all(set(p) == {"card", "seat", "exact", "equal"} for p in d["plays"])
@@ -236,8 +248,7 @@ def test_an_estimated_line_is_the_estimates_then_exact(estimator):
     assert not p.trick and p.n_tricks - len(p.tricks) == a.horizon
     rest = solve(p, seats=[seat], line=True)
     assert rest.values[seat] == line.value
-    if line.all_equal:      # not the quick line, which a short budget falls back to
-        assert rest.line.plays == line.plays[k:]
+    assert rest.line.plays == line.plays[k:]
     for play in line.plays[k:]:
         ref.play(str(play.card))
     assert ref.complete and ref.scores()[seat.name] == line.value
@@ -324,8 +335,9 @@ def test_a_review_gives_the_line_at_each_proved_mistake():
                                                from_trick=11).cards)
 
 
-def test_an_analysis_falls_back_to_the_quick_line(monkeypatch):
-    # the whole line stopped by the budget: the analysis gives the quick line instead
+def test_an_analysis_falls_back_to_the_alike_equal_cards(monkeypatch):
+    # the line naming every equal card stopped by the budget: the analysis gives the
+    # line naming the cards alike instead
     import kingsolve.search.analysis as analysis_module
     from kingsolve.errors import SolveTimeout
     whole = analysis_module.analysis_line
@@ -337,9 +349,9 @@ def test_an_analysis_falls_back_to_the_quick_line(monkeypatch):
     monkeypatch.setattr(analysis_module, "analysis_line", stopped_when_whole)
     pos = random_position(CONFIGS[0], 6)
     seat = pos.seats[1]
-    a = analyse(pos, seats=[seat], budget=Budget(ms=5000), line=True)
+    a = analyse(pos, seats=[seat], budget=Budget(ms=5000), line=True, all_equal=True)
     assert a.solved and not a.line.all_equal and a.to_dict()["line"]["all_equal"] is False
-    check_line(pos, seat, a.line, a.values[seat], every=False)
+    check_line(pos, seat, a.line, a.values[seat])
 
 
 def test_a_domino_review_gives_the_line_at_its_mistake():

@@ -28,9 +28,25 @@ def _request(**more) -> dict:
             "play": [str(c) for c in pos.record], "ms": 20_000, **more}
 
 
-def _library_line(req: dict, seat: Seat) -> dict:
+def _library_line(req: dict, seat: Seat, all_equal: bool = False) -> dict:
     pos = Position("italian", "no-hearts", Deal(DEAL), leader="N", play=req["play"])
-    return solve(pos, seats=[seat], line=seat).line.to_dict()
+    return solve(pos, seats=[seat], line=seat, all_equal=all_equal).line.to_dict()
+
+
+def test_all_equal_names_every_equal_card_on_every_surface(client, capsys):
+    req = _request(seats=["E"], line="E", all_equal=True)
+    whole = _library_line(req, Seat.E, all_equal=True)
+    assert whole["all_equal"] and whole["cards"] == _library_line(req, Seat.E)["cards"]
+    assert solve_request(req)["line"] == whole
+    assert client.post("/api/v1/solve", json=req).get_json()["line"] == whole
+    [out] = list(answers([req]))
+    assert out["line"] == whole
+    argv = ["solve", "--variant", "italian", "--contract", "no-hearts", "--deal", DEAL,
+            "--play", " ".join(req["play"]), "--seats", "E", "--line", "E", "--all-equal"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["line"] == whole
+    with pytest.raises(InvalidRequestError, match="all_equal"):
+        solve_request({**req, "all_equal": "yes"})
 
 
 def test_a_solve_request_carries_the_library_s_line():

@@ -113,6 +113,7 @@ class SolveRequest:
     threads: int = 1
     id: Any = None
     line: "bool | Seat" = False     # the optimal line: of the seat on move (True) or a seat
+    all_equal: bool = False         # the line names every equal card, not only the alike
 
     @classmethod
     def from_request(cls, data: Any, limits: Limits = LIMITS) -> "SolveRequest":
@@ -122,7 +123,8 @@ class SolveRequest:
         return cls(_position(req), None if seats is None else tuple(map(Seat.parse, seats)),
                    limits.budget(req.get("nodes"), req.get("ms")), exact=req.get("exact", False),
                    threads=min(req.get("threads", 1), limits.threads), id=req.get("id"),
-                   line=line if isinstance(line, bool) else Seat.parse(line))
+                   line=line if isinstance(line, bool) else Seat.parse(line),
+                   all_equal=req.get("all_equal", False))
 
     def within(self, ms: float) -> "SolveRequest":
         """The request with at most ``ms`` of time (a share of a deadline, or what is left
@@ -133,7 +135,7 @@ class SolveRequest:
         """The analyses that answer the request as they improve (started lazily)."""
         from ..search.dispatch import position_analyses
         return position_analyses(self.position, self.seats, self.budget, self.exact,
-                                 self.threads, cancel, self.line)
+                                 self.threads, cancel, self.line, self.all_equal)
 
     def run(self, cancel: threading.Event | None = None,
             on_update: Callable[[Any], Any] | None = None) -> dict:

@@ -249,7 +249,12 @@ def _solve_request(budget: dict, limits: Limits) -> dict:
                      "description": "the optimal line from the position to the end of the "
                                     "hand (docs/rules.md 11): true for the seat on move's "
                                     "side (else the first seat asked), or a seat asked; in "
-                                    "the last answer (default false)"}}
+                                    "the last answer (default false)"},
+            "all_equal": {"type": "boolean",
+                          "description": "with line: each card of the line names every "
+                                         "legal card equal to it, at about a quarter of a "
+                                         "solve more (default false: the cards alike for "
+                                         "the search; the cards played are the same)"}}
     return {**legal, "properties": {
         **legal["properties"], **budget, **seats, **exact, **line,
         "threads": {"type": "integer", "minimum": 1, "maximum": MAX_THREADS,

@@ -26,10 +26,11 @@ __all__ = ["solve_position", "analyse_position", "position_analyses"]
 
 def solve_position(position: Position | DominoPosition, seats: Iterable[Seat] | None = None, budget: Budget | None = None,
                    solver: Solver | None = None, threads: int = 1,
-                   line: "bool | Seat" = False) -> SolveResult:
+                   line: "bool | Seat" = False, all_equal: bool = False) -> SolveResult:
     """The exact values of a trick or domino position with the library's search (or
     ``solver``, same signature as ``kingsolve.solve``); ``threads`` for a trick
-    contract's search; ``line`` for the optimal line (``kingsolve.search.line``)."""
+    contract's search; ``line`` for the optimal line (``kingsolve.search.line``),
+    ``all_equal`` as for ``solve`` (a trick contract's)."""
     seats = None if seats is None else list(seats)
     # a solver of the caller's is asked for a line only when one is wanted
     more: dict[str, Any] = {"line": line} if line is not False else {}
@@ -39,7 +40,8 @@ def solve_position(position: Position | DominoPosition, seats: Iterable[Seat] | 
         from .domino_solver import solve_domino
         return solve_domino(position, seats=seats, budget=budget, **more)
     from .solver import solve
-    return solve(position, seats=seats, budget=budget, threads=threads, **more)
+    return solve(position, seats=seats, budget=budget, threads=threads, all_equal=all_equal,
+                 **more)
 
 
 def analyse_position(position: Position | DominoPosition, seats: Iterable[Seat] | None = None,
@@ -67,18 +69,19 @@ def analyse_position(position: Position | DominoPosition, seats: Iterable[Seat] 
 def position_analyses(position: Position | DominoPosition, seats: Iterable[Seat] | None = None,
                       budget: Budget | None = None, exact: bool = False, threads: int = 1,
                       cancel: threading.Event | None = None,
-                      line: "bool | Seat" = False) -> Iterator[Analysis]:
+                      line: "bool | Seat" = False,
+                      all_equal: bool = False) -> Iterator[Analysis]:
     """The analyses of a trick or domino position as they improve (``analyses``),
     the last the best; one exact answer for the domino or with ``exact``, which
     raises ``SolveTimeout`` with the ranges proved when the budget ends first; the
-    last with the ``line`` asked for. The search is imported now, the searching starts
+    last with the ``line`` asked for (``all_equal`` as for ``solve``). The search is imported now, the searching starts
     when the first analysis is asked for."""
     from .analysis import analyses, exact_analysis
     if not exact and isinstance(position, Position):
         return analyses(position, seats=seats, budget=budget, cancel=cancel, threads=threads,
-                        line=line)
+                        line=line, all_equal=all_equal)
 
     def exact_answer() -> Iterator[Analysis]:
         yield exact_analysis(position, solve_position(position, seats, budget, threads=threads,
-                                                      line=line))
+                                                      line=line, all_equal=all_equal))
     return exact_answer()

@@ -13,12 +13,15 @@ rests on: the card of the best estimate, the play-out that estimated it (the sim
 player's cards, or the value model's) to its horizon, then the exact line from there.
 Every card says which of the two it is.
 
-Each legal card of each step gets one zero-window test at the value known
-(``Core.child_test``), on the table the value's search filled. The card that search
-proved the value with finds its test there; a worse card's, or another equal card's,
-needs a proof of its own: the whole line costs about a second search of the value,
-the quick line (``exact_line(..., every=False)``: the search's own first card that
-keeps the value, as equal only the cards alike for the search) a few per cent
+Each step tests the legal cards by zero-window tests at the value known
+(``Core.child_test``), on the table the value's search filled, in the simple
+player's order of preference: the first card that keeps the value is the line's
+card, and as equal it names the cards alike for the search (of one suit, with no card
+still out between them; ``Line.all_equal`` false). That costs a few per cent of the
+search of the value. With ``every`` (``all_equal`` on the surfaces) every legal card
+is tested and each card names every card equal to it; the cards played are the same,
+but a worse card's test needs a proof one point tighter than the value's search, and
+an equal card's a proof of its own: about a quarter of a solve more
 (``benchmarks/line.py``).
 """
 
@@ -64,8 +67,7 @@ class Line:
     and the seat's (side's) ``value`` there. ``exact``: every card proved optimal,
     so ``value`` is the position's value; else the cards before ``exact_from`` are
     the estimate's. ``all_equal``: each exact card names every legal card equal to it;
-    false for the quick line (``exact_line``), which names only the cards alike for
-    the search."""
+    false by default (``exact_line``): each names only the cards alike for the search."""
 
     seat: Seat
     side: tuple[Seat, ...]
@@ -201,12 +203,13 @@ def _card_tests(core: Core, mask: int, future: int, maximising: bool, budget: Bu
                 every: bool) -> list[int]:
     """The representative bits of the cards at the loaded root that keep the side's
     future value ``future`` (at least it for the side, at most it for the others):
-    every one with ``every``; else only the first of them in the order the search
-    tries the cards (``Core.search_order``). Each card is one zero-window test. The
-    first card of the search's order is the one that proved the value, its test
-    found in the table; a worse card's test, or another equal card's, costs a proof
-    the value's search did not need (``benchmarks/line.py``)."""
-    reps = sorted(set(core.moves().values()))
+    every one with ``every``; else only the simple player's preferred one among them
+    (the cards tested in its order of preference, up to the first that keeps). Each
+    card is one zero-window test: the card that proved the value finds its test in
+    the table, a worse card's, or another equal card's, costs a proof the value's
+    search did not need (``benchmarks/line.py``)."""
+    moves = core.moves()
+    reps = sorted(set(moves.values()))
     if len(reps) == 1:
         return reps
     beta = future if maximising else future + 1
@@ -216,11 +219,17 @@ def _card_tests(core: Core, mask: int, future: int, maximising: bool, budget: Bu
         return v >= future if maximising else v <= future
     if every:
         return [r for r in reps if keeps(r)]
-    return next(([r] for r in core.search_order(mask) if keeps(r)), [])
+    untried = sum(1 << b for b in moves)
+    while untried:
+        rep = moves[core.preferred(untried)]
+        if keeps(rep):
+            return [rep]
+        untried &= ~sum(1 << b for b, r in moves.items() if r == rep)
+    return []
 
 
 def exact_plays(core: Core | None, position: Position, seat: Seat, value: int,
-                budget: Budget, every: bool = True) -> list[LinePlay]:
+                budget: Budget, every: bool = False) -> list[LinePlay]:
     """Plays the optimal line from ``position`` (changing it) to the end of the hand,
     ``value`` being the seat's proved value (a score, as ``solve`` gives it);
     returns its cards. The core holds the position's deal (its table is kept); a
@@ -260,20 +269,19 @@ def _hand_order(card: Card) -> tuple[int, int]:
 
 
 def exact_line(core: Core | None, position: Position, seat: Seat, value: int,
-               budget: Budget, every: bool = True) -> Line:
+               budget: Budget, every: bool = False) -> Line:
     """The optimal line for ``seat`` from ``position`` (left unchanged), ``value``
-    its proved value (docs/rules.md 11). Without ``every``, the quick line: each card
-    the first that keeps the value in the search's own order of trial, and equal to
-    it only the cards alike for the search (of one suit, with no card still out
-    between them), so ``equal`` may miss some; it costs a few per cent of the solve
-    where the whole line costs about as much again (``benchmarks/line.py``)."""
+    its proved value (docs/rules.md 11). Each card names as equal the cards alike for
+    the search (of one suit, with no card still out between them); with ``every``,
+    every legal card equal to it, at about a quarter of a solve more
+    (``benchmarks/line.py``). The cards played are the same either way."""
     p = position.copy()
     plays = exact_plays(core, p, seat, value, budget, every)
     return _finish(position, seat, p, plays, every)
 
 
 def estimated_line(core: Core, position: Position, seat: Seat, first: int, horizon: int,
-                   coalition: int, budget: Budget, every: bool = True) -> Line:
+                   coalition: int, budget: Budget, every: bool = False) -> Line:
     """The line an estimate of ``seat``'s value rests on: the card ``first`` (a bit),
     the play-out after it (``Core.rollout_value``'s, with ``coalition`` as there) until
     a trick starts with at most ``horizon`` tricks left, then the exact line of the
@@ -297,7 +305,7 @@ def estimated_line(core: Core, position: Position, seat: Seat, first: int, horiz
 
 # --- the anytime analysis -------------------------------------------------------------------
 def analysis_line(run, core: Core, seat: Seat, budget: Budget,
-                  every: bool = True) -> Line | None:
+                  every: bool = False) -> Line | None:
     """The line of an analysis's state ``run`` (``kingsolve.search.analysis.AnalysisState``)
     for ``seat``: the optimal line once its value is exact, else the line its
     estimate rests on (docs/rules.md 12); None before any estimate. ``every`` as for
