@@ -16,13 +16,20 @@ HELP = ("a seat's legal cards ranked over sampled deals it cannot tell apart, "
 def add_flags(p: argparse.ArgumentParser) -> None:
     """The shared request flags and the hint's own."""
     # the hint module is imported when the hint command runs, not for every command's help
-    from kingsolve.hands.hints import CHOICES, DEFAULT_HORIZON
+    from kingsolve.hands.hints import CHOICES, DEFAULT_HORIZON, DEFAULT_LEVEL, LEVELS
+    from kingsolve.io.schema import CHOICE_SAMPLES
     add_request_flags(p)
     p.add_argument("--seat", help="the seat asking (N, E, S or W)")
     p.add_argument("--hand", help="its hand: PBN text (AKQ.JT9.876.5432) or cards")
     p.add_argument("--known", action="append", metavar="SEAT:CARDS",
                    help="cards known to be in a hand, e.g. E:HK (repeatable)")
-    p.add_argument("--samples", type=int, help="number of sampled deals (default 50; 10 for choices)")
+    p.add_argument("--level", type=int, choices=range(len(LEVELS)),
+                   help=f"strength of the hint, 0 (the simple player's card, no samples) to "
+                        f"{len(LEVELS) - 1}: sets the samples, horizon and inference together "
+                        f"(default {DEFAULT_LEVEL}; docs/guide/hints.md, Levels)")
+    p.add_argument("--samples", type=int,
+                   help=f"number of sampled deals (default: the level's; {CHOICE_SAMPLES} for a "
+                        f"choice without --level)")
     p.add_argument("--ms", type=float, help="time limit of the whole hint, in milliseconds")
     p.add_argument("--seed", type=int, help="seed of the sampling (default 0)")
     p.add_argument("--nodes", type=int, help="node limit of each search")
@@ -32,13 +39,14 @@ def add_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, help="search threads (default 1)")
     p.add_argument("--horizon", type=int,
                    help=f"tricks left from which each sample is searched double dummy; earlier "
-                        f"the simple player plays each card out to there (default {DEFAULT_HORIZON})")
+                        f"the simple player plays each card out to there (default: the level's, "
+                        f"{DEFAULT_HORIZON} without --level)")
 
 
 def request_from_args(args: argparse.Namespace, req: dict) -> dict:
     """The hint request: the shared request flags, then the hint flags (flags override)."""
-    for name in ("seat", "hand", "samples", "ms", "seed", "nodes", "choice", "role", "threads",
-                 "horizon"):
+    for name in ("seat", "hand", "level", "samples", "ms", "seed", "nodes", "choice", "role",
+                 "threads", "horizon"):
         value = getattr(args, name, None)
         if value is not None:
             req[name] = value

@@ -1,4 +1,5 @@
-"""Hints weighted by the other seats' play, and the strength levels."""
+"""Hints weighted by the other seats' play, and the strength levels: the library's, the
+request's, the command line's and the API's."""
 
 from __future__ import annotations
 
@@ -13,11 +14,16 @@ from bruteforce import card_values_pruned
 from kingsolve import Deal, Position, Seat
 from kingsolve.game.rule_documents import rules_from_json
 from kingsolve.game.rules import VARIANTS
+from kingsolve.game.cards import cards_of_mask
 from kingsolve.hands.hints import (DEFAULT_LEVEL, LEVELS, contract_hint, festa_hint, hint,
                                    play_preference, sale_hint, trump_hint)
 from kingsolve.hands.inference import PlayModel, effective_size
 from kingsolve.hands.sampling import DealSampler, SeatView
 from kingsolve.errors import InvalidRequestError
+from kingsolve.io.request import hint_request
+from kingsolve.io.schema import CHOICE_SAMPLES
+
+from api_answers import error_of
 
 HOUSE = Path(__file__).resolve().parent.parent / "docs" / "house-rules"
 
@@ -222,3 +228,126 @@ def test_the_simple_policy_is_todays_rollout_and_every_policy_values_every_legal
     with pytest.raises(InvalidRequestError, match="policy"):
         hint(variant, contract, seat, deal.hands[seat], [str(c) for c in p.record],
              trump=trump, samples=3, policy="random")
+
+
+# --- the request, the command line and the API ---------------------------------------------
+
+def level_request():
+    """A card hint request ten tricks before the end, and the position it asks about."""
+    deal, p = played_out("italian", "no-queens", 3, 10)
+    seat = p.to_move
+    return {"variant": "italian", "contract": "no-queens", "seat": seat.name,
+            "hand": [str(c) for c in cards_of_mask(deal.hands[seat])],
+            "play": [str(c) for c in p.record], "seed": 2}, p
+
+
+def without_ms(out):
+    return {k: v for k, v in out.items() if k != "ms"}
+
+
+def test_a_hint_request_takes_a_level():
+    req, p = level_request()
+    simple = hint_request({**req, "level": 0})
+    assert simple["level"] == 0 and simple["samples"] == 0
+    assert [x["card"] for x in simple["cards"]] == [str(c) for c in play_preference(p)]
+    assert simple["recommended"] == str(play_preference(p)[0])
+    one = hint_request({**req, "level": 1})
+    assert one["level"] == 1 and one["samples"] == LEVELS[1].samples
+    assert one["horizon"] == LEVELS[1].horizon and one["effective_samples"] is None
+    assert hint_request({**req, "level": 1, "samples": 7})["samples"] == 7
+    inferring = hint_request({**req, "level": 4, "samples": 6})
+    assert inferring["level"] == 4 and 1 <= inferring["effective_samples"] <= 6
+    # naming neither: the default level, the answer of 50 samples as before levels
+    plain = hint_request(req)
+    assert plain["level"] == DEFAULT_LEVEL and plain["samples"] == LEVELS[DEFAULT_LEVEL].samples
+    library = hint("italian", "no-queens", p.to_move, req["hand"], req["play"], samples=50,
+                   seed=2)
+    assert without_ms(plain) == without_ms(library.to_dict())
+
+
+def test_a_choice_request_takes_a_level_and_without_one_its_own_samples():
+    hand = Deal.random(seed=4).hands[Seat.N]
+    req = {"variant": "italian", "seat": "N", "hand": [str(c) for c in cards_of_mask(hand)],
+           "choice": "trump"}
+    plain = hint_request(req)
+    assert plain["samples"] == CHOICE_SAMPLES and plain["level"] is None
+    assert without_ms(plain) == without_ms(trump_hint("italian", "N", hand,
+                                                      samples=CHOICE_SAMPLES).to_dict())
+    one = hint_request({**req, "level": 1})
+    assert one["samples"] == LEVELS[1].choice_samples and one["level"] == 1
+    assert hint_request({**req, "level": 1, "samples": 3})["samples"] == 3
+    sale = hint_request({**req, "choice": "sale", "level": 0})
+    assert sale["samples"] == LEVELS[0].choice_samples and sale["level"] == 0
+
+
+@pytest.mark.parametrize("level", [len(LEVELS), -1, "x", 2.5, True, [3]])
+def test_a_level_out_of_range_is_named_with_the_range(level):
+    req, _ = level_request()
+    span = f"0 to {len(LEVELS) - 1}"
+    with pytest.raises(InvalidRequestError, match=f"invalid field 'level'.*{span}"):
+        hint_request({**req, "level": level})
+    with pytest.raises(InvalidRequestError, match=f"invalid field 'level'.*{span}"):
+        hint_request({"variant": "italian", "seat": "N", "hand": req["hand"], "choice": "trump",
+                      "level": level})
+
+
+def test_cli_hint_level(tmp_path, capsys):
+    from kingsolve_cli import main
+    req, p = level_request()
+    path = tmp_path / "req.json"
+    path.write_text(json.dumps(req))
+    assert main(["hint", str(path), "--level", "0"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["level"] == 0 and out["samples"] == 0
+    assert out["recommended"] == str(play_preference(p)[0])
+    assert main(["hint", str(path), "--level", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["level"] == 1 and out["samples"] == LEVELS[1].samples
+    assert main(["hint", str(path), "--level", "1", "--samples", "5"]) == 0
+    assert json.loads(capsys.readouterr().out)["samples"] == 5
+    with pytest.raises(SystemExit) as stop:
+        main(["hint", str(path), "--level", str(len(LEVELS))])
+    assert stop.value.code == 2 and "--level" in capsys.readouterr().err
+
+
+def test_api_hint_level(client):
+    from jsonschema import Draft202012Validator
+    req, p = level_request()
+    doc = client.get("/api/v1/openapi.json").get_json()
+    answer = Draft202012Validator(doc["components"]["schemas"]["HintResponse"])
+    resp = client.post("/api/v1/hint", json={**req, "level": 1})
+    assert resp.status_code == 200, resp.get_json()
+    body = resp.get_json()
+    assert body["level"] == 1 and body["samples"] == LEVELS[1].samples
+    answer.validate(body)
+    body = client.post("/api/v1/hint", json={**req, "level": 0}).get_json()
+    assert body["samples"] == 0 and body["recommended"] == str(play_preference(p)[0])
+    answer.validate(body)
+    body = client.post("/api/v1/hint", json={**req, "level": 4, "samples": 5}).get_json()
+    assert body["level"] == 4 and 1 <= body["effective_samples"] <= 5
+    answer.validate(body)
+    trump = {"variant": "italian", "seat": "N", "hand": req["hand"], "choice": "trump"}
+    choice = client.post("/api/v1/hint", json={**trump, "level": 0}).get_json()
+    assert choice["level"] == 0 and choice["samples"] == LEVELS[0].choice_samples
+    answer.validate(choice)
+    choice = client.post("/api/v1/hint", json=trump).get_json()
+    assert choice["level"] is None and choice["samples"] == CHOICE_SAMPLES
+    answer.validate(choice)
+    for bad in (len(LEVELS), -1, "x", 2.5):
+        message = error_of(client.post("/api/v1/hint", json={**req, "level": bad}), 400)
+        assert "'level'" in message and f"0 to {len(LEVELS) - 1}" in message, message
+
+
+def test_the_openapi_document_lists_the_level_with_its_bounds(client):
+    schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    level = schemas["HintRequest"]["properties"]["level"]
+    assert level["type"] == "integer"
+    assert (level["minimum"], level["maximum"]) == (0, len(LEVELS) - 1)
+    for n, lv in enumerate(LEVELS):
+        assert f"{n}: " in level["description"]
+        assert f"({lv.choice_samples} for a choice), horizon {lv.horizon}" in level["description"]
+    assert f"default {DEFAULT_LEVEL}" in level["description"]
+    card, choice = schemas["HintResponse"]["anyOf"]
+    assert {"level", "effective_samples", "samples"} <= set(card["required"])
+    assert card["properties"]["level"]["maximum"] == len(LEVELS) - 1
+    assert "level" in choice["required"]

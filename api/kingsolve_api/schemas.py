@@ -19,7 +19,9 @@ from kingsolve.game.rules import VARIANTS
 from kingsolve.io.limits import Limits
 from kingsolve.game.cards import SEAT_LETTERS, SUIT_LETTERS
 from kingsolve.hands.hints import CHOICES as HINT_CHOICES
-from kingsolve.io.schema import CARD, CHOICE_KINDS, RequestSchemas, check_shape, position_properties
+from kingsolve.hands.hints import DEFAULT_HORIZON, LEVELS
+from kingsolve.io.schema import (CARD, CHOICE_KINDS, CHOICE_SAMPLES, RequestSchemas, check_shape,
+                                 position_properties)
 
 from .wire import MAX_DIGITS
 
@@ -161,17 +163,36 @@ def _choices_response() -> dict:
             "ms": {"type": "number", "minimum": 0}}}
 
 
+#: The strength level a hint took (``kingsolve.hands.hints.LEVELS``).
+LEVEL_OUT = {"type": "integer", "minimum": 0, "maximum": len(LEVELS) - 1}
+#: The levels that weigh each deal by the other seats' play.
+INFERRING = ", ".join(str(n) for n, lv in enumerate(LEVELS) if lv.inference)
+
+
 def _card_hint() -> dict:
     """The answer of /hint for a card: the cards ranked over the samples."""
     return {
-        "type": "object", "required": ["seat", "recommended", "cards", "samples", "exact"],
+        "type": "object", "required": ["seat", "recommended", "cards", "samples", "exact", "level",
+                                       "effective_samples"],
         "properties": {
             "seat": SEAT_OUT, "recommended": CARD,
             "cards": {"type": "array", "items": {
                 "type": "object", "required": ["card", "mean", "std", "best"],
                 "properties": {"card": CARD, "mean": SCORE, "std": SCORE, "best": SCORE,
                                "min": SCORE, "max": SCORE}}},
-            "samples": {"type": "integer"}, "exact": {"type": "boolean"},
+            "samples": {"type": "integer", "minimum": 0,
+                        "description": "the sampled deals solved: the level's or the request's "
+                                       "samples, fewer when every consistent deal is fewer or "
+                                       "the time ran out; 0 at level 0 (the simple player's "
+                                       "order, no card valued)"},
+            "level": {**LEVEL_OUT, "description": "the level whose settings the hint took; "
+                                                  "samples or horizon given won over its own"},
+            "effective_samples": {"type": ["number", "null"], "minimum": 0,
+                                  "description": f"with inference (levels {INFERRING}): the "
+                                                 "equal samples the likelihood weights are worth "
+                                                 "(Kish's effective size, at most samples); "
+                                                 "null without inference"},
+            "exact": {"type": "boolean"},
             "consistent_deals": {"type": ["integer", "string"],
                                  "description": "deals that fit what the seat knows; decimal "
                                                 "text when larger than 2**53 - 1"},
@@ -188,14 +209,22 @@ def _card_hint() -> dict:
 def _choice_hint() -> dict:
     """The answer of /hint for a choice: the options ranked over the samples."""
     return {
-        "type": "object", "required": ["choice", "seat", "recommended", "options", "samples"],
+        "type": "object", "required": ["choice", "seat", "recommended", "options", "samples",
+                                       "level"],
         "properties": {
             "choice": {"enum": [c for c in HINT_CHOICES if c != "card"]}, "seat": SEAT_OUT,
             "recommended": {"type": "string"},
             "options": {"type": "array", "items": {
                 "type": "object", "required": ["option", "mean", "std"],
                 "properties": {"option": {"type": "string"}, "mean": SCORE, "std": SCORE}}},
-            "samples": {"type": "integer"}, "budget": BUDGET_OUT, "ms": {"type": "number"}}}
+            "samples": {"type": "integer", "minimum": 1,
+                        "description": "the sampled deals solved: the level's or the request's "
+                                       "samples, fewer when the time ran out"},
+            "level": {"anyOf": [LEVEL_OUT, {"type": "null"}],
+                      "description": "the level whose samples and horizon the hint took; null "
+                                     f"when the request named none (its samples, else "
+                                     f"{CHOICE_SAMPLES}; its horizon, else {DEFAULT_HORIZON})"},
+            "budget": BUDGET_OUT, "ms": {"type": "number"}}}
 
 
 def _analysis_responses() -> dict[str, dict]:

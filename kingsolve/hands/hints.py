@@ -171,7 +171,9 @@ class HintResult:
     card; that card is still valued over the samples like any other. With inference
     the means and best shares weight each sample by the likelihood of the other seats'
     cards in it, and ``effective_samples`` is Kish's effective size of those weights
-    (None without inference). At level 0 ``samples`` is 0 and no card is valued.
+    (None without inference). ``level`` is the level whose settings the hint took
+    (``LEVELS``; an explicit ``samples``, ``horizon``, ``inference`` or ``policy`` won
+    over its own). At level 0 ``samples`` is 0 and no card is valued.
     """
 
     seat: Seat
@@ -188,6 +190,7 @@ class HintResult:
     horizon: int | None = None
     forced: bool = False               # one legal card: the seat has nothing to choose
     effective_samples: float | None = None   # with inference: Kish's size of the weights
+    level: int = DEFAULT_LEVEL
 
     def card(self, card: "Card | str") -> CardHint:
         """The hint line of one card."""
@@ -205,7 +208,7 @@ class HintResult:
                 "ms": round(self.ms, 3), "inferences": [x.to_dict() for x in self.inferences],
                 "horizon": self.horizon, "forced": self.forced,
                 "effective_samples": None if self.effective_samples is None
-                else _num(self.effective_samples)}
+                else _num(self.effective_samples), "level": self.level}
 
 
 @dataclass(frozen=True)
@@ -224,7 +227,13 @@ class OptionValue:
 
 @dataclass(frozen=True)
 class ChoiceHint:
-    """A choice hint: each option's value over the sampled deals, and the advice."""
+    """A choice hint: each option's value over the sampled deals, and the advice.
+
+    ``level`` is the level whose samples and horizon the hint took (``LEVELS``; an
+    explicit ``samples`` or ``horizon`` won over its own); None when the hint named none:
+    its samples and horizon were the ones given, else the choice's own default samples
+    and ``DEFAULT_HORIZON``.
+    """
 
     choice: str
     seat: Seat
@@ -236,6 +245,7 @@ class ChoiceHint:
     ms: float
     detail: dict = field(default_factory=dict)
     horizon: int | None = None
+    level: int | None = None
 
     def option(self, name: str) -> OptionValue:
         for o in self.options:
@@ -247,7 +257,7 @@ class ChoiceHint:
         return {"choice": self.choice, "seat": self.seat.name, "recommended": self.recommended,
                 "options": [o.to_dict() for o in self.options], "samples": self.samples,
                 "seed": self.seed, "budget": self.budget.to_dict(), "ms": round(self.ms, 3),
-                "horizon": self.horizon, **self.detail}
+                "horizon": self.horizon, "level": self.level, **self.detail}
 
 
 def _check_sampling(samples: Any, ms: Any, seed: Any,
@@ -396,7 +406,8 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     return HintResult(view.seat, tuple(hints), hints[0].card, len(results), exact, sampler.count,
                       seed, budget, (time.perf_counter() - start) * 1000.0, timeouts,
                       tuple(view.inferences), job.used_horizon, forced=len(job.legal) == 1,
-                      effective_samples=None if model is None else effective_size(weights))
+                      effective_samples=None if model is None else effective_size(weights),
+                      level=DEFAULT_LEVEL if level is None else level)
 
 
 def _card_settings(level: Any, samples: Any, horizon: Any, inference: Any, policy: Any
@@ -453,7 +464,7 @@ def _simple_hint(view: SeatView, sampler: DealSampler, job: "_CardJob",
                   for i, c in enumerate(order))
     return HintResult(view.seat, hints, order[0], 0, False, sampler.count, seed, budget,
                       (time.perf_counter() - start) * 1000.0, 0, tuple(view.inferences),
-                      None, forced=len(order) == 1)
+                      None, forced=len(order) == 1, level=0)
 
 
 class _CardJob:
@@ -582,14 +593,15 @@ def _common(samples, ms, seed, threads, budget, level, horizon, default_samples)
 
 def _finish(choice: str, seat: Seat, values: dict[str, list[float]], samples: int, seed: int,
             budget: Budget, start: float, detail: dict | None = None,
-            extra: dict[str, dict] | None = None, horizon: int | None = None) -> ChoiceHint:
+            extra: dict[str, dict] | None = None, horizon: int | None = None,
+            level: int | None = None) -> ChoiceHint:
     opts = []
     for label, vals in values.items():
         mean, std = _stats(vals)
         opts.append(OptionValue(label, mean, std, (extra or {}).get(label, {})))
     opts.sort(key=lambda o: -o.mean)
     return ChoiceHint(choice, seat, tuple(opts), opts[0].option, samples, seed, budget,
-                      (time.perf_counter() - start) * 1000.0, detail or {}, horizon)
+                      (time.perf_counter() - start) * 1000.0, detail or {}, horizon, level)
 
 
 def _used_horizon(rs: RuleSet, horizon: int | None, solver: Solver | None) -> int | None:
@@ -634,7 +646,7 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
     values = {o.label: [r[o.label][seat] for r in results] for o in opts}
     return _finish("trump", seat, values, len(results), seed, budget, start,
                    {"contract": contract, "leader": leader.name, "timeouts": timeouts},
-                   horizon=_used_horizon(rs, horizon, solver))
+                   horizon=_used_horizon(rs, horizon, solver), level=level)
 
 
 def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int | None = None,
@@ -690,7 +702,7 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int |
         extra[f"sell {k}"] = {"sold": _num(sold / len(results))}
     return _finish("sale", dealer, values, len(results), seed, budget, start,
                    {"declare_trump": declare, "timeouts": timeouts}, extra,
-                   horizon=_used_horizon(rs, horizon, solver))
+                   horizon=_used_horizon(rs, horizon, solver), level=level)
 
 
 def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
@@ -732,7 +744,7 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     return _finish("contract", seat, values, len(results), seed, budget, start,
                    {"timeouts": timeouts, "measure": "mean score minus a quarter of the "
                                                      "contract's total"}, extra,
-                   horizon=_used_horizon(rs, horizon, solver))
+                   horizon=_used_horizon(rs, horizon, solver), level=level)
 
 
 FESTA_TRICK, NULL_TRICK, MAX_NULL, FESTA_TRICKS = 25, 75, 3, 13
@@ -778,7 +790,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     if role == "host":
         game["433"] = [4.0 * FESTA_TRICK] * len(results)
         return _finish("festa", seat, game, len(results), seed, budget, start, detail,
-                       horizon=_used_horizon(rs, horizon, solver))
+                       horizon=_used_horizon(rs, horizon, solver), level=level)
     mean = {k: sum(v) / len(v) for k, v in game.items()}
     best_plus = max((k for k in game if not k.startswith("null")), key=mean.__getitem__)
     best_null = max((k for k in game if k.startswith("null")), key=mean.__getitem__)
@@ -799,7 +811,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     detail.update({"max_bid": max(worth, key=order) if worth else None, "even_share": even,
                    "games": {k: _num(v) for k, v in mean.items()}})
     return _finish("festa", seat, values, len(results), seed, budget, start, detail, extra,
-                   horizon=_used_horizon(rs, horizon, solver))
+                   horizon=_used_horizon(rs, horizon, solver), level=level)
 
 
 #: What a hint may be asked about: a card, or one of the choices before play.

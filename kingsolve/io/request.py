@@ -33,7 +33,7 @@ from ..search.budget import Budget
 from ..game.rule_documents import resolve_variant
 from ..game.rules import RuleSet, get_variant
 from .limits import LIMITS, MAX_MS, MAX_NODES, MAX_PLAY, MAX_TEXT, Limits
-from .schema import CHOICE_KINDS, request_schemas
+from .schema import CHOICE_KINDS, CHOICE_SAMPLES, request_schemas
 
 if TYPE_CHECKING:
     from ..game.domino import DominoPosition
@@ -172,17 +172,23 @@ class SolveRequest:
 @dataclass(frozen=True)
 class HintRequest:
     """A seat's hint from its own hand (``kingsolve.hands.hints``): a card, or a choice
-    (``trump``, ``sale``, ``contract``, ``festa``)."""
+    (``trump``, ``sale``, ``contract``, ``festa``).
+
+    ``level`` (``kingsolve.hands.hints.LEVELS``; None: the default level) sets the
+    samples, horizon and inference; ``samples`` given wins over the level's. A choice
+    that names neither takes no level and draws ``CHOICE_SAMPLES`` deals.
+    """
 
     choice: str
     variant: RuleSet
     seat: str
     hand: Any
     budget: Budget
-    samples: int
+    samples: int | None             # None: the level's
     fields: Mapping[str, Any]       # the checked request, for the choice's own fields
     threads: int = 1
     id: Any = None
+    level: int | None = None
 
     @classmethod
     def from_request(cls, data: Any, limits: Limits = LIMITS) -> "HintRequest":
@@ -190,10 +196,13 @@ class HintRequest:
         choice = req.get("choice", "card")
         if choice == "card" and "contract" not in req:
             raise InvalidRequestError("missing field 'contract'")
+        level, samples = req.get("level"), req.get("samples")
+        if choice != "card" and level is None and samples is None:
+            samples = CHOICE_SAMPLES
         return cls(choice, resolve_variant(req["variant"]), req["seat"], req["hand"],
-                   limits.budget(req.get("nodes"), req.get("ms")),
-                   req.get("samples", 50 if choice == "card" else 10), req,
-                   threads=min(req.get("threads", 1), limits.threads), id=req.get("id"))
+                   limits.budget(req.get("nodes"), req.get("ms")), samples, req,
+                   threads=min(req.get("threads", 1), limits.threads), id=req.get("id"),
+                   level=level)
 
     def within(self, ms: float) -> "HintRequest":
         return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
@@ -204,7 +213,8 @@ class HintRequest:
         req = self.fields
         # the hint's time is its budget's: each search is cut to what is left of it
         common = dict(samples=self.samples, ms=self.budget.ms, seed=req.get("seed", 0),
-                      budget=self.budget, threads=self.threads, horizon=req.get("horizon"))
+                      budget=self.budget, threads=self.threads, horizon=req.get("horizon"),
+                      level=self.level)
         result: HintResult | ChoiceHint
         if self.choice == "card":
             # from_request refused a card hint without its contract
@@ -443,7 +453,7 @@ def solve_stream(request: Any, cancel: threading.Event | None = None) -> Iterato
 
 def hint_request(request: Any) -> dict:
     """Answer a hint request: the shared request fields (no deal) plus ``seat``, ``hand``,
-    ``known``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
+    ``known``, ``level``, ``samples``, ``ms``, ``seed``; ``choice`` picks a choice hint
     (``trump``, ``sale``, ``contract``, ``festa`` with ``role``) instead of a card hint
     (``kingsolve.hands.hints``). Returns the JSON-ready result."""
     return HintRequest.from_request(request).run()

@@ -39,11 +39,11 @@ from ..game.rule_documents import (MAX_NAME, NAME_PATTERN, OPTION_NAMES, resolve
 from ..game.rules import VARIANTS
 from ..hands.sampling import CARDS_TEXT_PATTERN, parse_cards
 from ..hands.hints import CHOICES as HINT_CHOICES
-from ..hands.hints import DEFAULT_HORIZON, MAX_SAMPLES
+from ..hands.hints import DEFAULT_HORIZON, DEFAULT_LEVEL, LEVELS, MAX_SAMPLES
 from .limits import MAX_PLAY, MAX_TEXT, Limits
 
 __all__ = ["RequestSchemas", "request_schemas", "check_shape", "position_properties", "CHOICE_KINDS", "NAME", "CARD", "SEAT",
-           "MAX_RECORD_TEXT"]
+           "MAX_RECORD_TEXT", "CHOICE_SAMPLES"]
 
 NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN}
 CARD = {"type": "string", "minLength": 2, "maxLength": MAX_CARD_TEXT, "pattern": CARD_PATTERN,
@@ -182,6 +182,25 @@ def _choices_requests(budget: dict) -> dict[str, dict]:
     }
 
 
+#: The samples of a choice hint whose request names neither ``level`` nor ``samples``
+#: (a card hint's are then the default level's).
+CHOICE_SAMPLES = 10
+
+
+def _level_description() -> str:
+    """What each strength level of the hints is, from ``LEVELS``."""
+    def one(n: int) -> str:
+        lv = LEVELS[n]
+        card = "the simple player's card, no samples" if lv.samples == 0 else \
+            f"{lv.samples} samples"
+        return (f"{n}: {card} ({lv.choice_samples} for a choice), horizon {lv.horizon}"
+                f"{', inference' if lv.inference else ''}")
+    return (f"strength of the hint (default {DEFAULT_LEVEL}): it sets the samples, the "
+            "horizon and the inference together; samples and horizon given win over the "
+            "level's. " + "; ".join(one(n) for n in range(len(LEVELS))) +
+            f". A choice hint with neither level nor samples draws {CHOICE_SAMPLES} samples")
+
+
 def _hint_request(max_ms: float) -> dict:
     """The hint request (``kingsolve.io.request.hint_request``): the position without the deal."""
     pos = position_properties()
@@ -197,7 +216,10 @@ def _hint_request(max_ms: float) -> dict:
                       "propertyNames": SEAT,
                       "description": "cards known to be in other hands, seat to cards"},
             "samples": {"type": "integer", "minimum": 1, "maximum": MAX_SAMPLES,
-                        "description": "sampled deals (default 50; 10 for a choice)"},
+                        "description": f"sampled deals (default: the level's; "
+                                       f"{CHOICE_SAMPLES} for a choice that names no level)"},
+            "level": {"type": "integer", "minimum": 0, "maximum": len(LEVELS) - 1,
+                      "description": _level_description()},
             "ms": {"type": "number", "exclusiveMinimum": 0,
                    "description": f"time limit of the whole hint; at most {max_ms:g} is used"},
             "nodes": {"type": "integer", "minimum": 1, "maximum": JSON_SAFE_INT,
@@ -214,7 +236,8 @@ def _hint_request(max_ms: float) -> dict:
             "horizon": {"type": "integer", "minimum": 0, "maximum": 26,
                         "description": "tricks left from which each sample is searched double "
                                        "dummy; earlier, each card is played out by the simple "
-                                       f"player to there (default {DEFAULT_HORIZON})"},
+                                       f"player to there (default: the level's; {DEFAULT_HORIZON} "
+                                       "for a choice that names no level)"},
         },
     }
 
@@ -332,7 +355,9 @@ def _problem(error: ValidationError) -> str:
         return f"{excerpt(value)} repeats an item: each may appear once"
     if kind == "type":
         types = [limit] if isinstance(limit, str) else limit
-        return f"expected {' or '.join(TYPE_NAMES.get(t, t) for t in types)}, got {excerpt(value)}"
+        span = (f" from {error.schema['minimum']} to {error.schema['maximum']}"
+                if {"maximum", "minimum"} <= set(error.schema) else "")
+        return f"expected {' or '.join(TYPE_NAMES.get(t, t) for t in types)}{span}, got {excerpt(value)}"
     if kind in ("maximum", "minimum") and {"maximum", "minimum"} <= set(error.schema):
         return (f"{excerpt(value)} is out of range: expected {error.schema['minimum']} to "
                 f"{error.schema['maximum']}")
