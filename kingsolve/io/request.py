@@ -21,8 +21,8 @@ cut its budget and threads, once. ``run()`` answers it with a JSON-ready dict.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol, TypeVar
+from dataclasses import Field, dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Protocol, TypeVar
 
 from ..errors import InvalidRequestError, SolveTimeout, excerpt
 from ..game.cards import Seat
@@ -79,6 +79,21 @@ def position_from_request(req: Any, limits: Limits = LIMITS) -> Position | Domin
     return LegalRequest.from_request(req, limits).position
 
 
+_TimedRequest = TypeVar("_TimedRequest", bound="_Timed")
+
+
+class _Timed:
+    """A request that searches within its ``budget``."""
+
+    budget: Budget
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]      # each request is a dataclass
+
+    def within(self: _TimedRequest, ms: float) -> _TimedRequest:
+        """The request with at most ``ms`` of time (a share of a deadline, or what is left
+        after waiting for a search slot)."""
+        return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
+
+
 @dataclass(frozen=True)
 class LegalRequest:
     """A position: the seat on move, its legal cards, the trick and the points taken."""
@@ -101,7 +116,7 @@ class LegalRequest:
 
 
 @dataclass(frozen=True)
-class SolveRequest:
+class SolveRequest(_Timed):
     """The analysis of a position within its budget (``kingsolve.search.analysis``):
     exact values where proved, estimates and proved ranges elsewhere; with ``exact``,
     exact values or a ``SolveTimeout`` carrying the ranges proved."""
@@ -125,11 +140,6 @@ class SolveRequest:
                    threads=min(req.get("threads", 1), limits.threads), id=req.get("id"),
                    line=line if isinstance(line, bool) else Seat.parse(line),
                    all_equal=req.get("all_equal", False))
-
-    def within(self, ms: float) -> "SolveRequest":
-        """The request with at most ``ms`` of time (a share of a deadline, or what is left
-        after waiting for a search slot)."""
-        return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
 
     def analyses(self, cancel: threading.Event | None = None) -> Iterator[Any]:
         """The analyses that answer the request as they improve (started lazily)."""
@@ -170,7 +180,7 @@ class SolveRequest:
 
 
 @dataclass(frozen=True)
-class HintRequest:
+class HintRequest(_Timed):
     """A seat's hint from its own hand (``kingsolve.hands.hints``): a card, or a choice
     (``trump``, ``sale``, ``contract``, ``festa``).
 
@@ -204,9 +214,6 @@ class HintRequest:
                    threads=min(req.get("threads", 1), limits.threads), id=req.get("id"),
                    level=level)
 
-    def within(self, ms: float) -> "HintRequest":
-        return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
-
     def run(self, cancel: threading.Event | None = None) -> dict:
         """The hint's answer: the ranked cards or options."""
         from ..hands.hints import contract_hint, festa_hint, hint, sale_hint, trump_hint
@@ -238,7 +245,7 @@ class HintRequest:
 
 
 @dataclass(frozen=True)
-class TableRequest:
+class TableRequest(_Timed):
     """A deal's table (``kingsolve.search.table.dd_table``): every trick contract (or
     ``contracts``) times every seat, within one budget for the whole table."""
 
@@ -264,9 +271,6 @@ class TableRequest:
                    threads=min(req.get("threads", limits.table_threads), limits.threads),
                    exact=req.get("exact", False))
 
-    def within(self, ms: float) -> "TableRequest":
-        return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
-
     def result(self) -> Table:
         """The ``Table``."""
         from ..search.table import dd_table
@@ -280,7 +284,7 @@ class TableRequest:
 
 
 @dataclass(frozen=True)
-class ReviewRequest:
+class ReviewRequest(_Timed):
     """A played record's review (``kingsolve.hands.reviews.review``) within one budget."""
 
     record: Any                 # a ``kingsolve.game.record.Record``
@@ -300,9 +304,6 @@ class ReviewRequest:
         return cls(record, limits.budget(req.get("nodes"), req.get("ms")),
                    from_trick=req.get("from_trick", 1), from_card=req.get("from_card"),
                    lines=req.get("lines", False))
-
-    def within(self, ms: float) -> "ReviewRequest":
-        return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
 
     def result(self) -> Review:
         """The ``Review``."""
@@ -339,7 +340,7 @@ def choice_variant(kind: str, variant: RuleSet | None) -> RuleSet | None:
 
 
 @dataclass(frozen=True)
-class ChoicesRequest:
+class ChoicesRequest(_Timed):
     """One choice before the play (``kingsolve.hands.choices``), named by ``kind``: the
     options of a trump, a sale, a festa, a Turkish contract or a domino redeal."""
 
@@ -370,9 +371,6 @@ class ChoicesRequest:
                       ("leader", "dealer", "contract", "host", "chooser")},
                    chosen=tuple(req.get("chosen", [])), threshold=req.get("threshold", 4),
                    exact=req.get("exact", False))
-
-    def within(self, ms: float) -> "ChoicesRequest":
-        return replace(self, budget=replace(self.budget, ms=min(self.budget.ms, ms)))
 
     def result(self) -> Choices:
         """The ``Choices``: every option's values."""

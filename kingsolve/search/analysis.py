@@ -65,7 +65,7 @@ from ..errors import InvalidRequestError, SolveTimeout
 from ..game.position import Position, check_seats
 from .budget import Budget, Deadline
 from ..game.numbers import Number, json_number
-from .result import SolveResult
+from .result import SolveResult, answer_dict
 from .line import analysis_line, finished_line, line_seat
 
 __all__ = ["Analysis", "analyse", "analyses", "exact_analysis", "value_text",
@@ -190,28 +190,16 @@ class Analysis:
         def pair(r: tuple[Number, Number]) -> list:
             return [json_number(r[0]), json_number(r[1])]
 
-        out = {
-            "to_move": None if self.to_move is None else self.to_move.name,
-            "taken": {s.name: json_number(v) for s, v in self.taken.items()},
+        return answer_dict(self, {
             "solved": self.solved,
-            "values": {s.name: json_number(v) for s, v in self.values.items()},
-            "cards": {str(c): json_number(v) for c, v in self.cards.items()},
             "bounds": {s.name: pair(r) for s, r in self.bounds.items()},
             "card_bounds": {str(c): pair(r) for c, r in self.card_bounds.items()},
             "estimates": {s.name: json_number(v) for s, v in self.estimates.items()},
             "card_estimates": {str(c): json_number(v) for c, v in self.card_estimates.items()},
-            "best": [str(c) for c in self.best],
             "horizon": self.horizon,
             "estimator": self.estimator,
             "equal": [[str(c) for c in group] for group in self.equal],
-            "complete": self.complete,
-            "nodes": int(self.nodes),
-            "ms": round(float(self.ms), 3),
-        }
-        out.update(self.extra)
-        if self.line is not None:
-            out["line"] = self.line.to_dict()
-        return out
+        })
 
 
 #: Cards shown on one line of ``Analysis.text``.

@@ -8,7 +8,7 @@ from typing import Any, Callable, Mapping
 from ..game.cards import Card, Seat
 from ..game.numbers import Number, json_number
 
-__all__ = ["SolveResult", "Solver"]
+__all__ = ["SolveResult", "Solver", "answer_dict"]
 
 
 @dataclass(frozen=True)
@@ -34,20 +34,30 @@ class SolveResult:
 
     def to_dict(self) -> dict:
         """The shared JSON response shape (``line`` only when a line was asked for)."""
-        out = {
-            "to_move": None if self.to_move is None else self.to_move.name,
-            "taken": {s.name: json_number(v) for s, v in self.taken.items()},
-            "values": {s.name: json_number(v) for s, v in self.values.items()},
-            "cards": {str(c): json_number(v) for c, v in self.cards.items()},
-            "best": [str(c) for c in self.best],
-            "complete": self.complete,
-            "nodes": int(self.nodes),
-            "ms": round(float(self.ms), 3),
-        }
-        out.update(self.extra)
-        if self.line is not None:
-            out["line"] = self.line.to_dict()
-        return out
+        return answer_dict(self, {})
+
+
+def answer_dict(result: Any, own: dict) -> dict:
+    """The JSON response shape a ``SolveResult`` and an analysis share, with ``own``,
+    the keys of the result's kind: the seat on move, the points taken, the exact
+    values (of seats and of the mover's cards), the best cards, whether the hand is
+    complete, the nodes and milliseconds spent, the result's ``extra`` keys, and
+    ``line`` when a line was asked for."""
+    out = {
+        "to_move": None if result.to_move is None else result.to_move.name,
+        "taken": {s.name: json_number(v) for s, v in result.taken.items()},
+        "values": {s.name: json_number(v) for s, v in result.values.items()},
+        "cards": {str(c): json_number(v) for c, v in result.cards.items()},
+        **own,
+        "best": [str(c) for c in result.best],
+        "complete": result.complete,
+        "nodes": int(result.nodes),
+        "ms": round(float(result.ms), 3),
+    }
+    out.update(result.extra)
+    if result.line is not None:
+        out["line"] = result.line.to_dict()
+    return out
 
 
 #: What the analyses call to solve a position: ``kingsolve.solve``'s signature, so
