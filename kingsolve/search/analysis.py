@@ -31,10 +31,13 @@ value it proves replaces its estimate.
 whole budget: an estimate of everything comes next (about a millisecond on a full
 deal). Then the exact search goes on as ``solve`` runs it, card after card, in slices
 of doubling length (``Searcher.sprint``), each slice's proved values and ranges reported as they
-come. A slice spends its whole time on the zero-window tests toward the value
-(``Core.set_budget(..., whole=True)``), none on narrowing the range a stop leaves, so
-a stop costs little: the table keeps what the stopped search finished and a proved
-card is not searched again (the slices search 1.00-1.01 times ``solve``'s nodes). Estimates deepen between the slices only for a
+come. Within the first quarter of the budget (``SPRINT_WHOLE_SHARE``) a slice spends
+its whole time on the zero-window tests toward the value (``Core.set_budget(...,
+whole=True)``), none on narrowing the range a stop leaves, so a stop costs little: the
+table keeps what the stopped search finished and a proved card is not searched again
+(the slices search 1.00-1.01 times ``solve``'s nodes). Later slices spend half of
+their time narrowing that range from both ends, as ``solve`` does at a stop: the
+estimates are held inside it. Estimates deepen between the slices only for a
 share of each that grows with the share of the budget the exact search has had: none
 at first, half of it at most. So a value the engine proves quickly arrives about as
 soon as ``solve`` gives it (``benchmarks/latency.py``). Once what is left of the budget
@@ -83,6 +86,10 @@ SPRINT_SLICE = 0.02
 #: the tricks left over which they do (a whole hand is never proved in a first slice:
 #: its first answer comes at once).
 SPRINT_FIRST_NODES = 1 << 20
+#: The share of the budget within which the exact slices spend their whole time on
+#: the value; the slices after it spend half on the value and half narrowing the range
+#: a stop leaves (``Core.set_budget``), which the estimates are held in.
+SPRINT_WHOLE_SHARE = 0.25
 SPRINT_FIRST_LEFT = 11
 
 #: The first round's length in seconds; each round doubles it, up to the longest.
@@ -531,7 +538,10 @@ class Searcher:
             if seconds <= 0 or nodes <= 0:
                 return
             start, before = time.perf_counter(), run.nodes
-            self.core.set_budget(nodes, seconds * 1000.0, whole=True)
+            # while the exact search is young, slices go whole to the value; later ones
+            # also narrow the ranges a stop leaves, which hold the estimates
+            whole = (spent + seconds) * 1000.0 <= run.budget.ms * SPRINT_WHOLE_SHARE
+            self.core.set_budget(nodes, seconds * 1000.0, whole=whole)
             try:
                 search.values(run.seats)
             except SolveTimeout:
