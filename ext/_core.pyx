@@ -772,22 +772,6 @@ cdef class Core:
             raise ValueError("no legal card among the cards given")
         return preferred_card(&self.c.R, &self.c.st, contract_positive(&self.c.R), cards)
 
-    def search_order(self, int maxmask):
-        """The root's legal cards, one of each class of cards alike, in the order the
-        search of ``maxmask``'s value tries them (order_moves, without a table's
-        move): the order in which the optimal line tests them."""
-        cdef int mv[16]
-        cdef int rep[64]
-        cdef uint64_t legal = legal_moves(&self.c.R, &self.c.st)
-        cdef int i, n
-        if not self.loaded:
-            raise ValueError("no position loaded")
-        self._join()
-        self._set_max(maxmask)
-        n = gen_moves(&self.c.R, &self.c.st, legal, mv, rep, NULL)
-        order_moves(&self.c, mv, n, -1, legal)
-        return [mv[i] for i in range(n)]
-
     def child_test(self, int bit, int maxmask, int beta):
         """One zero-window test of the future value (from the root) of ``maxmask``
         after ``bit`` is played, "at least ``beta``": a fail-soft result, a lower
