@@ -104,3 +104,35 @@ def test_a_doubles_estimate_lies_in_the_range_the_other_side_narrowed():
         a = run.snapshot()
     for seat, (slo, shi) in a.bounds.items():
         assert slo <= a.estimates[seat] <= shi, (seat, a.bounds, a.estimates)
+
+
+def _sliced_nodes(pos: Position, slice_nodes: int | None, whole: bool) -> tuple[int, dict]:
+    """The nodes of ``solve``'s exact search of ``pos`` run in slices of ``slice_nodes``
+    (None: one run) with ``Core.set_budget(..., whole=whole)``, and the values."""
+    from kingsolve.search.solver import ExactSearch
+    engine.idle_cores.clear()
+    with engine.leased_core(pos, Budget()) as core:
+        search, total = ExactSearch(core, pos, Budget(), True), 0
+        while True:
+            core.set_budget(slice_nodes or 10**12, 60_000, whole=whole)
+            try:
+                values = search.values([pos.to_move])
+                return total + core.nodes, values
+            except SolveTimeout:
+                total += core.nodes
+
+
+def test_whole_slices_search_about_what_one_search_does():
+    # the anytime analysis's first slices (Core.set_budget whole): a stopped slice
+    # spent nothing narrowing the range it leaves, so the slices together search about
+    # what one search does; slices that narrow (solve's own stop) search far more
+    import random
+    rng = random.Random(1)
+    pos = Position("italian", "no-hearts", Deal.random(1), leader="N")
+    while pos.n_tricks - len(pos.tricks) > 9 or pos.trick:
+        pos.play(rng.choice(pos.legal_cards()))
+    one, values = _sliced_nodes(pos, None, False)
+    whole, whole_values = _sliced_nodes(pos, 5000, True)
+    narrowing, narrowing_values = _sliced_nodes(pos, 5000, False)
+    assert whole_values == values == narrowing_values
+    assert whole <= 1.05 * one < narrowing

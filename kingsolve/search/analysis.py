@@ -86,11 +86,11 @@ SPRINT_SLICE = 0.02
 #: the tricks left over which they do (a whole hand is never proved in a first slice:
 #: its first answer comes at once).
 SPRINT_FIRST_NODES = 1 << 20
+SPRINT_FIRST_LEFT = 11
 #: The share of the budget within which the exact slices spend their whole time on
 #: the value; the slices after it spend half on the value and half narrowing the range
 #: a stop leaves (``Core.set_budget``), which the estimates are held in.
 SPRINT_WHOLE_SHARE = 0.25
-SPRINT_FIRST_LEFT = 11
 
 #: The first round's length in seconds; each round doubles it, up to the longest.
 FIRST_ROUND = 0.02
