@@ -46,6 +46,16 @@ def test_variants_lists_every_rule_set_with_its_contracts(client):
     assert body["italian"]["schedule"][0] == "no-kings-jacks"
 
 
+def test_levels_name_each_strength_level_weakest_first(client):
+    from kingsolve.hands.hints import DEFAULT_LEVEL, LEVELS
+    body = client.get("/api/v1/levels").get_json()
+    assert body["default"] == DEFAULT_LEVEL
+    assert [lv["level"] for lv in body["levels"]] == list(range(len(LEVELS)))
+    names = [lv["name"] for lv in body["levels"]]
+    assert all(names) and len(set(names)) == len(names)
+    assert body["levels"][0]["samples"] == 0          # the simple player
+
+
 def test_deal_is_seeded_and_checks_its_query(client):
     a = client.get("/api/v1/deal?seed=42").get_json()
     assert a == client.get("/api/v1/deal?seed=42").get_json()

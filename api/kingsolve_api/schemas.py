@@ -333,7 +333,7 @@ def _table_response() -> dict:
 
 
 def _other_responses() -> dict[str, dict]:
-    """The answers of /variants, /deal and /healthz."""
+    """The answers of /levels, /variants, /deal and /healthz."""
     return {
         "Variants": {"type": "object", "additionalProperties": rule_document_schema()},
         "RuleDocument": rule_document_schema(),
@@ -354,6 +354,21 @@ def _other_responses() -> dict[str, dict]:
             "type": "object", "required": ["deal", "seed", "deck", "players"],
             "properties": {"deal": {"type": "string"}, "seed": {"type": "string"},
                            "deck": {"type": "integer"}, "players": {"type": "integer"}}},
+        "Levels": {
+            "type": "object", "required": ["default", "levels"],
+            "properties": {
+                "default": {"type": "integer", "minimum": 0, "maximum": len(LEVELS) - 1},
+                "levels": {"type": "array", "minItems": len(LEVELS), "maxItems": len(LEVELS),
+                           "items": {"type": "object", "required": [
+                               "level", "name", "samples", "choice_samples", "horizon",
+                               "inference", "policy"], "properties": {
+                               "level": {"type": "integer", "minimum": 0},
+                               "name": {"type": "string"},
+                               "samples": {"type": "integer", "minimum": 0},
+                               "choice_samples": {"type": "integer", "minimum": 0},
+                               "horizon": {"type": "integer", "minimum": 0},
+                               "inference": {"type": "boolean"},
+                               "policy": {"type": "string"}}}}}},
         "Health": {"type": "object", "required": ["status", "version"],
                    "properties": {"status": {"const": "ok"}, "version": {"type": "string"}}},
     }
@@ -416,7 +431,7 @@ class Schemas:
         }
 
     def _get_paths(self) -> dict:
-        """The GET paths: rule sets, deals, this document and liveness."""
+        """The GET paths: levels, rule sets, deals, this document and liveness."""
         query = self.requests["DealQuery"]["properties"]
         deal_params = [
             {"name": "seed", "in": "query", "required": False, "schema": query["seed"],
@@ -425,6 +440,9 @@ class Schemas:
             {"name": "players", "in": "query", "required": False, "schema": query["players"]},
         ]
         return {
+            "/api/v1/levels": {"get": {"summary": "the hints' strength levels, weakest first, "
+                                                  "with their names and the default",
+                                       "responses": {"200": _answer("Levels", "the levels")}}},
             "/api/v1/variants": {"get": {"summary": "rule sets: contracts, options, schedules",
                                          "responses": {"200": _answer("Variants", "rule sets by name")}}},
             "/api/v1/variants/{name}": {"get": {

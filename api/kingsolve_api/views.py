@@ -15,6 +15,7 @@ from kingsolve.game.deal import Deal
 from kingsolve.search.budget import Budget
 from kingsolve.game.rule_documents import checked_rules
 from kingsolve.game.rules import VARIANTS, get_variant
+from kingsolve.hands.hints import levels_answer
 from kingsolve.io.batch import answers
 from kingsolve.io.limits import Limits
 from kingsolve.io.request import (ChoicesRequest, HintRequest, LegalRequest, ReviewRequest,
@@ -113,6 +114,11 @@ def hint():
     # A hint's ms bounds the whole hint (its searches share it), so the cap is the
     # request's time budget.
     return respond(_admitted(HintRequest.from_request(read_body(), _analysis_limits())).run())
+
+
+@bp.get("/levels")
+def levels():
+    return respond(levels_answer())
 
 
 @bp.get("/variants")

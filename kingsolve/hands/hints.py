@@ -52,7 +52,8 @@ from .inference import PlayLikelihood, PlayModel, effective_size, is_positive, p
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
            "sale_hint", "contract_hint", "festa_hint", "play_preference",
-           "MAX_SAMPLES", "DEFAULT_HORIZON", "Level", "LEVELS", "DEFAULT_LEVEL"]
+           "MAX_SAMPLES", "DEFAULT_HORIZON", "Level", "LEVELS", "DEFAULT_LEVEL",
+           "levels_answer"]
 
 #: The most samples a hint may ask for.
 MAX_SAMPLES = 2000
@@ -71,7 +72,7 @@ class Level:
     is searched double dummy (before that, played out by the simple player);
     ``inference`` weights each deal by the likelihood of the other seats' cards
     (``kingsolve.hands.inference``); ``policy`` is the play-out's
-    (``kingsolve.hands.playouts``).
+    (``kingsolve.hands.playouts``); ``name`` is the level's name in words.
     """
 
     samples: int
@@ -79,25 +80,34 @@ class Level:
     horizon: int
     inference: bool
     policy: str = "simple"
+    name: str = ""
 
     def to_dict(self) -> dict:
-        return {"samples": self.samples, "choice_samples": self.choice_samples,
-                "horizon": self.horizon, "inference": self.inference, "policy": self.policy}
+        return {"name": self.name, "samples": self.samples,
+                "choice_samples": self.choice_samples, "horizon": self.horizon,
+                "inference": self.inference, "policy": self.policy}
 
 
 #: The strength levels, weakest first: each takes at least the samples and horizon of the
 #: one below (README, "Hint levels", gives each one's strength and time as measured).
 LEVELS: tuple[Level, ...] = (
-    Level(0, 4, DEFAULT_HORIZON, False),      # the simple player
-    Level(12, 6, DEFAULT_HORIZON, False),
-    Level(25, 10, DEFAULT_HORIZON, False),
-    Level(50, 20, DEFAULT_HORIZON, False),    # the default
-    Level(100, 40, DEFAULT_HORIZON, True),
-    Level(200, 80, DEFAULT_HORIZON + 1, True),
+    Level(0, 4, DEFAULT_HORIZON, False, name="beginner"),      # the simple player
+    Level(12, 6, DEFAULT_HORIZON, False, name="novice"),
+    Level(25, 10, DEFAULT_HORIZON, False, name="casual"),
+    Level(50, 20, DEFAULT_HORIZON, False, name="club"),         # the default
+    Level(100, 40, DEFAULT_HORIZON, True, name="strong"),
+    Level(200, 80, DEFAULT_HORIZON + 1, True, name="expert"),
 )
 
 #: The level of a hint that names none.
 DEFAULT_LEVEL = 3
+
+
+def levels_answer() -> dict:
+    """The strength levels, weakest first, each with its number and settings, and the
+    default's number (the answer of ``GET /api/v1/levels``)."""
+    return {"default": DEFAULT_LEVEL,
+            "levels": [{"level": n, **lv.to_dict()} for n, lv in enumerate(LEVELS)]}
 
 
 def check_level(level: Any) -> Level:
