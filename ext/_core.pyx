@@ -110,6 +110,7 @@ cdef inline double now_s() noexcept nogil:
 include "core_bounds.pxi"
 include "core_search.pxi"
 include "core_eval.pxi"
+include "core_policy.pxi"
 
 
 # --- the Python face ---------------------------------------------------------------------
@@ -259,6 +260,7 @@ cdef class Core:
     cdef Rules deal_rules    # the last load's contract
     cdef uint64_t deal_hands[4]   # and deal, each seat's cards at the start of the hand
     cdef ValueModel model    # the estimating search's model (set_model), kept alive here
+    cdef PolicyModel policy_model   # the play-outs' policy (set_policy), kept alive here
 
     def __cinit__(self, int tt_mb=64):
         cdef uint64_t want = (<uint64_t>max(tt_mb, 1)) << 20
@@ -406,6 +408,8 @@ cdef class Core:
         st.deck = st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3] | st.played
         st.tricks_done = tricks_done
         st.cur = &st.tricks[tricks_done]
+        self.c.voids = 0
+        self.c.voids_from = tricks_done
         st.to_move = trick_leader
         m = in_hands(st)
         while m:
@@ -677,7 +681,8 @@ cdef class Core:
         seat then plays the simple player (``kingsolve.hands.hints.play_preference``) until a
         trick starts with at most ``horizon`` tricks left, and the rest is searched.
         With ``coalition`` 1, the others of a lone seat play coalition_card instead;
-        with 2, every seat plays guided_card (the value model's choice)."""
+        with 2, every seat plays guided_card (the value model's choice); with 3,
+        model_card (the policy model's, set_policy)."""
         cdef int v
         if not self.loaded:
             raise ValueError("no position loaded")
@@ -699,6 +704,36 @@ cdef class Core:
         self.model = model
         self.c.model = NULL if model is None else &model.m
         self.c.h_epoch += 1
+
+    def set_policy(self, PolicyModel model):
+        """Play-outs with policy 3 give every seat ``model``'s card (None: no model,
+        the simple player's)."""
+        self._join()
+        self.policy_model = model
+        self.c.policy_net = NULL if model is None else <void*>&model.m
+
+    def set_voids(self, int voids):
+        """The suits the seats had shown void in before the root (bit seat * 4 + suit),
+        which the policy model sees; a load forgets them."""
+        self.c.voids = voids
+        self.c.voids_from = self.c.st.tricks_done
+
+    def policy_features(self, int maxmask):
+        """The policy model's inputs for the seat on move at the root (NPF floats;
+        ``maxmask`` the hinted side: two seats mark doubles)."""
+        cdef float x[NPF]
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        self.c.maxmask = maxmask
+        policy_features(&self.c, x)
+        return [x[i] for i in range(NPF)]
+
+    def model_card(self, int maxmask):
+        """The policy model's card at the root (model_card; a test hook)."""
+        if not self.loaded:
+            raise ValueError("no position loaded")
+        self.c.maxmask = maxmask
+        return model_card(&self.c)
 
     def features(self, int maxmask):
         """The value model's inputs at the root, a trick start, for the seats of

@@ -684,9 +684,12 @@ cdef int shared_mtd(Search* c, int guess) noexcept nogil:
 
 
 cdef inline int playout_card(Search* c, int positive) noexcept nogil:
-    # The card of a play-out (c.coalition): with 2 and a model, the model's choice
-    # (guided_card); with 1, the others of a lone seat play coalition_card against it;
-    # else every seat the simple player's card (policy_card)
+    # The card of a play-out (c.coalition): with 3, the policy model's (model_card);
+    # with 2 and a model, the value model's choice (guided_card); with 1, the others
+    # of a lone seat play coalition_card against it; else every seat the simple
+    # player's card (policy_card)
+    if c.coalition == 3:
+        return model_card(c)
     if c.coalition == 2 and c.model != NULL:
         return guided_card(c)
     if c.coalition and c.lone and not (c.maxmask >> c.st.to_move) & 1:

@@ -249,3 +249,6 @@ cdef struct Search:
     uint64_t h_epoch         # in its keys: a load or a new maximiser set starts afresh
     int h_target             # the tricks done at which the estimating search evaluates
     int coalition            # 1: a lone seat's play-outs give the others coalition_card
+    void* policy_net         # the policy model (core_policy.pxi's PolicyNet; NULL: none)
+    int voids                # suits shown void before the root (bit seat * 4 + suit, set_voids)
+    int voids_from           # the root's tricks done: the tricks from there show their own

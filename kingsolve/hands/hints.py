@@ -47,7 +47,7 @@ from ..game.numbers import Number, json_int
 from ..game.rule_documents import resolve_variant
 from ..game.rules import RuleSet
 from .sampling import DealSampler, SeatView
-from .playouts import POLICIES, policy_rollout_values
+from .playouts import POLICIES, model_preference, policy_rollout_values
 from .inference import PlayLikelihood, PlayModel, effective_size, is_positive, preference_key
 
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
@@ -404,7 +404,10 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     # which a client reads as the card's value (a placeholder 0 would read as one too).
     preference = {c: i for i, c in enumerate(play_preference(job.position(first)))}
     if simple:
-        return _simple_hint(view, sampler, job, preference, seed, budget, start)
+        if policy == "model":
+            preference = {c: i for i, c in enumerate(model_preference(job.position(first)))}
+        return _simple_hint(view, sampler, job, preference, seed, budget, start,
+                            0 if level is None else level)
     weigh = _weigher(view, model)
     results, timeouts = _run_samples(itertools.chain([first], deals),
                                      lambda d, b: (weigh(d), job(d, b)), samples, ms, budget,
@@ -467,14 +470,15 @@ def _weigher(view: SeatView, model: PlayModel | None) -> Callable[[Deal], float]
 
 def _simple_hint(view: SeatView, sampler: DealSampler, job: "_CardJob",
                  preference: dict[Card, int], seed: int, budget: Budget,
-                 start: float) -> HintResult:
-    """Level 0: the simple player's card, every legal card in its order, none valued."""
+                 start: float, level: int) -> HintResult:
+    """No samples: the simple player's card, every legal card in its order, none valued
+    (level 0), or with the ``model`` policy in the policy model's order."""
     order = sorted(job.legal, key=preference.__getitem__)
     hints = tuple(CardHint(c, 0.0, 0.0, 1.0 if i == 0 else 0.0, 0.0, 0.0)
                   for i, c in enumerate(order))
     return HintResult(view.seat, hints, order[0], 0, False, sampler.count, seed, budget,
                       (time.perf_counter() - start) * 1000.0, 0, tuple(view.inferences),
-                      None, forced=len(order) == 1, level=0)
+                      None, forced=len(order) == 1, level=level)
 
 
 class _CardJob:

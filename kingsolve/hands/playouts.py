@@ -9,10 +9,15 @@ play-out's policy is the compiled core's (``Core.rollout_value``):
   trick with the model evaluating the next trick start (the hinted seat's side
   maximising its value, the others minimising it);
 - ``coalition``: the hinted seat plays the simple player, the others play together
-  against it (the paranoid value's own assumption, played out).
+  against it (the paranoid value's own assumption, played out);
+- ``model``: every seat plays the policy model's card from its own view within the
+  sampled deal (its hand there, the public play, the voids shown), a model of how the
+  hints themselves play (``kingsolve.search.policy_model``).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ..game.cards import Card, Seat
 from ..game.position import Position
@@ -20,11 +25,12 @@ from ..search.budget import Budget
 from ..search import engine
 from ..search.engine import first_guess, leased_core, side_mask, total
 from ..errors import InvalidRequestError
+from ..search.policy_model import card_slot, shown_voids
 
-__all__ = ["POLICIES", "policy_rollout_values"]
+__all__ = ["POLICIES", "policy_rollout_values", "model_preference"]
 
 #: The play-out policies by name, and the core's code for each.
-POLICIES = {"simple": 0, "coalition": 1, "guided": 2}
+POLICIES = {"simple": 0, "coalition": 1, "guided": 2, "model": 3}
 
 
 def policy_rollout_values(position: Position, seat: Seat, horizon: int, budget: Budget,
@@ -36,23 +42,54 @@ def policy_rollout_values(position: Position, seat: Seat, horizon: int, budget: 
     if code is None:
         raise InvalidRequestError(f"invalid policy {policy!r}: expected one of "
                                   f"{', '.join(POLICIES)}")
-    model = None
-    if code == 2:
-        from ..search.value_model import default_model
-        model = default_model()
-        if model is None:
-            raise InvalidRequestError("the guided play-out needs the value model, "
-                                      "which this installation lacks")
+    model = _model(code)
     mask = side_mask(position, seat)
     with leased_core(position, budget) as core:
         guess = first_guess(*core.bounds())
         core.set_budget(budget.nodes, budget.ms)
-        if model is not None:
-            core.set_model(model.core)
+        if code == 2:
+            core.set_model(model)
+        elif code == 3:
+            core.set_policy(model)
+            core.set_voids(shown_voids(position))
         try:
             return {Card.from_bit(b): total(position, seat, engine.run(
                         lambda: core.rollout_value(b, mask, horizon, guess, code), budget))
                     for b in sorted(core.moves())}
         finally:
-            if model is not None:
+            if code == 2:
                 core.set_model(None)
+            elif code == 3:
+                core.set_policy(None)
+
+
+def _model(code: int) -> Any:
+    """The core's copy of the model a play-out policy needs (None for none)."""
+    if code == 2:
+        from ..search.value_model import default_model
+        found: Any = default_model()
+        what = "the guided play-out needs the value model"
+    elif code == 3:
+        from ..search.policy_model import default_policy
+        found = default_policy()
+        what = "the model play-out needs the policy model"
+    else:
+        return None
+    if found is None:
+        raise InvalidRequestError(f"{what}, which this installation lacks")
+    return found.core
+
+
+def model_preference(position: Position) -> list[Card]:
+    """The legal cards of the seat on move by the policy model's score, its card first
+    (ties to the lower card bit, as the core's ``model_card``). The model reads only
+    what that seat sees, so any deal consistent with its view gives the same order."""
+    model = _model(POLICIES["model"])
+    seat = position.to_move
+    if seat is None:
+        raise InvalidRequestError("the hand is complete: there is no card to play")
+    with leased_core(position, Budget()) as core:
+        core.set_voids(shown_voids(position))
+        scores = model.scores(core.policy_features(side_mask(position, seat)))
+    return sorted(position.legal_cards(),
+                  key=lambda c: (-scores[card_slot(position, c.bit)], c.bit))

@@ -49,11 +49,12 @@ class ModelFile:
         return self.header.get("trained", {})
 
 
-def read_model(path: "str | Path") -> ModelFile:
-    """The model in a file; ``ValueError`` naming what is wrong with it."""
+def read_file(path: "str | Path", magic: bytes = MAGIC,
+              kind: str = "value model") -> tuple[dict, bytes]:
+    """A model file's header and weights; ``ValueError`` naming what is wrong with it."""
     data = Path(path).read_bytes()
-    if len(data) < 8 or data[:4] != MAGIC:
-        raise ValueError(f"{path}: not a kingsolve value model file")
+    if len(data) < 8 or data[:4] != magic:
+        raise ValueError(f"{path}: not a kingsolve {kind} file")
     (n,) = struct.unpack_from("<I", data, 4)
     try:
         header = json.loads(data[8:8 + n].decode("utf-8"))
@@ -61,15 +62,21 @@ def read_model(path: "str | Path") -> ModelFile:
         raise ValueError(f"{path}: the model file's header is not JSON") from None
     if header.get("format") != FORMAT:
         raise ValueError(f"{path}: model format {header.get('format')!r}, expected {FORMAT}")
-    return ModelFile(header, data[8 + n:])
+    return header, data[8 + n:]
+
+
+def read_model(path: "str | Path") -> ModelFile:
+    """The model in a file; ``ValueError`` naming what is wrong with it."""
+    return ModelFile(*read_file(path))
 
 
 def write_model(path: "str | Path", features: int, hidden: tuple[int, int], weights: bytes,
-                trained: dict[str, Any]) -> None:
-    """Write a model file (``weights`` as ``_core.ValueModel`` takes them)."""
+                trained: dict[str, Any], magic: bytes = MAGIC) -> None:
+    """Write a model file (``weights`` as ``_core.ValueModel`` takes them; with the
+    policy's ``magic``, as ``_core.PolicyModel`` does)."""
     header = json.dumps({"format": FORMAT, "features": features, "hidden": list(hidden),
                          "trained": trained}, sort_keys=True).encode("utf-8")
-    Path(path).write_bytes(MAGIC + struct.pack("<I", len(header)) + header + weights)
+    Path(path).write_bytes(magic + struct.pack("<I", len(header)) + header + weights)
 
 
 _default: ModelFile | None = None

@@ -1,0 +1,248 @@
+"""Fit the policy model to the hints' choices and write its file.
+
+    python -m training.policy_fit --data training/data/policy-1.jsonl.gz --count 800 \\
+        --seed 1 --out kingsolve/data/policy_model.bin
+
+Each chosen card of a game (``training.policy_games``) is one example: the core's
+features of the seat's view (``Core.policy_features``, the ones the play-outs
+evaluate) and the slot of the card the hints chose, among the slots of the legal
+cards. A network of two ReLU hidden layers and a score per slot, fit by Adam on the
+cross-entropy of a softmax over the legal cards, with numpy alone and a seeded
+generator: the same data, seed and settings make the same weights. One game in ten
+(by index) is held out; the agreement with the hints on it, beside the simple
+player's, goes into the file's header with the command and the data's digest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from kingsolve.game.cards import Card
+from kingsolve.hands.hints import play_preference
+from kingsolve.search import engine
+from kingsolve.search.policy_model import POLICY_MAGIC, card_slot, shown_voids
+from kingsolve.search.value_model import write_model
+
+from .policy_games import start_position
+
+SLOTS = 52
+#: The starting weight of the simple player's card in its slot's score (the last
+#: SLOTS features flag it): the fit starts near the simple player.
+SKIP = 2.0
+
+
+@dataclass
+class Choices:
+    x: np.ndarray          # features, float32 (examples x NPF)
+    y: np.ndarray          # the chosen card's slot
+    legal: np.ndarray      # the legal cards' slots, bool (examples x SLOTS)
+    simple: np.ndarray     # the simple player's slot
+    game: np.ndarray       # the game's index in its set
+    family: list[str]      # rule set, contract, doubles
+
+    def subset(self, keep: np.ndarray) -> "Choices":
+        return Choices(self.x[keep], self.y[keep], self.legal[keep], self.simple[keep],
+                       self.game[keep], [f for f, k in zip(self.family, keep) if k])
+
+
+def read_games(path: Path, count: int | None) -> list[dict]:
+    """The games of a file of index below ``count`` (every one of them present)."""
+    rows = {}
+    with (gzip.open(path, "rt") if path.suffix == ".gz" else path.open()) as f:
+        for line in f:
+            if line.endswith("\n"):
+                row = json.loads(line)
+                rows[row["i"]] = row
+    if count is not None:
+        missing = [i for i in range(count) if i not in rows]
+        if missing:
+            raise SystemExit(f"{path}: {len(missing)} of the first {count} games are not "
+                             f"played yet (the first missing: {missing[0]})")
+        rows = {i: r for i, r in rows.items() if i < count}
+    return [rows[i] for i in sorted(rows)]
+
+
+def digest(games: list[dict]) -> str:
+    """A hash of the games' descriptions and play (the data a policy was fit on)."""
+    h = hashlib.sha256()
+    for g in games:
+        h.update(json.dumps([g["i"], g["game"], g["play"], g["chosen"]], sort_keys=True).encode())
+    return h.hexdigest()[:16]
+
+
+def choices(games: list[dict]) -> Choices:
+    """Every chosen card of the games, with the seat's features before it."""
+    core = engine.Core(1)
+    xs, ys, legals, simple, index, family = [], [], [], [], [], []
+    for g in games:
+        p = start_position(g["game"])
+        chosen = set(g["chosen"])
+        name = f"{g['game']['variant']}/{g['game']['contract']}" + (
+            "/doubles" if g["game"]["doubles"] else "")
+        for n, text in enumerate(g["play"]):
+            card = Card.parse(text)
+            if n in chosen:
+                engine.load(core, p)
+                core.set_voids(shown_voids(p))
+                xs.append(core.policy_features(engine.side_mask(p, p.to_move)))
+                ys.append(card_slot(p, card.bit))
+                row = np.zeros(SLOTS, bool)
+                row[[card_slot(p, c.bit) for c in p.legal_cards()]] = True
+                legals.append(row)
+                simple.append(card_slot(p, play_preference(p)[0].bit))
+                index.append(g["i"])
+                family.append(name)
+            p.play(card)
+    return Choices(np.asarray(xs, np.float32), np.asarray(ys), np.asarray(legals),
+                   np.asarray(simple), np.asarray(index), family)
+
+
+class PolicyNetwork:
+    """The policy's weights, as the core reads them (w1 is features x h1; last, the
+    weight of the simple player's card in its slot's score)."""
+
+    def __init__(self, nf: int, h1: int, h2: int, rng: np.random.Generator) -> None:
+        self.params = [
+            rng.normal(0, np.sqrt(2.0 / nf), (nf, h1)).astype(np.float32), np.zeros(h1, np.float32),
+            rng.normal(0, np.sqrt(2.0 / h1), (h1, h2)).astype(np.float32), np.zeros(h2, np.float32),
+            rng.normal(0, np.sqrt(1.0 / h2), (h2, SLOTS)).astype(np.float32),
+            np.zeros(SLOTS, np.float32), np.full(1, SKIP, np.float32),
+        ]
+
+    def forward(self, x: np.ndarray):
+        w1, b1, w2, b2, w3, b3, skip = self.params
+        a1 = x @ w1 + b1
+        h1 = np.maximum(a1, 0)
+        a2 = h1 @ w2 + b2
+        h2 = np.maximum(a2, 0)
+        return h2 @ w3 + b3 + skip[0] * x[:, -SLOTS:], (x, a1, h1, a2, h2)
+
+    def grads(self, cache, dz: np.ndarray) -> list[np.ndarray]:
+        x, a1, h1, a2, h2 = cache
+        w1, b1, w2, b2, w3, b3, skip = self.params
+        d2 = (dz @ w3.T) * (a2 > 0)
+        d1 = (d2 @ w2.T) * (a1 > 0)
+        return [x.T @ d1, d1.sum(0), h1.T @ d2, d2.sum(0), h2.T @ dz, dz.sum(0),
+                np.array([(dz * x[:, -SLOTS:]).sum()], np.float32)]
+
+    def choose(self, x: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """The slot of highest score among the legal ones (ties to the first, as the
+        core breaks them by card bit: a suit's slots run high to low, bits low to high,
+        so a tie is rare enough to leave unmatched)."""
+        scores = self.forward(x)[0]
+        return np.where(legal, scores, -np.inf).argmax(1)
+
+    def weights(self) -> bytes:
+        return np.concatenate([p.ravel() for p in self.params]).astype("<f4").tobytes()
+
+
+def masked_softmax(z: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    z = np.where(legal, z, -1e9)
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z) * legal
+    return e / e.sum(1, keepdims=True)
+
+
+def fit(train: Choices, seed: int, hidden: tuple[int, int] = (64, 32), epochs: int = 20,
+        batch: int = 256, lr: float = 2e-3, weight_decay: float = 1e-5, log=None) -> PolicyNetwork:
+    """A network fit to the choices (Adam, the rate halved over the last third of the
+    epochs; cross-entropy of the softmax over the legal cards)."""
+    rng = np.random.default_rng(seed)
+    net = PolicyNetwork(train.x.shape[1], hidden[0], hidden[1], rng)
+    m = [np.zeros_like(p) for p in net.params]
+    v = [np.zeros_like(p) for p in net.params]
+    b1, b2, eps, step = 0.9, 0.999, 1e-8, 0
+    n = len(train.y)
+    for epoch in range(epochs):
+        rate = lr * (0.5 ** max(0, (3 * epoch - 2 * epochs) / max(1, epochs / 3)))
+        order = rng.permutation(n)
+        loss = 0.0
+        for i in range(0, n, batch):
+            j = order[i:i + batch]
+            z, cache = net.forward(train.x[j])
+            prob = masked_softmax(z, train.legal[j])
+            loss -= float(np.log(prob[np.arange(len(j)), train.y[j]] + 1e-12).sum())
+            dz = prob
+            dz[np.arange(len(j)), train.y[j]] -= 1.0
+            g = net.grads(cache, (dz / len(j)).astype(np.float32))
+            step += 1
+            for k, p in enumerate(net.params):
+                gk = g[k] + weight_decay * p
+                m[k] = b1 * m[k] + (1 - b1) * gk
+                v[k] = b2 * v[k] + (1 - b2) * gk * gk
+                p -= (rate * (m[k] / (1 - b1 ** step))
+                      / (np.sqrt(v[k] / (1 - b2 ** step)) + eps)).astype(np.float32)
+        if log:
+            log(f"epoch {epoch + 1}: train cross-entropy {loss / n:.4f}")
+    return net
+
+
+def agreement(net: PolicyNetwork, test: Choices) -> dict:
+    """The share of held-out choices the model and the simple player make as the hints
+    did, overall and per family (rule set, contract, doubles)."""
+    model = net.choose(test.x, test.legal) == test.y
+    simple = test.simple == test.y
+    out: dict = {"examples": int(len(test.y)), "model": round(float(model.mean()), 4),
+                 "simple": round(float(simple.mean()), 4), "by_family": {}}
+    fams = np.asarray(test.family)
+    for fam in sorted(set(test.family)):
+        k = fams == fam
+        out["by_family"][fam] = [int(k.sum()), round(float(model[k].mean()), 3),
+                                 round(float(simple[k].mean()), 3)]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m training.policy_fit",
+                                 description=__doc__.split("\n")[0])
+    ap.add_argument("--data", type=Path, required=True)
+    ap.add_argument("--count", type=int, help="fit on the games of index below this (all played)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hidden", type=int, nargs=2, default=(64, 32))
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--weight-decay", type=float, default=1e-5)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+
+    def log(text: str) -> None:
+        print(f"[{time.perf_counter() - start:7.1f} s] {text}", file=sys.stderr, flush=True)
+
+    games = read_games(args.data, args.count)
+    ex = choices(games)
+    log(f"{len(games)} games, {len(ex.y)} choices")
+    held = ex.game % 10 == 0
+    train, test = ex.subset(~held), ex.subset(held)
+    net = fit(train, args.seed, tuple(args.hidden), args.epochs, args.batch, args.lr,
+              args.weight_decay, log=log)
+    measured = agreement(net, test)
+    log(f"held out: the model agrees with the hints on {measured['model']:.3f} of "
+        f"{measured['examples']} choices, the simple player on {measured['simple']:.3f}")
+    trained = {
+        "command": "python -m training.policy_fit " + " ".join(
+            argv if argv is not None else sys.argv[1:]),
+        "data": args.data.name, "games": len(games), "data_digest": digest(games),
+        "examples": int(len(train.y)), "seed": args.seed, "epochs": args.epochs,
+        "batch": args.batch, "lr": args.lr, "weight_decay": args.weight_decay,
+        "held_out": measured,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_model(args.out, ex.x.shape[1], tuple(args.hidden), net.weights(), trained,
+                magic=POLICY_MAGIC)
+    log(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
