@@ -27,11 +27,14 @@ from .dataset import Examples, digest, examples, read_rows
 class Network:
     """The model's weights, as the core reads them (w1 is features x h1)."""
 
-    def __init__(self, nf: int, h1: int, h2: int, rng: np.random.Generator) -> None:
+    def __init__(self, nf: int, h1: int, h2: int, rng: np.random.Generator,
+                 out: int | None = None) -> None:
+        # one output (the value model's), or ``out`` of them (the policy's scores)
         self.params = [
             rng.normal(0, np.sqrt(2.0 / nf), (nf, h1)).astype(np.float32), np.zeros(h1, np.float32),
             rng.normal(0, np.sqrt(2.0 / h1), (h1, h2)).astype(np.float32), np.zeros(h2, np.float32),
-            rng.normal(0, np.sqrt(1.0 / h2), (h2,)).astype(np.float32), np.full(1, 0.5, np.float32),
+            rng.normal(0, np.sqrt(1.0 / h2), (h2,) if out is None else (h2, out)).astype(np.float32),
+            np.full(1, 0.5, np.float32) if out is None else np.zeros(out, np.float32),
         ]
 
     def forward(self, x: np.ndarray):
@@ -64,6 +67,63 @@ class Network:
         return flat.tobytes()
 
 
+class Adam:
+    """Adam's moments of a network's parameters, which ``update`` steps in place."""
+
+    def __init__(self, params: list[np.ndarray]) -> None:
+        self.params = params
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+        self.step = 0
+
+    def update(self, g: list[np.ndarray], rate: float, weight_decay: float) -> None:
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        m, v = self.m, self.v
+        self.step += 1
+        step = self.step
+        for k, p in enumerate(self.params):
+            gk = g[k] + weight_decay * p
+            m[k] = b1 * m[k] + (1 - b1) * gk
+            v[k] = b2 * v[k] + (1 - b2) * gk * gk
+            mh = m[k] / (1 - b1 ** step)
+            vh = v[k] / (1 - b2 ** step)
+            p -= (rate * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+
+
+def epoch_rate(lr: float, epoch: int, epochs: int) -> float:
+    """The learning rate of an epoch: ``lr``, halved over the last third of the epochs."""
+    return lr * (0.5 ** max(0, (3 * epoch - 2 * epochs) / max(1, epochs / 3)))
+
+
+def minibatches(rng: np.random.Generator, n: int, batch: int, epochs: int, lr: float):
+    """Per epoch: its number, its learning rate (``epoch_rate``) and the examples of each
+    minibatch, the ``n`` examples in a new seeded order."""
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        yield epoch, epoch_rate(lr, epoch, epochs), [order[i:i + batch] for i in range(0, n, batch)]
+
+
+def fit_arguments(ap: argparse.ArgumentParser, hidden: tuple[int, int], lr: float,
+                  weight_decay: float) -> None:
+    """The settings every fit takes, with its defaults."""
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hidden", type=int, nargs=2, default=hidden)
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=lr)
+    ap.add_argument("--weight-decay", type=float, default=weight_decay)
+    ap.add_argument("--out", type=Path, required=True)
+
+
+def stopwatch_log():
+    """A log to standard error, each line stamped with the seconds since it was made."""
+    start = time.perf_counter()
+
+    def log(text: str) -> None:
+        print(f"[{time.perf_counter() - start:7.1f} s] {text}", file=sys.stderr, flush=True)
+    return log
+
+
 def fit(train: Examples, seed: int, hidden: tuple[int, int] = (128, 32), epochs: int = 30,
         batch: int = 256, lr: float = 1e-3, weight_decay: float = 1e-5,
         log=None, huber: float = 0.0) -> Network:
@@ -73,32 +133,19 @@ def fit(train: Examples, seed: int, hidden: tuple[int, int] = (128, 32), epochs:
     ``huber`` above 0 the loss is Huber's with that threshold, else the square."""
     rng = np.random.default_rng(seed)
     net = Network(train.x.shape[1], hidden[0], hidden[1], rng)
-    m = [np.zeros_like(p) for p in net.params]
-    v = [np.zeros_like(p) for p in net.params]
-    b1, b2, eps, step = 0.9, 0.999, 1e-8, 0
+    adam = Adam(net.params)
     n = len(train.y)
     weight = ((train.hi - train.lo) / train.total).astype(np.float32)
     weight /= weight.mean()
-    for epoch in range(epochs):
-        rate = lr * (0.5 ** max(0, (3 * epoch - 2 * epochs) / max(1, epochs / 3)))
-        order = rng.permutation(n)
+    for epoch, rate, parts in minibatches(rng, n, batch, epochs, lr):
         total = 0.0
-        for i in range(0, n, batch):
-            j = order[i:i + batch]
+        for j in parts:
             pred, cache = net.forward(train.x[j])
             err = (pred - train.y[j]).astype(np.float32)
             total += float((err ** 2).sum())
             if huber > 0:
                 err = np.clip(err, -huber, huber)
-            g = net.grads(cache, (2.0 / len(j)) * err * weight[j])
-            step += 1
-            for k, p in enumerate(net.params):
-                gk = g[k] + weight_decay * p
-                m[k] = b1 * m[k] + (1 - b1) * gk
-                v[k] = b2 * v[k] + (1 - b2) * gk * gk
-                mh = m[k] / (1 - b1 ** step)
-                vh = v[k] / (1 - b2 ** step)
-                p -= (rate * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+            adam.update(net.grads(cache, (2.0 / len(j)) * err * weight[j]), rate, weight_decay)
         if log:
             log(f"epoch {epoch + 1}: train mse {total / n:.5f}")
     return net
@@ -130,19 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, nargs="+", required=True)
     ap.add_argument("--count", type=int, nargs="+",
                     help="per file, fit on the positions of index below this (all labelled)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hidden", type=int, nargs=2, default=(128, 32))
-    ap.add_argument("--epochs", type=int, default=20)
-    ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--weight-decay", type=float, default=1e-4)
+    fit_arguments(ap, (128, 32), 1e-3, 1e-4)
     ap.add_argument("--huber", type=float, default=0.1)
-    ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
-    start = time.perf_counter()
-
-    def log(text: str) -> None:
-        print(f"[{time.perf_counter() - start:7.1f} s] {text}", file=sys.stderr, flush=True)
+    log = stopwatch_log()
 
     rows = read_rows(args.data, args.count)
     ex = examples(rows)

@@ -20,7 +20,6 @@ import gzip
 import hashlib
 import json
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from kingsolve.search import engine
 from kingsolve.search.policy_model import POLICY_MAGIC, card_slot, shown_voids
 from kingsolve.search.value_model import write_model
 
+from .fit import Adam, Network, fit_arguments, minibatches, stopwatch_log
 from .policy_games import start_position
 
 SLOTS = 52
@@ -106,17 +106,13 @@ def choices(games: list[dict]) -> Choices:
                    np.asarray(simple), np.asarray(index), family)
 
 
-class PolicyNetwork:
+class PolicyNetwork(Network):
     """The policy's weights, as the core reads them (w1 is features x h1; last, the
     weight of the simple player's card in its slot's score)."""
 
     def __init__(self, nf: int, h1: int, h2: int, rng: np.random.Generator) -> None:
-        self.params = [
-            rng.normal(0, np.sqrt(2.0 / nf), (nf, h1)).astype(np.float32), np.zeros(h1, np.float32),
-            rng.normal(0, np.sqrt(2.0 / h1), (h1, h2)).astype(np.float32), np.zeros(h2, np.float32),
-            rng.normal(0, np.sqrt(1.0 / h2), (h2, SLOTS)).astype(np.float32),
-            np.zeros(SLOTS, np.float32), np.full(1, SKIP, np.float32),
-        ]
+        super().__init__(nf, h1, h2, rng, SLOTS)
+        self.params.append(np.full(1, SKIP, np.float32))
 
     def forward(self, x: np.ndarray):
         w1, b1, w2, b2, w3, b3, skip = self.params
@@ -153,34 +149,22 @@ def masked_softmax(z: np.ndarray, legal: np.ndarray) -> np.ndarray:
 
 
 def fit(train: Choices, seed: int, hidden: tuple[int, int] = (64, 32), epochs: int = 20,
-        batch: int = 256, lr: float = 2e-3, weight_decay: float = 1e-5, log=None) -> PolicyNetwork:
+        batch: int = 256, lr: float = 2e-3, weight_decay: float = 1e-3, log=None) -> PolicyNetwork:
     """A network fit to the choices (Adam, the rate halved over the last third of the
     epochs; cross-entropy of the softmax over the legal cards)."""
     rng = np.random.default_rng(seed)
     net = PolicyNetwork(train.x.shape[1], hidden[0], hidden[1], rng)
-    m = [np.zeros_like(p) for p in net.params]
-    v = [np.zeros_like(p) for p in net.params]
-    b1, b2, eps, step = 0.9, 0.999, 1e-8, 0
+    adam = Adam(net.params)
     n = len(train.y)
-    for epoch in range(epochs):
-        rate = lr * (0.5 ** max(0, (3 * epoch - 2 * epochs) / max(1, epochs / 3)))
-        order = rng.permutation(n)
+    for epoch, rate, parts in minibatches(rng, n, batch, epochs, lr):
         loss = 0.0
-        for i in range(0, n, batch):
-            j = order[i:i + batch]
+        for j in parts:
             z, cache = net.forward(train.x[j])
             prob = masked_softmax(z, train.legal[j])
             loss -= float(np.log(prob[np.arange(len(j)), train.y[j]] + 1e-12).sum())
             dz = prob
             dz[np.arange(len(j)), train.y[j]] -= 1.0
-            g = net.grads(cache, (dz / len(j)).astype(np.float32))
-            step += 1
-            for k, p in enumerate(net.params):
-                gk = g[k] + weight_decay * p
-                m[k] = b1 * m[k] + (1 - b1) * gk
-                v[k] = b2 * v[k] + (1 - b2) * gk * gk
-                p -= (rate * (m[k] / (1 - b1 ** step))
-                      / (np.sqrt(v[k] / (1 - b2 ** step)) + eps)).astype(np.float32)
+            adam.update(net.grads(cache, (dz / len(j)).astype(np.float32)), rate, weight_decay)
         if log:
             log(f"epoch {epoch + 1}: train cross-entropy {loss / n:.4f}")
     return net
@@ -206,18 +190,9 @@ def main(argv: list[str] | None = None) -> int:
                                  description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, required=True)
     ap.add_argument("--count", type=int, help="fit on the games of index below this (all played)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hidden", type=int, nargs=2, default=(64, 32))
-    ap.add_argument("--epochs", type=int, default=20)
-    ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--weight-decay", type=float, default=1e-5)
-    ap.add_argument("--out", type=Path, required=True)
+    fit_arguments(ap, (64, 32), 2e-3, 1e-3)
     args = ap.parse_args(argv)
-    start = time.perf_counter()
-
-    def log(text: str) -> None:
-        print(f"[{time.perf_counter() - start:7.1f} s] {text}", file=sys.stderr, flush=True)
+    log = stopwatch_log()
 
     games = read_games(args.data, args.count)
     ex = choices(games)

@@ -17,12 +17,11 @@ float32 in the order ``_core.PolicyModel`` takes them.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 from .._core import PolicyModel
 from ..game.position import Position
-from .value_model import read_file
+from .value_model import read_file, read_once
 
 __all__ = ["POLICY_PATH", "POLICY_MAGIC", "PolicyFile", "read_policy", "default_policy",
            "shown_voids", "card_slot"]
@@ -51,17 +50,12 @@ def read_policy(path: "str | Path") -> PolicyFile:
     return PolicyFile(*read_file(path, POLICY_MAGIC, "policy model"))
 
 
-_default: PolicyFile | None = None
-_lock = threading.Lock()
+_default_policy = read_once(POLICY_PATH, read_policy)
 
 
 def default_policy() -> PolicyFile | None:
     """The package's policy (read once), None when the package has none."""
-    global _default
-    with _lock:
-        if _default is None and POLICY_PATH.exists():
-            _default = read_policy(POLICY_PATH)
-        return _default
+    return _default_policy()
 
 
 def shown_voids(position: Position) -> int:

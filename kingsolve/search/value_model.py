@@ -22,7 +22,7 @@ import json
 import struct
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from .._core import ValueModel
 
@@ -79,14 +79,26 @@ def write_model(path: "str | Path", features: int, hidden: tuple[int, int], weig
     Path(path).write_bytes(magic + struct.pack("<I", len(header)) + header + weights)
 
 
-_default: ModelFile | None = None
-_lock = threading.Lock()
+T = TypeVar("T")
+
+
+def read_once(path: Path, read: Callable[[Path], T]) -> Callable[[], T | None]:
+    """A function giving the file read by ``read`` (read once, by the first caller of
+    any thread), None while the package has no such file."""
+    found: list[T] = []
+    lock = threading.Lock()
+
+    def get() -> T | None:
+        with lock:
+            if not found and path.exists():
+                found.append(read(path))
+            return found[0] if found else None
+    return get
+
+
+_default_model = read_once(MODEL_PATH, read_model)
 
 
 def default_model() -> ModelFile | None:
     """The package's model (read once), None when the package has no model file."""
-    global _default
-    with _lock:
-        if _default is None and MODEL_PATH.exists():
-            _default = read_model(MODEL_PATH)
-        return _default
+    return _default_model()
