@@ -70,6 +70,13 @@ CONFIGS = {
     "h1": {"samples": 50, "horizon": 1},
     "h2": {"samples": 50, "horizon": 2},
     "h4": {"samples": 50, "horizon": 4},
+    # the policy model (kingsolve.search.policy_model): its card alone, and play-outs by it
+    "policy": {"level": 0, "policy": "model"},
+    "model": {"samples": 50, "policy": "model"},
+    "model25": {"samples": 25, "policy": "model"},
+    "model-h2": {"samples": 50, "policy": "model", "horizon": 2},
+    "model-h4": {"samples": 50, "policy": "model", "horizon": 4},
+    "model-h5": {"samples": 50, "policy": "model", "horizon": 5},
 }
 FRAME = ("simple", "ceiling")
 #: An all-seeing chair whose ties (frequent: one deal's play-out values are coarse) are
