@@ -13,7 +13,10 @@ the chair's configuration:
   evaluator, all-seeing), an upper frame for what better sampling can buy;
 - ``seer`` (on request, ``--configs seer``): all-seeing too, its ties broken by the
   base's sampled means (one deal's play-out values tie often, and the ceiling then
-  falls back on the simple player's order).
+  falls back on the simple player's order);
+- ``model`` and its kin: the play-outs by the policy model
+  (``kingsolve.search.policy_model``), at other samples or horizons; ``policy``: the
+  policy model's card alone, no samples.
 
 The gain of a configuration is the chair's points (its side's in doubles) in its game
 minus the base game's, paired by deal. Per family (rule set x penalty or positive
@@ -29,7 +32,8 @@ Every game is appended to a JSONL file as it ends, keyed by deal and configurati
 a run skips the games already there, so a long measurement can be split over runs
 (the same ``--seed``; ``--first`` and ``--deals`` choose the deals, and processes on
 disjoint ranges can run side by side, their files joined for ``--report-only``).
-Forced cards are played without a hint; ``--timing`` times each level's hints instead.
+Forced cards are played without a hint; ``--timing`` times each level's hints (and
+those of the configurations named) instead.
 
     python benchmarks/hint_match.py --quick
     python benchmarks/hint_match.py --deals 400 --configs level:4 --out match.jsonl
@@ -281,10 +285,19 @@ def print_report(rows: list[dict]) -> None:
               f"{'-' if r['ess'] is None else format(r['ess'], '5.2f'):>5}")
 
 
-def timing(args) -> None:
-    """Each level's time per hint at 13 and 8 cards (Italian ``no-queens``, the simple
-    player's play before), median over ``--timing-deals`` deals, on ``--threads`` threads."""
+def timed_settings(configs) -> list[tuple[str, dict]]:
+    """Each level, then each configuration named (``--configs``), with its hint's keywords."""
     from kingsolve.hands.hints import LEVELS
+    out = [(f"level {n} ({lv.samples:3} samples, horizon {lv.horizon}, inference "
+            f"{'on' if lv.inference else 'off'}, {lv.policy})", {"level": n})
+           for n, lv in enumerate(LEVELS)]
+    return out + [(name, hint_kwargs(name)) for name in configs or []]
+
+
+def timing(args) -> None:
+    """Each level's (and each configuration's named) time per hint at 13 and 8 cards
+    (Italian ``no-queens``, the simple player's play before), median over
+    ``--timing-deals`` deals, on ``--threads`` threads."""
     for cards in (13, 8):
         positions = []
         for k in range(args.timing_deals):
@@ -293,18 +306,17 @@ def timing(args) -> None:
             while p.n_tricks - len(p.tricks) > cards:
                 p.play(play_preference(p)[0])
             positions.append((deal, p))
-        for level, lv in enumerate(LEVELS):
+        for label, kwargs in timed_settings(args.configs):
             times = []
             for deal, p in positions:
                 seat = p.to_move
                 start = time.perf_counter()
                 hint("italian", "no-queens", seat, deal.hands[seat], [str(c) for c in p.record],
-                     level=level, threads=args.threads, seed=len(times))
+                     threads=args.threads, seed=len(times), **kwargs)
                 times.append((time.perf_counter() - start) * 1000.0)
             times.sort()
-            print(f"{cards:2} cards, level {level} ({lv.samples:3} samples, horizon {lv.horizon}, "
-                  f"inference {'on' if lv.inference else 'off'}, {lv.policy}): median "
-                  f"{times[len(times) // 2]:7.1f} ms on {args.threads} threads", flush=True)
+            print(f"{cards:2} cards, {label}: median {times[len(times) // 2]:7.1f} ms on "
+                  f"{args.threads} threads", flush=True)
 
 
 def main(argv=None) -> int:
