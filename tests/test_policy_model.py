@@ -14,6 +14,7 @@ from kingsolve.errors import IllegalPlayError
 from kingsolve.game.cards import Card, cards_of_mask
 from kingsolve.game.rules import VARIANTS
 from kingsolve.hands.hints import hint
+from kingsolve.hands.playouts import model_preference
 from kingsolve.search import engine
 from kingsolve.search.policy_model import (POLICY_MAGIC, card_slot, default_policy,
                                            read_policy, shown_voids)
@@ -160,6 +161,12 @@ def test_the_cores_policy_is_the_numpy_networks_choice():
             xs = np.asarray([x], np.float32)
             assert card_slot(p, card) == net.choose(xs, legal)[0]
             assert POLICY.core.scores(x) == pytest.approx(list(net.forward(xs)[0][0]), abs=1e-4)
+            assert model_preference(p)[0] == Card.from_bit(card)
+            if seed % 4 == 0:
+                seat = p.to_move
+                h = hint(rs, contract, seat, p.deal.hands[seat], [str(c) for c in p.record],
+                         trump=p.trump, level=0, policy="model")
+                assert h.recommended == Card.from_bit(card) and h.samples == 0
             n += 1
     assert n > 30
 
@@ -211,3 +218,16 @@ def test_model_play_outs_are_legal_under_every_rule_set_and_house_rules(name, rs
         h = hint(rs, contract, seat, p.deal.hands[seat], [str(x) for x in p.record],
                  trump=p.trump, samples=3, policy="model")
         assert {x.card for x in h.cards} == set(p.legal_cards())
+
+
+def test_a_model_play_out_without_the_policy_file_is_a_clear_error(monkeypatch):
+    import kingsolve.search.policy_model as pm
+    from kingsolve.errors import InvalidRequestError
+    from kingsolve.hands.playouts import policy_rollout_values
+    from kingsolve.search.budget import Budget
+    monkeypatch.setattr(pm, "default_policy", lambda: None)
+    p = random_play(VARIANTS["italian"], "no-queens", 3, 5)
+    with pytest.raises(InvalidRequestError, match="needs the policy model"):
+        policy_rollout_values(p, p.to_move, 3, Budget(), "model")
+    with pytest.raises(InvalidRequestError, match="needs the policy model"):
+        model_preference(p)
