@@ -32,7 +32,9 @@ Every game is appended to a JSONL file as it ends, keyed by deal and configurati
 a run skips the games already there, so a long measurement can be split over runs
 (the same ``--seed``; ``--first`` and ``--deals`` choose the deals, and processes on
 disjoint ranges can run side by side, their files joined for ``--report-only``).
-Forced cards are played without a hint; ``--timing`` times each level's hints (and
+``--against NAME`` reports the gains over another configuration's games of the same
+deals (``--report-only --configs policy,base --against simple``: the policy model's
+card alone against the simple player). Forced cards are played without a hint; ``--timing`` times each level's hints (and
 those of the configurations named) instead.
 
     python benchmarks/hint_match.py --quick
@@ -227,10 +229,11 @@ def mean_ci(xs) -> tuple[float, float]:
     return m, 1.96 * sd / math.sqrt(n)
 
 
-def paired(games: dict, config: str, indices, seed: int, entries) -> list[dict]:
+def paired(games: dict, config: str, indices, seed: int, entries,
+           against: str = "base") -> list[dict]:
     rows = []
     for i in indices:
-        a, b = games.get((i, config, seed)), games.get((i, "base", seed))
+        a, b = games.get((i, config, seed)), games.get((i, against, seed))
         if a and b:
             total = abs(contract_total(a["variant"], a["contract"]))
             rows.append({"fam": family(*entries[i % len(entries)]),
@@ -251,7 +254,9 @@ def report(games: dict, args, entries) -> list[dict]:
         gap["all"].append(r["share"])
     out = []
     for config in args.configs + list(FRAME):
-        rows = paired(games, config, indices, args.seed, entries)
+        if config == args.against:
+            continue
+        rows = paired(games, config, indices, args.seed, entries, args.against)
         if not rows:
             continue
         by = defaultdict(list)
@@ -334,6 +339,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="JSONL file the games are appended to and read back from")
     ap.add_argument("--progress", type=int, default=0, help="print progress every N deals")
     ap.add_argument("--report-only", action="store_true", help="report the games in --out")
+    ap.add_argument("--against", default="base",
+                    help="report the gains over this configuration's games (default the base)")
     ap.add_argument("--timing", action="store_true", help="only time each level's hints")
     ap.add_argument("--timing-deals", type=int, default=9)
     ap.add_argument("--threads", type=int, default=2, help="threads of the timed hints")
@@ -351,7 +358,8 @@ def main(argv=None) -> int:
     games = read_games(args.out) if args.report_only else run(args, entries)
     print(f"hint match: {args.deals} deals from {args.first} (seed {args.seed}) over "
           f"{len(entries)} contracts; opponents follow the base "
-          f"({CONFIGS['base']}); {time.perf_counter() - start:.0f} s\n")
+          f"({CONFIGS['base']}); gains over {args.against}; "
+          f"{time.perf_counter() - start:.0f} s\n")
     print_report(report(games, args, entries))
     return 0
 
