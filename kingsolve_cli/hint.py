@@ -24,7 +24,8 @@ def add_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--known", action="append", metavar="SEAT:CARDS",
                    help="cards known to be in a hand, e.g. E:HK (repeatable)")
     p.add_argument("--level", type=int, choices=range(len(LEVELS)),
-                   help=f"strength of the hint, 0 (the simple player's card, no samples) to "
+                   help=f"strength of the hint, 0 (the simple player's card, no samples; 1 the "
+                        f"policy model's) to "
                         f"{len(LEVELS) - 1}: sets the samples, horizon and inference together "
                         f"(default {DEFAULT_LEVEL}; docs/guide/hints.md, Levels)")
     p.add_argument("--samples", type=int,

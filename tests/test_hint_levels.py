@@ -18,6 +18,7 @@ from kingsolve.game.cards import cards_of_mask
 from kingsolve.hands.hints import (DEFAULT_LEVEL, LEVELS, contract_hint, festa_hint, hint,
                                    play_preference, sale_hint, trump_hint)
 from kingsolve.hands.inference import PlayModel, effective_size
+from kingsolve.hands.playouts import model_preference
 from kingsolve.hands.sampling import DealSampler, SeatView
 from kingsolve.errors import InvalidRequestError
 from kingsolve.io.request import hint_request
@@ -126,8 +127,9 @@ def test_a_hint_without_inference_reports_no_effective_size():
 
 def test_levels_are_monotone_in_samples_and_horizon():
     assert LEVELS[0].samples == 0 and LEVELS[DEFAULT_LEVEL].samples == 50
+    assert (LEVELS[0].policy, LEVELS[1].samples, LEVELS[1].policy) == ("simple", 0, "model")
     for low, high in zip(LEVELS, LEVELS[1:]):
-        assert high.samples > low.samples
+        assert high.samples > low.samples or high.samples == 0
         assert high.choice_samples > low.choice_samples
         assert high.horizon >= low.horizon
         assert high.inference >= low.inference
@@ -143,7 +145,11 @@ def test_a_level_sets_the_samples_and_explicit_settings_win():
         assert (h.effective_samples is not None) == lv.inference
     assert hint(*args).samples == LEVELS[DEFAULT_LEVEL].samples
     assert hint(*args, level=5, samples=7, inference=False).samples == 7
-    assert hint(*args, level=1, horizon=4).horizon == 4
+    assert hint(*args, level=2, horizon=4).horizon == 4
+    model = hint(*args, level=1)
+    assert model.samples == 0 and model.level == 1
+    assert model.recommended == model_preference(p)[0]
+    assert [x.card for x in model.cards] == model_preference(p)
     simple = hint(*args, level=0)
     assert simple.samples == 0 and [x.card for x in simple.cards] == play_preference(p)
     assert simple.recommended == play_preference(p)[0]
@@ -251,10 +257,13 @@ def test_a_hint_request_takes_a_level():
     assert simple["level"] == 0 and simple["samples"] == 0
     assert [x["card"] for x in simple["cards"]] == [str(c) for c in play_preference(p)]
     assert simple["recommended"] == str(play_preference(p)[0])
-    one = hint_request({**req, "level": 1})
-    assert one["level"] == 1 and one["samples"] == LEVELS[1].samples
-    assert one["horizon"] == LEVELS[1].horizon and one["effective_samples"] is None
-    assert hint_request({**req, "level": 1, "samples": 7})["samples"] == 7
+    one = hint_request({**req, "level": 2})
+    assert one["level"] == 2 and one["samples"] == LEVELS[2].samples
+    assert one["horizon"] == LEVELS[2].horizon and one["effective_samples"] is None
+    assert hint_request({**req, "level": 2, "samples": 7})["samples"] == 7
+    model = hint_request({**req, "level": 1})
+    assert model["level"] == 1 and model["samples"] == 0
+    assert model["recommended"] == str(model_preference(p)[0])
     inferring = hint_request({**req, "level": 4, "samples": 6})
     assert inferring["level"] == 4 and 1 <= inferring["effective_samples"] <= 6
     # naming neither: the default level, the answer of 50 samples as before levels

@@ -17,7 +17,8 @@ Two refinements are optional: ``inference`` weights each sampled deal by the
 likelihood of the other seats' cards in it (``kingsolve.hands.inference``), and
 ``policy`` chooses who plays the play-outs (``kingsolve.hands.playouts``). A strength
 ``level`` (``LEVELS``) sets the samples, horizon, inference and policy together; level 0
-is the simple player itself.
+is the simple player itself, level 1 the policy model's card
+(``kingsolve.search.policy_model``), neither sampling.
 
 The choice hints (trump, the Italian sale, Turkish contract, Portuguese festa) score each
 option by the same sampling of the unseen hands, from the seat's hand alone, with
@@ -67,7 +68,8 @@ DEFAULT_HORIZON = 3
 class Level:
     """What a strength level of the hints does.
 
-    ``samples`` deals per card hint (0: the simple player's card, no sampling) and
+    ``samples`` deals per card hint (0: no sampling, the simple player's card, or with
+    the ``model`` policy the policy model's) and
     ``choice_samples`` per choice hint; ``horizon`` tricks left from which each sample
     is searched double dummy (before that, played out by the simple player);
     ``inference`` weights each deal by the likelihood of the other seats' cards
@@ -89,10 +91,11 @@ class Level:
 
 
 #: The strength levels, weakest first: each takes at least the samples and horizon of the
-#: one below (README, "Hint levels", gives each one's strength and time as measured).
+#: one below (docs/guide/hints.md, "Levels", gives each one's strength and time as
+#: measured; benchmarks/level_strengths.json holds the measurements).
 LEVELS: tuple[Level, ...] = (
     Level(0, 4, DEFAULT_HORIZON, False, name="beginner"),      # the simple player
-    Level(12, 6, DEFAULT_HORIZON, False, name="novice"),
+    Level(0, 6, DEFAULT_HORIZON, False, "model", "novice"),     # the policy model's card
     Level(25, 10, DEFAULT_HORIZON, False, name="casual"),
     Level(50, 20, DEFAULT_HORIZON, False, name="club"),         # the default
     Level(100, 40, DEFAULT_HORIZON, True, name="strong"),

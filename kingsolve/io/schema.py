@@ -191,8 +191,8 @@ def _level_description() -> str:
     """What each strength level of the hints is, from ``LEVELS``."""
     def one(n: int) -> str:
         lv = LEVELS[n]
-        card = "the simple player's card, no samples" if lv.samples == 0 else \
-            f"{lv.samples} samples"
+        who = "the policy model's" if lv.policy == "model" else "the simple player's"
+        card = f"{who} card, no samples" if lv.samples == 0 else f"{lv.samples} samples"
         return (f"{n}: {card} ({lv.choice_samples} for a choice), horizon {lv.horizon}"
                 f"{', inference' if lv.inference else ''}")
     return (f"strength of the hint (default {DEFAULT_LEVEL}): it sets the samples, the "
