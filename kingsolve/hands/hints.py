@@ -186,7 +186,7 @@ class HintResult:
     cards in it, and ``effective_samples`` is Kish's effective size of those weights
     (None without inference). ``level`` is the level whose settings the hint took
     (``LEVELS``; an explicit ``samples``, ``horizon``, ``inference`` or ``policy`` won
-    over its own). At level 0 ``samples`` is 0 and no card is valued.
+    over its own). At levels 0 and 1 ``samples`` is 0 and no card is valued.
     """
 
     seat: Seat
@@ -388,8 +388,8 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
 
     ``level`` (``LEVELS``, default ``DEFAULT_LEVEL``) sets ``samples``, ``horizon``,
     ``inference`` and ``policy`` together; any of them given explicitly wins over the
-    level's. Level 0 samples nothing: the cards come in the simple player's order,
-    valued 0.
+    level's. Levels 0 and 1 sample nothing: the cards come in the simple player's
+    order (level 1: the policy model's, ``kingsolve.search.policy_model``), valued 0.
     """
     start = time.perf_counter()
     simple, samples, horizon, model, policy = _card_settings(level, samples, horizon, inference,
