@@ -1161,6 +1161,18 @@
     return Boolean(p.get("deal"));
   }
 
+  // A link from the game page (/play): #review=<record>&from=<trick or auto> opens
+  // that record's review.
+  function reviewHash() {
+    const p = new URLSearchParams(location.hash.slice(1));
+    if (!p.get("review")) return false;
+    $("review-setup").open = true;
+    $("record").value = p.get("review");
+    if ([...$("review-from").options].some((o) => o.value === p.get("from"))) $("review-from").value = p.get("from");
+    runReview({ preventDefault() {} });
+    return true;
+  }
+
   // --- start ------------------------------------------------------------------------------
   async function start() {
     fillSelect($("leader"), SEATS.map((s) => [s, SEAT_NAME[s]]), "N");
@@ -1208,6 +1220,7 @@
       state.answers = new Map();
       if (loadHash()) refresh();
     });
+    if (reviewHash()) return;
     if (loadHash()) refresh();
     else randomDeal();
   }

@@ -1,0 +1,261 @@
+"""A game of King against the engine on /play, end to end in headless Chromium.
+
+The player's seat plays its first legal card and takes the first option of each
+choice; the engine plays at level 1 at the instant pace, so that a hand takes seconds.
+A match's earlier hands are played out here and loaded as a saved game, to reach the
+hands with a choice phase (the Italian sale, the Portuguese festa).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from kingsolve.game.record import Record, parse_records
+from kingsolve.hands.match import sheet_of_records
+from kingsolve_api import create_app
+
+from board_page import SHOTS, d_text
+from play_page import (RECORD_REQUESTS, choice_buttons, load_match, match_text, play_first_card,
+                       play_hand, set_up, wait_for, your_cards)
+
+pytestmark = pytest.mark.browser
+
+#: The /hint requests a refusing server turns away before it answers (test_a_refused...).
+REFUSE = {"hint": 0}
+
+
+@pytest.fixture(scope="module")
+def board_app():
+    app = create_app({"KINGSOLVE_MAX_MS": 10_000})
+
+    @app.before_request
+    def refuse_when_told():
+        from flask import request
+        if request.path == "/api/v1/hint" and REFUSE["hint"] > 0:
+            REFUSE["hint"] -= 1
+            return {"error": "busy", "message": "the server is busy"}, 503
+        return None
+    return app
+
+
+def stored(driver) -> dict:
+    return json.loads(driver.execute_script("return sessionStorage.getItem('kingsolve-game')"))
+
+
+def sent(driver, path: str) -> list[dict]:
+    return [body for url, body in driver.execute_script("return window.sent || []") if url.startswith(path)]
+
+
+def start(driver) -> None:
+    driver.execute_script(RECORD_REQUESTS)
+    driver.find_element(By.ID, "g-start").click()
+    wait_for(driver, lambda d: d.find_element(By.ID, "game").is_displayed(), "the game")
+
+
+def last_record(driver) -> Record:
+    return Record.parse(stored(driver)["records"][-1])
+
+
+def check_sheet(driver) -> dict:
+    """The page's score sheet is the library's sheet of the page's records."""
+    game = stored(driver)
+    records = parse_records("\n".join(game["records"]))
+    sheet = sheet_of_records(records, game["variant"], game["doubles"]).to_dict()
+    assert game["sheet"]["hands"] == sheet["hands"] and game["sheet"]["totals"] == sheet["totals"]
+    rows = driver.find_elements(By.CSS_SELECTOR, "#g-sheet tbody tr")
+    assert len(rows) == len(sheet["hands"])
+    return sheet
+
+
+def engine_views(driver, deal: str) -> None:
+    """Each /hint request of an engine seat holds that seat's dealt hand and nothing of
+    another seat: no deal, no known cards, no other hand (the cards it names are its
+    own or already played)."""
+    first, text = deal.split(":")
+    order = "NESW"[("NESW".index(first)):] + "NESW"[:("NESW".index(first))]
+    hands = {seat: _cards(hand) for seat, hand in zip(order, text.split())}
+    bodies = sent(driver, "/api/v1/hint")
+    assert bodies
+    for body in bodies:
+        assert not {"deal", "known"} & set(body), body
+        own = _cards(body["hand"])
+        assert own == hands[body["seat"]], body
+        played = set(body.get("play", []))
+        named = own | played
+        text = json.dumps(body)
+        for seat, cards in hands.items():
+            for card in cards - named:
+                assert f'"{card}"' not in text, (card, seat, body)
+
+
+def _cards(pbn_hand: str) -> set[str]:
+    return {suit + rank for suit, ranks in zip("SHDC", pbn_hand.split(".")) for rank in ranks}
+
+
+def test_a_russian_hand_against_the_engine_from_its_own_views(server, browser):
+    browser.set_window_size(1280, 800)
+    set_up(browser, server, "russian", seat="S")
+    start(browser)
+    assert play_hand(browser) == []
+    record = last_record(browser)
+    assert record.contract == "no-tricks" and record.leader.name == "N" and len(record.play) == 32
+    engine_views(browser, record.deal.pbn())
+    # the engine's seats asked at the level chosen; the player's seat never asked
+    assert {b["level"] for b in sent(browser, "/api/v1/hint")} == {1}
+    assert "S" not in {b["seat"] for b in sent(browser, "/api/v1/hint")}
+    sheet = check_sheet(browser)
+    assert sheet["next"]["contract"] == "no-hearts"
+    assert "Hand over" in d_text(browser, "g-result")
+    browser.save_screenshot(str(SHOTS / "kingsolve-play-1280.png"))
+
+
+def test_a_turkish_hand_with_the_contract_and_trump_chosen(server, browser):
+    # docs/rules.md 7: N chooses hand 1; the player (N) picks trumps, then names the trump.
+    set_up(browser, server, "turkish", seat="N")
+    start(browser)
+    wait_for(browser, choice_buttons, "the contract choice")
+    assert [b.get_attribute("data-option") for b in choice_buttons(browser)] == [
+        "no-tricks", "no-hearts", "no-kings-jacks", "no-queens", "no-king-of-hearts", "no-last-two", "trumps"]
+
+    def trumps_then_hearts(buttons):
+        by = {b.get_attribute("data-option"): b for b in buttons}
+        return by.get("trumps") or by["H"]
+    assert play_hand(browser, trumps_then_hearts) == ["Choose the contract", "Name the trump"]
+    record = last_record(browser)
+    assert (record.contract, record.trump.letter, record.leader.name) == ("trumps", "H", "N")
+    sheet = check_sheet(browser)
+    assert sheet["next"]["leader"] == "W"
+
+
+def test_an_engine_chooser_picks_within_the_quotas(server, browser):
+    set_up(browser, server, "turkish", seat="S")
+    start(browser)
+    play_hand(browser)
+    choice = [b for b in sent(browser, "/api/v1/hint") if b.get("choice") == "contract"]
+    assert [c["seat"] for c in choice] == ["N"] and set(choice[0]["contracts"]) >= {"trumps", "no-tricks"}
+    assert last_record(browser).contract in choice[0]["contracts"]
+
+
+def test_an_italian_trumps_hand_sold_or_declared(server, browser, tmp_path):
+    # docs/rules.md 10: hand 9 is dealt by W, who declares or sells; N leads.
+    set_up(browser, server, "italian", seat="W")
+    browser.execute_script(RECORD_REQUESTS)
+    load_match(browser, match_text("italian", 8), tmp_path)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#g-sheet tbody tr")) == 8
+
+    def sell_at_13_then_spades(buttons):
+        by = {b.get_attribute("id") or b.get_attribute("data-option"): b for b in buttons}
+        if "g-sell" in by:
+            browser.execute_script("document.getElementById('g-price').value = '13'")
+            return by["g-sell"]
+        return by["S"]
+    met = play_hand(browser, sell_at_13_then_spades)
+    assert met == ["Declare or sell the declaration", "Name the trump"]
+    record = last_record(browser)
+    assert (record.contract, record.trump.letter, record.dealer.name, record.sale) == ("trumps", "S", "W", None)
+    # nobody bought at 13: each engine seat asked its trump hint, in turn after the dealer
+    assert [b["seat"] for b in sent(browser, "/api/v1/hint") if b.get("choice") == "trump"] == ["N", "E", "S"]
+    check_sheet(browser)
+
+
+def test_an_italian_doubles_hand(server, browser):
+    set_up(browser, server, "italian", seat="S", doubles=True)
+    start(browser)
+    play_hand(browser)
+    record = last_record(browser)
+    assert record.doubles and record.contract == "no-kings-jacks"
+    heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#g-sheet thead th")]
+    assert heads[2:4] == ["N+S", "E+W"]
+    sheet = check_sheet(browser)
+    assert len(sheet["hands"]) == 1 and "sides" in sheet["hands"][0]
+    assert all(b.get("doubles") for b in sent(browser, "/api/v1/hint"))
+
+
+def test_a_portuguese_festa_the_host_plays(server, browser, tmp_path):
+    # docs/rules.md 6: hand 7's host is its dealer E; the others bid, the host answers.
+    set_up(browser, server, "portuguese", seat="E")
+    browser.execute_script(RECORD_REQUESTS)
+    load_match(browser, match_text("portuguese", 6), tmp_path)
+
+    def refuse_then_spades(buttons):
+        by = {b.get_attribute("id") or b.get_attribute("data-option"): b for b in buttons}
+        return by.get("g-refuse") or by["S"]
+    met = play_hand(browser, refuse_then_spades)
+    assert met[-1] == "Festa: the host plays"
+    record = last_record(browser)
+    assert (record.contract, record.trump.letter, record.leader.name, record.festa) == ("festa", "S", "E", "host")
+    bids = [b["seat"] for b in sent(browser, "/api/v1/hint") if b.get("role") == "bidder"]
+    assert bids == ["S", "W", "N"]
+    check_sheet(browser)
+
+
+def test_the_italian_wikipedia_rules_a_hand(server, browser):
+    set_up(browser, server, "italian-wikipedia", seat="E")
+    start(browser)
+    play_hand(browser)
+    assert last_record(browser).contract == "no-kings-jacks"
+    check_sheet(browser)
+
+
+OWN_CARDS = "return [...document.querySelectorAll('.seat.you .card')].map((b) => b.dataset.card)"
+
+
+def test_a_reload_resumes_at_the_same_card(server, browser):
+    set_up(browser, server, "russian", seat="S")
+    start(browser)
+    for _ in range(3):
+        play_first_card(browser)
+    wait_for(browser, your_cards, "the player's 4th turn")
+    before = stored(browser)["hand"]
+    cards = browser.execute_script(OWN_CARDS)
+    browser.refresh()
+    wait_for(browser, your_cards, "the player's turn after the reload")
+    assert stored(browser)["hand"]["play"] == before["play"] and stored(browser)["hand"]["deal"] == before["deal"]
+    assert browser.execute_script(OWN_CARDS) == cards
+    # another tab holds another game: this tab's storage is its own
+    browser.switch_to.new_window("tab")
+    browser.get(server + "/play")
+    wait_for(browser, lambda d: d.find_element(By.ID, "game-setup").is_displayed(), "a new game's form")
+    browser.close()
+    browser.switch_to.window(browser.window_handles[0])
+
+
+def test_a_refused_request_is_tried_again(server, browser):
+    set_up(browser, server, "russian", seat="W")
+    REFUSE["hint"] = 1
+    start(browser)
+    wait_for(browser, lambda d: "trying again" in d_text(d, "g-message"), "the message of the retry")
+    assert "the server is busy" in d_text(browser, "g-message")
+    play_hand(browser)
+    assert REFUSE["hint"] == 0 and d_text(browser, "g-message") == ""
+    check_sheet(browser)
+
+
+def test_review_this_hand_opens_the_review(server, browser):
+    set_up(browser, server, "russian", seat="S")
+    start(browser)
+    play_hand(browser)
+    href = browser.find_element(By.ID, "g-review").get_attribute("href")
+    browser.get(href)
+    wait_for(browser, lambda d: d.find_element(By.ID, "review-panel").is_displayed(), "the review")
+    assert d_text(browser, "review-title").startswith("Review of russian no-tricks")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#review-summary tbody tr")
+    assert len(rows) == 4
+
+
+@pytest.mark.slow
+def test_a_whole_russian_game_to_its_final_score(server, browser):
+    set_up(browser, server, "russian", seat="S")
+    start(browser)
+    for number in range(1, 15):
+        play_hand(browser)
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#g-sheet tbody tr")) == number
+        browser.find_element(By.ID, "g-next").click()
+    wait_for(browser, lambda d: d_text(d, "g-hand-title") == "The game is over", "the end of the game")
+    sheet = check_sheet(browser)
+    assert sheet["complete"] and len(sheet["hands"]) == 14
+    best = max(sheet["totals"].values())
+    assert f"with {best}." in d_text(browser, "g-hand-info")
