@@ -9,11 +9,13 @@ hands with a choice phase (the Italian sale, the Portuguese festa).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
 
 from kingsolve.game.record import Record, parse_records
+from kingsolve.hands.hints import levels_answer
 from kingsolve.hands.match import sheet_of_records
 from kingsolve_api import create_app
 
@@ -23,6 +25,7 @@ from play_page import (RECORD_REQUESTS, choice_buttons, load_match, match_text, 
 
 pytestmark = pytest.mark.browser
 
+STATIC = Path(__file__).parent.parent / "api" / "kingsolve_api" / "static"
 #: The /hint requests a refusing server turns away before it answers (test_a_refused...).
 REFUSE = {"hint": 0}
 
@@ -259,3 +262,78 @@ def test_a_whole_russian_game_to_its_final_score(server, browser):
     assert sheet["complete"] and len(sheet["hands"]) == 14
     best = max(sheet["totals"].values())
     assert f"with {best}." in d_text(browser, "g-hand-info")
+
+
+def test_the_domino_hand_of_an_italian_game(server, browser, tmp_path):
+    # docs/rules.md 9: hand 8, dealt by S, W moves first; the hint engine plays trick
+    # contracts only, so the engine plays the first card /legal lists.
+    set_up(browser, server, "italian", seat="S")
+    browser.execute_script(RECORD_REQUESTS)
+    load_match(browser, match_text("italian", 7), tmp_path)
+    play_hand(browser)
+    record = last_record(browser)
+    assert record.contract == "domino" and record.leader.name == "W"
+    assert sent(browser, "/api/v1/hint") == []
+    sheet = check_sheet(browser)
+    assert sheet["next"]["contract"] == "trumps"
+
+
+def test_a_hint_for_the_player_marks_the_hand(server, browser):
+    set_up(browser, server, "russian", seat="N")
+    start(browser)
+    wait_for(browser, your_cards, "the player's lead")
+    browser.find_element(By.ID, "g-hint").click()
+    text = wait_for(browser, lambda d: d_text(d, "g-hint-text") if "suggests" in d_text(d, "g-hint-text") else None,
+                    "the hint")
+    best = browser.find_element(By.CSS_SELECTOR, ".seat.you .card.best").get_attribute("data-card")
+    ask = [b for b in sent(browser, "/api/v1/hint") if b["seat"] == "N"]
+    assert len(ask) == 1 and ask[0]["level"] == levels_answer()["default"]
+    assert best[1] in text.replace("10", "T")
+    assert browser.find_element(By.ID, "g-help").is_displayed()
+    play_hand(browser)
+    assert "; played with a hint" in stored(browser)["records"][0]
+    assert browser.find_element(By.CSS_SELECTOR, "#g-sheet tbody tr .helped").text == "H"
+
+
+#: Every shown element that sticks out of the window, or whose text overflows its box
+#: (cut off where it clips, spilling over its neighbours where it does not).
+OVERFLOW = """
+const width = document.documentElement.clientWidth, bad = [];
+const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden";
+for (const el of document.querySelectorAll("body *")) {
+  if (!shown(el) || el.closest("svg, option, .back-row")) continue;
+  const r = el.getBoundingClientRect(), name = `${el.tagName}#${el.id}.${el.className} ${el.textContent.trim().slice(0, 30)}`;
+  if (r.right > width + 1 || r.left < -1) bad.push(`off screen: ${name} ${Math.round(r.left)}..${Math.round(r.right)}`);
+  const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  if (text && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).display !== "inline")
+    bad.push(`text overflows: ${name} ${el.scrollWidth} > ${el.clientWidth}`);
+}
+if (document.documentElement.scrollWidth > width) bad.push(`page wider than the window: ${document.documentElement.scrollWidth}`);
+return bad;
+"""
+
+
+@pytest.mark.parametrize("code", ["en", "it", "pt", "tr", "ru"])
+def test_each_language_fits_wide_and_narrow(server, browser, code):
+    browser.get(server + "/play")
+    browser.execute_script("sessionStorage.clear(); localStorage.setItem('kingsolve-language', arguments[0])", code)
+    english = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
+    own = json.loads((STATIC / "i18n" / f"{code}.json").read_text(encoding="utf-8"))
+    for width, height in ((1280, 800), (390, 844)):
+        # the viewport itself: a headless window is never narrower than 500 px
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
+        set_up(browser, server, "turkish", seat="N")
+        assert browser.execute_script("return document.documentElement.clientWidth") == width
+        assert d_text(browser, "g-start") == own["setup.start"]
+        assert browser.execute_script(OVERFLOW) == [], (code, width, "the new game's form")
+        browser.save_screenshot(str(SHOTS / f"kingsolve-play-{code}-{width}-setup.png"))
+        browser.find_element(By.ID, "g-start").click()
+        buttons = wait_for(browser, choice_buttons, "the contract choice")
+        assert buttons[0].text == own["contract.no-tricks"]
+        assert d_text(browser, "g-sheet-title") == own["sheet.title"]
+        assert own["sheet.title"] != english["sheet.title"] or code == "en"
+        assert browser.execute_script(OVERFLOW) == [], (code, width, "the contract choice")
+        browser.save_screenshot(str(SHOTS / f"kingsolve-play-{code}-{width}-choice.png"))
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.execute_script("localStorage.removeItem('kingsolve-language')")
