@@ -103,7 +103,7 @@ def choice_buttons(driver) -> list:
     return driver.find_elements(By.CSS_SELECTOR, "#g-choice-options button")
 
 
-def play_hand(driver, choose=None) -> list[str]:
+def play_hand(driver, choose=None, seconds: float = WAIT) -> list[str]:
     """Play the player's seat to the end of the hand: the first legal card, and at each
     choice the button ``choose(buttons)`` picks (default the first). The kinds of choice
     met, in order."""
@@ -128,7 +128,7 @@ def play_hand(driver, choose=None) -> list[str]:
         if cards:
             cards[0].click()
         return False
-    wait_for(driver, turn, "the end of the hand")
+    wait_for(driver, turn, "the end of the hand", seconds)
     return met
 
 

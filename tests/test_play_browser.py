@@ -115,6 +115,30 @@ def test_a_russian_hand_against_the_engine_from_its_own_views(server, browser):
     browser.save_screenshot(str(SHOTS / "kingsolve-play-1280.png"))
 
 
+SAVED = """
+window.saved = null;
+URL.createObjectURL = (blob) => { blob.text().then((t) => { window.saved = t; }); return "#saved"; };
+document.getElementById("g-save").click();
+"""
+
+
+def test_a_saved_game_loads_again_to_go_on(server, browser, tmp_path):
+    set_up(browser, server, "russian", seat="S")
+    start(browser)
+    play_hand(browser)
+    browser.execute_script(SAVED)
+    text = wait_for(browser, lambda d: d.execute_script("return window.saved"), "the saved game")
+    records = parse_records(text)
+    assert [r.text() for r in records] == [Record.parse(t).text() for t in stored(browser)["records"]]
+    set_up(browser, server, "italian", seat="E")        # another game's form: the file says russian
+    load_match(browser, text, tmp_path)
+    game = stored(browser)
+    assert (game["variant"], game["seat"], len(game["records"])) == ("russian", "S", 1)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#g-sheet tbody tr")) == 1
+    play_hand(browser)
+    assert last_record(browser).contract == "no-hearts"
+
+
 def test_a_turkish_hand_with_the_contract_and_trump_chosen(server, browser):
     # docs/rules.md 7: N chooses hand 1; the player (N) picks trumps, then names the trump.
     set_up(browser, server, "turkish", seat="N")
