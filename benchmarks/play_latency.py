@@ -2,11 +2,13 @@
 answers, measured in the browser (headless Chromium against the served app).
 
 Each game is a Turkish one with the player at N, who chooses `no-tricks` (it never
-ends early) and so leads trick 1: the first wait is at 13 cards in hand. The player
-then plays its first legal card until it holds 5 cards, and the wait is measured
-again. A wait runs from the click to the third card after it on the page (the
-player's seat in the game's storage), at the engine's default level unless --level
-says otherwise, at the instant pace.
+ends early) and so leads trick 1: the first wait is at 13 cards in hand, for the
+engine's three answers. The player then plays its first legal card until it holds 5
+cards, and the wait is measured again; there the engine's answers before the player's
+next turn may be fewer than three (a trick the player wins), so the wait ends at the
+third answer or at the player's turn, and the answers it covered are counted. A wait
+runs from the click to that card in the game's storage, at the engine's default level
+unless --level says otherwise, at the instant pace.
 
     python benchmarks/play_latency.py --games 10
 
@@ -39,16 +41,18 @@ from kingsolve.hands.hints import levels_answer  # noqa: E402
 from kingsolve_api import create_app  # noqa: E402
 from play_page import play_first_card, play_hand, set_up, wait_for, your_cards  # noqa: E402
 
-#: Clicks the player's first legal card and answers the milliseconds until the game
-#: in the tab's storage holds three more cards.
+#: Clicks the player's first legal card and answers [the milliseconds until the game in
+#: the tab's storage holds three more cards or the player is on move again, the engine's
+#: cards in between].
 TIMED_CARD = """
 const done = arguments[arguments.length - 1];
 const played = () => JSON.parse(sessionStorage.getItem('kingsolve-game')).hand.play.length;
-const card = document.querySelector('.seat.you .card.legal:not([disabled])');
+const card = () => document.querySelector('.seat.you .card.legal:not([disabled])');
 const before = played(), start = performance.now();
-card.click();
+card().click();
 (function poll() {
-  if (played() >= before + 4) done(performance.now() - start);
+  const answers = played() - before - 1;
+  if (answers >= 3 || (answers >= 0 && card())) done([performance.now() - start, answers]);
   else setTimeout(poll, 2);
 })();
 """
@@ -65,8 +69,8 @@ def browser():
     return driver
 
 
-def one_game(driver, server: str, level: int) -> tuple[float, float]:
-    """The waits at 13 and at 5 cards in hand, in milliseconds."""
+def one_game(driver, server: str, level: int) -> tuple[list, list]:
+    """The waits at 13 and at 5 cards in hand, [milliseconds, engine answers]."""
     set_up(driver, server, "turkish", seat="N", level=level)
     driver.find_element(By.ID, "g-start").click()
     choice = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-option=no-tricks]"),
@@ -126,8 +130,10 @@ def main() -> None:
         driver.quit()
         httpd.shutdown()
     print(f"level {args.level}, {args.games} games, load average {os.getloadavg()[0]:.1f}")
-    print(summary("13 cards", [w for w, _ in waits]))
-    print(summary(" 5 cards", [w for _, w in waits]))
+    for name, k in (("13 cards", 0), (" 5 cards", 1)):
+        answers = [w[k][1] for w in waits]
+        print(summary(name, [w[k][0] for w in waits]) + f", engine answers {min(answers)}-{max(answers)}"
+              f", per answer median {statistics.median(w[k][0] / max(1, w[k][1]) for w in waits):.0f} ms")
 
 
 if __name__ == "__main__":

@@ -26,16 +26,7 @@
   const REVIEW_LAST = 3;    // tricks a review covers by default: full-hand searches are still slow
 
   const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs = {}, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === "class") node.className = v;
-      else if (k === "text") node.textContent = v;
-      else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children) if (c !== null && c !== undefined) node.append(c);
-    return node;
-  };
+  const { el } = window.KingsolveDom;
   const svg = (tag, attrs = {}) => {
     const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);

@@ -24,16 +24,7 @@
   // a seat buys a sold declaration, bids or accepts a festa bid when what its hint
   // expects beats its even share of what the hand hands out.
   const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs = {}, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === "class") node.className = v;
-      else if (k === "text") node.textContent = v;
-      else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children) if (c !== null && c !== undefined) node.append(c);
-    return node;
-  };
+  const { el } = window.KingsolveDom;
   const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
   const page = { variants: null, levels: null, legal: null, busy: false, hint: null };
@@ -394,7 +385,7 @@
     sale(h, c, a) {
       if (a.option === "declare" || SUITS.includes(a.option)) {
         const declared = a.options ? a.options.find((o) => o.option === "declare") : null;
-        h.trump = SUITS.includes(a.option) ? a.option : (declared && declared.trump) || null;
+        h.trump = suitOf(SUITS.includes(a.option) ? a.option : declared && declared.trump);
         h.choice = h.trump || rules().contracts.trumps.trump === "named-or-none" ? null : { kind: "trump", seat: c.seat };
         return;
       }
