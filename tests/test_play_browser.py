@@ -15,6 +15,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from kingsolve.game.record import Record, parse_records
+from kingsolve.game.rule_documents import resolve_variant, rules_from_dict
 from kingsolve.hands.hints import levels_answer
 from kingsolve.hands.match import sheet_of_records
 from kingsolve_api import create_app
@@ -66,7 +67,8 @@ def check_sheet(driver) -> dict:
     """The page's score sheet is the library's sheet of the page's records."""
     game = stored(driver)
     records = parse_records("\n".join(game["records"]))
-    sheet = sheet_of_records(records, game["variant"], game["doubles"]).to_dict()
+    variant = game.get("document") or game["variant"]
+    sheet = sheet_of_records(records, resolve_variant(variant), game["doubles"]).to_dict()
     assert game["sheet"]["hands"] == sheet["hands"] and game["sheet"]["totals"] == sheet["totals"]
     rows = driver.find_elements(By.CSS_SELECTOR, "#g-sheet tbody tr")
     assert len(rows) == len(sheet["hands"])
@@ -217,6 +219,23 @@ def test_a_portuguese_festa_the_host_plays(server, browser, tmp_path):
     bids = [b["seat"] for b in sent(browser, "/api/v1/hint") if b.get("role") == "bidder"]
     assert bids == ["S", "W", "N"]
     check_sheet(browser)
+
+
+def test_a_hand_under_the_boards_house_rules(server, browser):
+    # the analysis board keeps the house rules it loaded; the game offers them
+    document = json.loads((STATIC.parent.parent.parent / "docs" / "house-rules" / "russian-program.json").read_text())
+    browser.get(server + "/play")
+    browser.execute_script("localStorage.setItem('kingsolve-house-rules', JSON.stringify("
+                           "{document: arguments[0], source: 'russian-program.json'}))", document)
+    set_up(browser, server, "*house", seat="S")
+    start(browser)
+    play_hand(browser)
+    record = last_record(browser)
+    assert record.rules == rules_from_dict(document) and record.variant == "russian"
+    bodies = sent(browser, "/api/v1/")
+    assert bodies and all(b["variant"] == document for b in bodies)
+    check_sheet(browser)
+    browser.execute_script("localStorage.removeItem('kingsolve-house-rules')")
 
 
 def test_the_italian_wikipedia_rules_a_hand(server, browser):

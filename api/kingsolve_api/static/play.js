@@ -16,6 +16,8 @@
   const SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const RANKS = "AKQJT98765432";
   const KEPT = "kingsolve-game";            // sessionStorage: the game of this tab
+  const HOUSE = "*house";                   // the rule-set list's value of the board's house rules
+  const HOUSE_KEPT = "kingsolve-house-rules";   // localStorage: the board's house rules
   const PACE_MS = { slow: 1400, normal: 700, instant: 0 };
   const REQUEST_MS = 60000;                 // a request unanswered this long is tried again
   const RETRY_MS = [1000, 2000, 4000, 8000];
@@ -82,7 +84,9 @@
     try { return JSON.parse(sessionStorage.getItem(KEPT)); } catch (err) { return null; }
   }
 
-  const rules = () => page.variants[game.variant];
+  // A game under house rules carries its rule document and the rules checked from it.
+  const rules = () => game.rules || page.variants[game.variant];
+  const ruleSet = () => game.document || game.variant;      // what a request names
   const contractOf = (name) => rules().contracts[name];
   const seatsInOrder = () => (rules().direction === "counterclockwise" ? ["N", "W", "S", "E"] : SEATS);
   const after = (seat, k = 1) => { const o = seatsInOrder(); return o[(o.indexOf(seat) + k) % 4]; };
@@ -107,7 +111,8 @@
     e.preventDefault();
     const setup = { variant: $("g-variant").value, doubles: $("g-doubles").checked && !$("g-doubles").disabled,
                     seat: $("g-seat").value, level: Number($("g-level").value), pace: $("g-pace").value };
-    const r = await api("POST", "/api/v1/sheet", { variant: setup.variant, doubles: setup.doubles });
+    if (setup.variant === HOUSE) Object.assign(setup, { document: page.house.document, rules: page.house.rules });
+    const r = await api("POST", "/api/v1/sheet", { variant: setup.document || setup.variant, doubles: setup.doubles });
     if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return; }
     game = { ...setup, records: [], helped: [], sheet: r.body, hand: null };
     save();
@@ -175,7 +180,7 @@
 
   // --- the play ---------------------------------------------------------------------
   function position(h) {
-    const body = { variant: game.variant, contract: h.contract, deal: h.deal, leader: h.leader, play: h.play };
+    const body = { variant: ruleSet(), contract: h.contract, deal: h.deal, leader: h.leader, play: h.play };
     if (h.trump) body.trump = h.trump;
     if (game.doubles && contractOf(h.contract).kind === "tricks") body.doubles = true;
     return body;
@@ -210,7 +215,7 @@
 
   // What a seat knows of the hand: its own cards as dealt and what everybody sees.
   function seatView(h, seat) {
-    const view = { variant: game.variant, contract: h.contract, seat, hand: handText(dealtHand(seat)),
+    const view = { variant: ruleSet(), contract: h.contract, seat, hand: handText(dealtHand(seat)),
                    leader: h.leader, play: h.play };
     if (h.trump) view.trump = h.trump;
     if (game.doubles) view.doubles = true;
@@ -247,8 +252,9 @@
   // --- the end of a hand: its record, and the library's score sheet -----------------
   function recordText(h) {
     const quote = (v) => `"${String(v).replace(/\\/g, "\\\\").replace(/"/g, "\\\"")}"`;
-    const tags = [["Event", t("record.event")], ["Hand", h.number], ["Variant", game.variant],
-                  ["Contract", h.contract]];
+    const tags = [["Event", t("record.event")], ["Hand", h.number], ["Variant", rules().name]];
+    if (game.document) tags.push(["Rules", JSON.stringify(game.document)]);
+    tags.push(["Contract", h.contract]);
     const trumpNeeded = ["named", "named-or-none"].includes(contractOf(h.contract).trump);
     if (h.trump || (trumpNeeded && h.festa !== "433")) tags.push(["Trump", h.trump || "-"]);
     if (h.dealer) tags.push(["Dealer", h.dealer]);
@@ -269,7 +275,7 @@
 
   async function finishHand(h) {
     const text = recordText(h);
-    const r = await api("POST", "/api/v1/sheet", { variant: game.variant, doubles: game.doubles,
+    const r = await api("POST", "/api/v1/sheet", { variant: ruleSet(), doubles: game.doubles,
                                                    records: [...game.records, text].join("\n") });
     if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return false; }
     game.records.push(text);
@@ -305,7 +311,7 @@
   }
 
   function choiceHintRequest(h, c, seat, level) {
-    const base = { variant: game.variant, seat, hand: handText(dealtHand(seat)), level, ms: HINT_MS };
+    const base = { variant: ruleSet(), seat, hand: handText(dealtHand(seat)), level, ms: HINT_MS };
     if (c.kind === "contract") return { ...base, choice: "contract", contracts: game.sheet.choices };
     if (c.kind === "sale") return { ...base, choice: "sale" };
     if (c.kind === "trump" || c.kind === "buy" || c.kind === "declare") {
@@ -678,7 +684,7 @@
   function saveGame() {
     const head = `; ${t("record.game")}\n; kingsolve-game ${JSON.stringify({ seat: game.seat, level: game.level, pace: game.pace, helped: game.helped })}\n\n`;
     const blob = new Blob([head + game.records.join("\n")], { type: "text/plain" });
-    const a = el("a", { href: URL.createObjectURL(blob), download: `kingsolve-${game.variant}-game.txt` });
+    const a = el("a", { href: URL.createObjectURL(blob), download: `kingsolve-${rules().name}-game.txt` });
     document.body.append(a);
     a.click();
     a.remove();
@@ -689,17 +695,31 @@
     if (!file) return;
     const text = await file.text();
     const settings = JSON.parse((text.match(/^; kingsolve-game (.*)$/m) || [null, "{}"])[1]);
-    const variant = (text.match(/^\[Variant "([^"]*)"\]/m) || [])[1];
+    const house = await recordRules(text);
+    const variant = house ? HOUSE : (text.match(/^\[Variant "([^"]*)"\]/m) || [])[1];
     const doubles = /^\[Doubles "true"\]/m.test(text);
-    if (!(variant in page.variants)) { say(t("error.load"), "error"); return; }
+    if (!house && !(variant in page.variants)) { say(t("error.load"), "error"); return; }
     const records = text.split(/\n\s*\n/).map((b) => b.trim()).filter((b) => /^\[Variant/m.test(b)).map((b) => b + "\n");
-    const r = await api("POST", "/api/v1/sheet", { variant, doubles, records: records.join("\n") });
+    const r = await api("POST", "/api/v1/sheet", { variant: house ? house.document : variant, doubles, records: records.join("\n") });
     if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return; }
-    game = { variant, doubles, seat: settings.seat || $("g-seat").value, level: settings.level ?? Number($("g-level").value),
+    game = { variant, ...house, doubles, seat: settings.seat || $("g-seat").value, level: settings.level ?? Number($("g-level").value),
              pace: settings.pace || $("g-pace").value, records, helped: settings.helped || [], sheet: r.body, hand: null };
     save();
     say(t("game.loaded", { hands: records.length }));
     advance();
+  }
+
+  // A saved game under house rules: the rule document of its records' tag Rules, checked.
+  async function recordRules(text) {
+    const tag = text.match(/^\[Rules "((?:[^"\\]|\\.)*)"\]/m);
+    if (!tag) return null;
+    return checkedRules(JSON.parse(tag[1].replace(/\\(.)/g, "$1")));
+  }
+
+  async function checkedRules(document) {
+    const r = await api("POST", "/api/v1/variants/check", document);
+    if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return null; }
+    return { document, rules: r.body.rules };
   }
 
   // --- set-up ---------------------------------------------------------------------------
@@ -710,7 +730,9 @@
 
   function fillSetup() {
     const keep = (id) => $(id).value || undefined;
-    fill($("g-variant"), Object.keys(page.variants).map((v) => [v, I.named("variant", v)]), keep("g-variant") || "italian");
+    const house = page.house ? [[HOUSE, t("setup.house", { name: page.house.rules.name })]] : [];
+    fill($("g-variant"), Object.keys(page.variants).map((v) => [v, I.named("variant", v)]).concat(house),
+         keep("g-variant") || "italian");
     fill($("g-seat"), SEATS.map((s) => [s, seatName(s)]), keep("g-seat") || "S");
     fill($("g-level"), page.levels.levels.map((l) => [String(l.level), `${l.level} \u00b7 ${I.named("level", l.name)}`]),
          keep("g-level") || String(page.levels.default));
@@ -720,7 +742,7 @@
   }
 
   function onVariant() {
-    const v = page.variants[$("g-variant").value];
+    const v = $("g-variant").value === HOUSE ? page.house.rules : page.variants[$("g-variant").value];
     $("g-doubles").disabled = !(v && v.doubles);
     if ($("g-doubles").disabled) $("g-doubles").checked = false;
   }
@@ -734,6 +756,13 @@
     render();
   }
 
+  // The house rules the analysis board keeps (docs/rules.md 13), offered as a rule set.
+  async function keptHouseRules() {
+    let kept = null;
+    try { kept = JSON.parse(localStorage.getItem(HOUSE_KEPT)); } catch (err) { /* none kept */ }
+    return kept && kept.document ? checkedRules(kept.document) : null;
+  }
+
   async function start() {
     await I.load();
     I.apply();
@@ -741,6 +770,7 @@
     if (!variants.ok || !levels.ok) { say(t("error.refused", { message: (variants.ok ? levels : variants).body.message }), "error"); return; }
     page.variants = variants.body;
     page.levels = levels.body;
+    page.house = await keptHouseRules();
     fillSetup();
     $("g-variant").addEventListener("change", onVariant);
     $("game-setup").addEventListener("submit", newGame);
@@ -751,7 +781,7 @@
     $("g-save").addEventListener("click", saveGame);
     $("g-quit").addEventListener("click", quit);
     game = restore();
-    if (game && !(game.variant in page.variants)) game = null;
+    if (game && !game.rules && !(game.variant in page.variants)) game = null;
     render();
     if (game) advance();
   }
