@@ -168,11 +168,13 @@ def test_an_engine_chooser_picks_within_the_quotas(server, browser):
     assert last_record(browser).contract in choice[0]["contracts"]
 
 
-def test_an_italian_trumps_hand_sold_or_declared(server, browser, tmp_path):
+@pytest.mark.parametrize("doubles", [False, True])
+def test_an_italian_trumps_hand_sold_or_declared(server, browser, tmp_path, doubles):
     # docs/rules.md 10: hand 9 is dealt by W, who declares or sells; N leads.
     set_up(browser, server, "italian", seat="W")
     browser.execute_script(RECORD_REQUESTS)
-    load_match(browser, match_text("italian", 8), tmp_path)
+    load_match(browser, match_text("italian", 8, doubles), tmp_path)
+    assert stored(browser)["doubles"] == doubles
     assert len(browser.find_elements(By.CSS_SELECTOR, "#g-sheet tbody tr")) == 8
 
     def sell_at_13_then_spades(buttons):
@@ -185,6 +187,7 @@ def test_an_italian_trumps_hand_sold_or_declared(server, browser, tmp_path):
     assert met == ["Declare or sell the declaration", "Name the trump"]
     record = last_record(browser)
     assert (record.contract, record.trump.letter, record.dealer.name, record.sale) == ("trumps", "S", "W", None)
+    assert record.doubles == doubles
     # nobody bought at 13: each engine seat asked its trump hint, in turn after the dealer
     assert [b["seat"] for b in sent(browser, "/api/v1/hint") if b.get("choice") == "trump"] == ["N", "E", "S"]
     check_sheet(browser)
@@ -236,6 +239,30 @@ def test_a_hand_under_the_boards_house_rules(server, browser):
     assert bodies and all(b["variant"] == document for b in bodies)
     check_sheet(browser)
     browser.execute_script("localStorage.removeItem('kingsolve-house-rules')")
+
+
+def test_a_portuguese_festa_the_player_bids(server, browser, tmp_path):
+    # docs/rules.md 6: S bids first after the host E; an accepted plus bid is played as
+    # festa with the bidder's trump, an accepted null bid as null.
+    set_up(browser, server, "portuguese", seat="S")
+    browser.execute_script(RECORD_REQUESTS)
+    load_match(browser, match_text("portuguese", 6), tmp_path)
+
+    def bid_then_clubs(buttons):
+        by = {b.get_attribute("id") or b.get_attribute("data-option"): b for b in buttons}
+        return by.get("g-bid-button") or by.get("C") or buttons[0]
+    met = play_hand(browser, bid_then_clubs)
+    assert met[0] == "Festa: the bidding"
+    record = last_record(browser)
+    hints = [b for b in sent(browser, "/api/v1/hint") if b.get("choice") == "festa"]
+    assert [b["seat"] for b in hints if b["role"] == "bidder"][:2] == ["W", "N"]
+    # the host answers the standing bid, and asks again to play itself if it refuses
+    assert set(b["seat"] for b in hints if b["role"] == "host") <= {"E"}
+    if record.festa == "accepted":
+        assert record.bid[0].name in "SWN" and record.contract == ("null" if record.bid[2] == "null" else "festa")
+    else:
+        assert record.festa == "host" and record.bid is None
+    check_sheet(browser)
 
 
 def test_the_italian_wikipedia_rules_a_hand(server, browser):
