@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 
 STATIC = Path(__file__).parent.parent / "api" / "kingsolve_api" / "static"
 #: The /hint requests a refusing server turns away before it answers (test_a_refused...).
-REFUSE = {"hint": 0}
+REFUSE = {"hint": 0, "bad": 0}
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +41,9 @@ def board_app():
         if request.path == "/api/v1/hint" and REFUSE["hint"] > 0:
             REFUSE["hint"] -= 1
             return {"error": "busy", "message": "the server is busy"}, 503
+        if request.path == "/api/v1/hint" and REFUSE["bad"] > 0:
+            REFUSE["bad"] -= 1
+            return {"error": "invalid-request", "message": "a refusal for the test"}, 400
         return None
     return app
 
@@ -304,6 +307,19 @@ def test_a_refused_request_is_tried_again(server, browser):
     assert "the server is busy" in d_text(browser, "g-message")
     play_hand(browser)
     assert REFUSE["hint"] == 0 and d_text(browser, "g-message") == ""
+    check_sheet(browser)
+
+
+def test_a_request_refused_for_its_content_waits_for_the_player(server, browser):
+    # a 400 is not tried again by itself: the message says why, and a button goes on
+    set_up(browser, server, "russian", seat="W")
+    REFUSE["bad"] = 1
+    start(browser)
+    wait_for(browser, lambda d: d.find_element(By.ID, "g-retry").is_displayed(), "the button to try again")
+    assert d_text(browser, "g-message") == "The server refused: a refusal for the test"
+    browser.find_element(By.ID, "g-retry").click()
+    play_hand(browser)
+    assert REFUSE["bad"] == 0 and not browser.find_element(By.ID, "g-retry").is_displayed()
     check_sheet(browser)
 
 

@@ -73,6 +73,13 @@
     const m = $("g-message");
     m.textContent = text;
     m.className = kind;
+    $("g-retry").hidden = true;
+  }
+
+  // A request the server refused: its message, and in a game a button to try again.
+  function refused(r) {
+    say(t("error.refused", { message: r.body.message }), "error");
+    $("g-retry").hidden = !game;
   }
 
   // --- the game in this tab ---------------------------------------------------------
@@ -113,7 +120,7 @@
                     seat: $("g-seat").value, level: Number($("g-level").value), pace: $("g-pace").value };
     if (setup.variant === HOUSE) Object.assign(setup, { document: page.house.document, rules: page.house.rules });
     const r = await api("POST", "/api/v1/sheet", { variant: setup.document || setup.variant, doubles: setup.doubles });
-    if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return; }
+    if (!r.ok) { refused(r); return; }
     game = { ...setup, records: [], helped: [], sheet: r.body, hand: null };
     save();
     advance();
@@ -159,7 +166,7 @@
   async function newHand() {
     const next = game.sheet.next;
     const r = await api("GET", `/api/v1/deal?deck=${rules().deck}`);
-    if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return false; }
+    if (!r.ok) { refused(r); return false; }
     const h = { number: next.number, contract: next.contract, dealer: next.dealer, leader: next.leader,
                 trump: null, deal: r.body.deal, seed: r.body.seed, play: [], phase: "play",
                 helped: false, sale: null, bid: null, festa: null, choice: null };
@@ -188,7 +195,7 @@
 
   async function playStep(h) {
     const r = await api("POST", "/api/v1/legal", position(h));
-    if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return false; }
+    if (!r.ok) { refused(r); return false; }
     page.legal = r.body;
     if (r.body.complete) return finishHand(h);
     const seat = r.body.to_move;
@@ -209,7 +216,7 @@
     if (contractOf(h.contract).kind !== "tricks") return legal[0];
     if (legal.length === 1) return legal[0];
     const r = await api("POST", "/api/v1/hint", { ...seatView(h, seat), level: game.level, ms: HINT_MS });
-    if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return null; }
+    if (!r.ok) { refused(r); return null; }
     return r.body.recommended;
   }
 
@@ -244,7 +251,7 @@
     if (!body) return;
     $("g-hint-text").textContent = t("hint.asking");
     const r = await api("POST", "/api/v1/hint", body);
-    if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return; }
+    if (!r.ok) { refused(r); return; }
     page.hint = r.body;
     render();
   }
@@ -277,7 +284,7 @@
     const text = recordText(h);
     const r = await api("POST", "/api/v1/sheet", { variant: ruleSet(), doubles: game.doubles,
                                                    records: [...game.records, text].join("\n") });
-    if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return false; }
+    if (!r.ok) { refused(r); return false; }
     game.records.push(text);
     if (h.helped) game.helped.push(h.number);
     game.sheet = r.body;
@@ -324,7 +331,7 @@
 
   async function engineChoice(h, c) {
     const r = await api("POST", "/api/v1/hint", choiceHintRequest(h, c, c.seat, game.level));
-    if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return null; }
+    if (!r.ok) { refused(r); return null; }
     return thumb(h, c, r.body);
   }
 
@@ -701,7 +708,7 @@
     if (!house && !(variant in page.variants)) { say(t("error.load"), "error"); return; }
     const records = text.split(/\n\s*\n/).map((b) => b.trim()).filter((b) => /^\[Variant/m.test(b)).map((b) => b + "\n");
     const r = await api("POST", "/api/v1/sheet", { variant: house ? house.document : variant, doubles, records: records.join("\n") });
-    if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return; }
+    if (!r.ok) { refused(r); return; }
     game = { variant, ...house, doubles, seat: settings.seat || $("g-seat").value, level: settings.level ?? Number($("g-level").value),
              pace: settings.pace || $("g-pace").value, records, helped: settings.helped || [], sheet: r.body, hand: null };
     save();
@@ -718,7 +725,7 @@
 
   async function checkedRules(document) {
     const r = await api("POST", "/api/v1/variants/check", document);
-    if (!r.ok) { say(t("error.refused", { message: r.body.message }), "error"); return null; }
+    if (!r.ok) { refused(r); return null; }
     return { document, rules: r.body.rules };
   }
 
@@ -780,6 +787,7 @@
     $("g-hint").addEventListener("click", askHint);
     $("g-save").addEventListener("click", saveGame);
     $("g-quit").addEventListener("click", quit);
+    $("g-retry").addEventListener("click", () => { say(""); advance(); });
     game = restore();
     if (game && !game.rules && !(game.variant in page.variants)) game = null;
     render();
