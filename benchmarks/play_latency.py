@@ -46,7 +46,8 @@ from play_page import play_first_card, play_hand, set_up, wait_for, your_cards  
 #: cards in between].
 TIMED_CARD = """
 const done = arguments[arguments.length - 1];
-const played = () => JSON.parse(sessionStorage.getItem('kingsolve-game')).hand.play.length;
+const game = () => JSON.parse(localStorage.getItem('kingsolve-games'))[sessionStorage.getItem('kingsolve-game-id')];
+const played = () => game().hand.play.length;
 const card = () => document.querySelector('.seat.you .card.legal:not([disabled])');
 const before = played(), start = performance.now();
 card().click();
@@ -95,7 +96,8 @@ def whole_game(driver, server: str, variant: str, level: int) -> tuple[float, in
         play_hand(driver, seconds=600)
         hands += 1
         complete = driver.execute_script(
-            "return JSON.parse(sessionStorage.getItem('kingsolve-game')).sheet.complete")
+            "return JSON.parse(localStorage.getItem('kingsolve-games'))"
+            "[sessionStorage.getItem('kingsolve-game-id')].sheet.complete")
         driver.find_element(By.ID, "g-next").click()
         if complete:
             return time.perf_counter() - start, hands

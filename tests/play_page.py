@@ -67,9 +67,10 @@ def match_text(variant: str, hands: int, doubles: bool = False) -> str:
 
 def set_up(driver, server: str, variant: str, seat: str = "S", level: int = 1,
            doubles: bool = False, pace: str = "instant") -> None:
-    """A fresh page (this tab's game forgotten) with the new game's form filled in."""
+    """A fresh page (this tab's game and the browser's games forgotten) with the new
+    game's form filled in."""
     driver.get(server + "/play")
-    driver.execute_script("sessionStorage.clear()")
+    driver.execute_script("sessionStorage.clear(); localStorage.removeItem('kingsolve-games')")
     driver.get(server + "/play")
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#g-level option"), "the levels")
     Select(driver.find_element(By.ID, "g-variant")).select_by_value(variant)

@@ -26,6 +26,8 @@ from play_page import (RECORD_REQUESTS, choice_buttons, load_match, match_text, 
 
 pytestmark = pytest.mark.browser
 
+STORED = ("return JSON.stringify(JSON.parse(localStorage.getItem('kingsolve-games'))"
+          "[sessionStorage.getItem('kingsolve-game-id')])")
 STATIC = Path(__file__).parent.parent / "api" / "kingsolve_api" / "static"
 #: The /hint requests a refusing server turns away before it answers (test_a_refused...).
 REFUSE = {"hint": 0, "bad": 0}
@@ -49,7 +51,8 @@ def board_app():
 
 
 def stored(driver) -> dict:
-    return json.loads(driver.execute_script("return sessionStorage.getItem('kingsolve-game')"))
+    """This tab's game as the browser keeps it."""
+    return json.loads(driver.execute_script(STORED))
 
 
 def sent(driver, path: str) -> list[dict]:
@@ -291,12 +294,23 @@ def test_a_reload_resumes_at_the_same_card(server, browser):
     wait_for(browser, your_cards, "the player's turn after the reload")
     assert stored(browser)["hand"]["play"] == before["play"] and stored(browser)["hand"]["deal"] == before["deal"]
     assert browser.execute_script(OWN_CARDS) == cards
-    # another tab holds another game: this tab's storage is its own
+    # another tab starts at a new game's form; once the game's tab is closed, the game
+    # is offered there to resume, at the same card
+    first = browser.current_window_handle
     browser.switch_to.new_window("tab")
     browser.get(server + "/play")
     wait_for(browser, lambda d: d.find_element(By.ID, "game-setup").is_displayed(), "a new game's form")
+    second = browser.current_window_handle
+    browser.switch_to.window(first)
     browser.close()
-    browser.switch_to.window(browser.window_handles[0])
+    browser.switch_to.window(second)
+    browser.refresh()
+    wait_for(browser, lambda d: d.find_element(By.ID, "g-resume-row").is_displayed(), "the game to resume")
+    assert "russian" in d_text(browser, "g-resume").lower() or "Russian" in d_text(browser, "g-resume")
+    browser.find_element(By.ID, "g-resume-button").click()
+    wait_for(browser, your_cards, "the player's turn in the resumed game")
+    assert stored(browser)["hand"]["play"] == before["play"]
+    assert browser.execute_script(OWN_CARDS) == cards
 
 
 def test_a_refused_request_is_tried_again(server, browser):

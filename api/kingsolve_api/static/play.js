@@ -4,8 +4,10 @@
 // hand's scores), /hint the engine's cards and choices. Each engine seat asks /hint
 // from its own view only: its hand as dealt, the play so far, the contract, trump and
 // leader everybody knows; never another seat's cards.
-// The game lives in this tab's sessionStorage, so a reload resumes at the same card and
-// two tabs hold two games; a request refused or unanswered is tried again.
+// Each game lives in the browser (localStorage, by its id), and a tab knows its own game
+// (sessionStorage): a reload resumes at the same card, two tabs hold two games, and a
+// game whose tab was closed is offered to resume. A request refused or unanswered is
+// tried again.
 "use strict";
 
 (() => {
@@ -15,7 +17,9 @@
   const SUITS = ["S", "H", "D", "C"];
   const SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const RANKS = "AKQJT98765432";
-  const KEPT = "kingsolve-game";            // sessionStorage: the game of this tab
+  const GAMES = "kingsolve-games";          // localStorage: this browser's games by id
+  const TAB = "kingsolve-game-id";          // sessionStorage: the id of this tab's game
+  const KEEP_GAMES = 20;                    // the most recent games kept
   const HOUSE = "*house";                   // the rule-set list's value of the board's house rules
   const HOUSE_KEPT = "kingsolve-house-rules";   // localStorage: the board's house rules
   const PACE_MS = { slow: 1400, normal: 700, instant: 0 };
@@ -83,12 +87,53 @@
   }
 
   // --- the game in this tab ---------------------------------------------------------
+  function storedGames() {
+    try { return JSON.parse(localStorage.getItem(GAMES)) || {}; } catch (err) { return {}; }
+  }
+
+  function keepGames(all) {
+    const recent = Object.values(all).sort((a, b) => b.updated - a.updated).slice(0, KEEP_GAMES);
+    try { localStorage.setItem(GAMES, JSON.stringify(Object.fromEntries(recent.map((g) => [g.id, g])))); }
+    catch (err) { /* private mode or full: the tab still plays */ }
+  }
+
   function save() {
-    try { sessionStorage.setItem(KEPT, JSON.stringify(game)); } catch (err) { /* private mode */ }
+    if (!game) return;
+    if (!game.id) game.id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    game.updated = Date.now();
+    keepGames({ ...storedGames(), [game.id]: game });
+    try { sessionStorage.setItem(TAB, game.id); } catch (err) { /* private mode */ }
   }
 
   function restore() {
-    try { return JSON.parse(sessionStorage.getItem(KEPT)); } catch (err) { return null; }
+    let id = null;
+    try { id = sessionStorage.getItem(TAB); } catch (err) { /* private mode */ }
+    return id ? storedGames()[id] || null : null;
+  }
+
+  // The unfinished games no tab of this page holds now, most recent first: a closed
+  // tab's game among them.
+  function resumable() {
+    return Object.values(storedGames()).filter((g) => !g.sheet.complete && (!game || g.id !== game.id))
+      .sort((a, b) => b.updated - a.updated);
+  }
+
+  function renderResume() {
+    const list = resumable();
+    $("g-resume-row").hidden = !list.length;
+    fill($("g-resume"), list.map((g) => [g.id, t("setup.resume-item", {
+      variant: g.rules ? g.rules.name : I.named("variant", g.variant),
+      number: g.hand ? g.hand.number : g.sheet.hands.length + 1,
+      when: new Date(g.updated).toLocaleString(I.language) })]));
+  }
+
+  function resume() {
+    const picked = storedGames()[$("g-resume").value];
+    if (!picked) return;
+    game = picked;
+    page.legal = null;
+    save();
+    advance();
   }
 
   // A game under house rules carries its rule document and the rules checked from it.
@@ -126,9 +171,13 @@
     advance();
   }
 
+  // Leaving a game forgets it.
   function quit() {
+    const all = storedGames();
+    if (game) delete all[game.id];
     game = null;
-    try { sessionStorage.removeItem(KEPT); } catch (err) { /* private mode */ }
+    keepGames(all);
+    try { sessionStorage.removeItem(TAB); } catch (err) { /* private mode */ }
     page.legal = null;
     render();
     say("");
@@ -453,7 +502,7 @@
   function render() {
     $("game-setup").hidden = Boolean(game);
     $("game").hidden = !game;
-    if (!game) return;
+    if (!game) { renderResume(); return; }
     renderStatus();
     renderChoice();
     renderSeats();
@@ -788,6 +837,7 @@
     $("g-save").addEventListener("click", saveGame);
     $("g-quit").addEventListener("click", quit);
     $("g-retry").addEventListener("click", () => { say(""); advance(); });
+    $("g-resume-button").addEventListener("click", resume);
     game = restore();
     if (game && !game.rules && !(game.variant in page.variants)) game = null;
     render();
