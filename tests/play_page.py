@@ -146,3 +146,17 @@ def play_first_card(driver) -> str:
         except (StaleElementReferenceException, ElementNotInteractableException):
             return None
     return wait_for(driver, click, "the player's turn")
+
+
+def by_name(buttons) -> dict:
+    """The choice panel's buttons by their id, else by the option they give."""
+    return {b.get_attribute("id") or b.get_attribute("data-option"): b for b in buttons}
+
+
+def go_on_from(driver, server: str, variant: str, hands: int, seat: str, tmp: Path,
+               doubles: bool = False) -> None:
+    """A saved game of a rule set's first ``hands`` hands, loaded with the player at
+    ``seat``, the page's requests recorded from there on (window.sent)."""
+    set_up(driver, server, variant, seat=seat)
+    driver.execute_script(RECORD_REQUESTS)
+    load_match(driver, match_text(variant, hands, doubles), tmp)

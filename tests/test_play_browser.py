@@ -21,8 +21,8 @@ from kingsolve.hands.match import sheet_of_records
 from kingsolve_api import create_app
 
 from board_page import SHOTS, d_text
-from play_page import (RECORD_REQUESTS, choice_buttons, load_match, match_text, play_first_card,
-                       play_hand, set_up, wait_for, your_cards)
+from play_page import (RECORD_REQUESTS, by_name, choice_buttons, go_on_from, load_match,
+                       play_first_card, play_hand, set_up, wait_for, your_cards)
 
 pytestmark = pytest.mark.browser
 
@@ -177,14 +177,12 @@ def test_an_engine_chooser_picks_within_the_quotas(server, browser):
 @pytest.mark.parametrize("doubles", [False, True])
 def test_an_italian_trumps_hand_sold_or_declared(server, browser, tmp_path, doubles):
     # docs/rules.md 10: hand 9 is dealt by W, who declares or sells; N leads.
-    set_up(browser, server, "italian", seat="W")
-    browser.execute_script(RECORD_REQUESTS)
-    load_match(browser, match_text("italian", 8, doubles), tmp_path)
+    go_on_from(browser, server, "italian", 8, "W", tmp_path, doubles)
     assert stored(browser)["doubles"] == doubles
     assert len(browser.find_elements(By.CSS_SELECTOR, "#g-sheet tbody tr")) == 8
 
     def sell_at_13_then_spades(buttons):
-        by = {b.get_attribute("id") or b.get_attribute("data-option"): b for b in buttons}
+        by = by_name(buttons)
         if "g-sell" in by:
             browser.execute_script("document.getElementById('g-price').value = '13'")
             return by["g-sell"]
@@ -214,12 +212,10 @@ def test_an_italian_doubles_hand(server, browser):
 
 def test_a_portuguese_festa_the_host_plays(server, browser, tmp_path):
     # docs/rules.md 6: hand 7's host is its dealer E; the others bid, the host answers.
-    set_up(browser, server, "portuguese", seat="E")
-    browser.execute_script(RECORD_REQUESTS)
-    load_match(browser, match_text("portuguese", 6), tmp_path)
+    go_on_from(browser, server, "portuguese", 6, "E", tmp_path)
 
     def refuse_then_spades(buttons):
-        by = {b.get_attribute("id") or b.get_attribute("data-option"): b for b in buttons}
+        by = by_name(buttons)
         return by.get("g-refuse") or by["S"]
     met = play_hand(browser, refuse_then_spades)
     assert met[-1] == "Festa: the host plays"
@@ -250,12 +246,10 @@ def test_a_hand_under_the_boards_house_rules(server, browser):
 def test_a_portuguese_festa_the_player_bids(server, browser, tmp_path):
     # docs/rules.md 6: S bids first after the host E; an accepted plus bid is played as
     # festa with the bidder's trump, an accepted null bid as null.
-    set_up(browser, server, "portuguese", seat="S")
-    browser.execute_script(RECORD_REQUESTS)
-    load_match(browser, match_text("portuguese", 6), tmp_path)
+    go_on_from(browser, server, "portuguese", 6, "S", tmp_path)
 
     def bid_then_clubs(buttons):
-        by = {b.get_attribute("id") or b.get_attribute("data-option"): b for b in buttons}
+        by = by_name(buttons)
         return by.get("g-bid-button") or by.get("C") or buttons[0]
     met = play_hand(browser, bid_then_clubs)
     assert met[0] == "Festa: the bidding"
@@ -367,9 +361,7 @@ def test_a_whole_russian_game_to_its_final_score(server, browser):
 def test_the_domino_hand_of_an_italian_game(server, browser, tmp_path):
     # docs/rules.md 9: hand 8, dealt by S, W moves first; the hint engine plays trick
     # contracts only, so the engine plays the first card /legal lists.
-    set_up(browser, server, "italian", seat="S")
-    browser.execute_script(RECORD_REQUESTS)
-    load_match(browser, match_text("italian", 7), tmp_path)
+    go_on_from(browser, server, "italian", 7, "S", tmp_path)
     play_hand(browser)
     record = last_record(browser)
     assert record.contract == "domino" and record.leader.name == "W"
