@@ -21,7 +21,7 @@ from kingsolve.hands.match import sheet_of_records
 from kingsolve_api import create_app
 
 from board_page import SHOTS, d_text
-from play_page import (RECORD_REQUESTS, by_name, choice_buttons, go_on_from, load_match,
+from play_page import (RECORD_REQUESTS, by_name, choice_buttons, go_on_from, load_match, match_text,
                        play_first_card, play_hand, set_up, wait_for, your_cards)
 
 pytestmark = pytest.mark.browser
@@ -263,6 +263,41 @@ def test_a_portuguese_festa_the_player_bids(server, browser, tmp_path):
     else:
         assert record.festa == "host" and record.bid is None
     check_sheet(browser)
+
+
+#: The engine's festa bids stood in for: every bidder's hint recommends 6 plus-tricks
+#: and knows no other bid, so that the first bidder bids 6 and the others pass.
+SIX_PLUS = """
+const send = window.fetch.bind(window);
+window.fetch = (url, opts) => {
+  const body = opts && opts.body ? JSON.parse(opts.body) : {};
+  if (String(url).endsWith("/api/v1/hint") && body.role === "bidder") {
+    return Promise.resolve(new Response(JSON.stringify({ choice: "festa", seat: body.seat,
+      recommended: "6 plus", options: [{ option: "6 plus", mean: 200, std: 0, play: "S bidder leads" }],
+      samples: 1, level: 1 }), { status: 200, headers: { "Content-Type": "application/json" } }));
+  }
+  return send(url, opts);
+};
+"""
+
+
+def test_a_festa_host_answers_8_or_null(server, browser, tmp_path):
+    # docs/rules.md 6: to 6 or 7 plus-tricks the host may answer "8 or null"; a bidder
+    # that does not raise leaves the host to play null, nobody paying, the seat after
+    # the host (S) leading.
+    set_up(browser, server, "portuguese", seat="E")
+    browser.execute_script(SIX_PLUS)
+    load_match(browser, match_text("portuguese", 6), tmp_path)
+    wait_for(browser, lambda d: d.find_elements(By.ID, "g-8-or-null"), "the host's answers")
+    assert "South bids 6 plus" in d_text(browser, "g-choice-text")
+    browser.find_element(By.ID, "g-8-or-null").click()
+    play_hand(browser)
+    record = last_record(browser)
+    assert (record.contract, record.festa, record.bid, record.leader.name) == (
+        "null", "refused", (record.bid[0], 6, "plus"), "S")
+    assert record.bid[0].name == "S"
+    line = check_sheet(browser)["hands"][-1]
+    assert line["scores"] == line["played"]         # nobody pays
 
 
 def test_the_italian_wikipedia_rules_a_hand(server, browser):

@@ -373,7 +373,7 @@
     if (c.kind === "trump" || c.kind === "buy" || c.kind === "declare") {
       return { ...base, choice: "trump", contract: h.contract, leader: h.leader };
     }
-    if (c.kind === "bid" || c.kind === "bidder-plays") return { ...base, choice: "festa", role: "bidder" };
+    if (["bid", "raise", "bidder-plays"].includes(c.kind)) return { ...base, choice: "festa", role: "bidder" };
     if (c.kind === "host" || c.kind === "host-plays") return { ...base, choice: "festa", role: "host" };
     return null;
   }
@@ -402,6 +402,10 @@
     }
     if (c.kind === "host") {
       return { accept: bidPoints(c.standing) + 325 / EVEN_SHARE >= best.mean };
+    }
+    if (c.kind === "raise") {
+      const eight = hint.options.find((o) => o.option === "8 plus");
+      return { raise: Boolean(eight && eight.mean > 325 / EVEN_SHARE) };
     }
     if (c.kind === "bidder-plays") {
       const same = hint.options.find((o) => o.option === `${c.bid.tricks} ${c.bid.kind}`) || best;
@@ -472,10 +476,17 @@
       else h.choice = { kind: "host-plays", seat: h.dealer };
     },
     host(h, c, a) {
+      if (a.eightOrNull) { h.choice = { kind: "raise", seat: c.standing.bidder, standing: c.standing }; return; }
       if (!a.accept) { h.choice = { kind: "host-plays", seat: h.dealer }; return; }
-      h.bid = { bidder: c.standing.bidder, tricks: c.standing.tricks, kind: c.standing.kind };
-      h.festa = "accepted";
-      h.choice = { kind: "bidder-plays", seat: h.bid.bidder, bid: h.bid };
+      accepted(h, c.standing);
+    },
+    // docs/rules.md 6: to "8 or null" the bidder raises to 8 plus-tricks, or the host
+    // plays null, nobody paying, and the seat after the host leads.
+    raise(h, c, a) {
+      if (a.raise) { accepted(h, { ...c.standing, tricks: 8 }); return; }
+      h.bid = { bidder: c.standing.bidder, tricks: c.standing.tricks, kind: "plus" };
+      h.festa = "refused";
+      festaStart(h, h.dealer, { play: "null", next: true });
     },
     "bidder-plays"(h, c, a) { festaStart(h, c.seat, a); },
     "host-plays"(h, c, a) {
@@ -484,6 +495,12 @@
       festaStart(h, c.seat, a.play === "null" ? { ...a, next: true } : a);
     },
   };
+
+  function accepted(h, bid) {
+    h.bid = { bidder: bid.bidder, tricks: bid.tricks, kind: bid.kind };
+    h.festa = "accepted";
+    h.choice = { kind: "bidder-plays", seat: h.bid.bidder, bid: h.bid };
+  }
 
   // docs/rules.md 6: a festa is played with the trump named, or null; its leader is
   // the seat that chose it or the next one (the host's null: the next one).
@@ -676,6 +693,7 @@
   function choicePrompt(c) {
     if (c.kind === "buy") return t("sale.offer", { seat: seatName(game.hand.dealer), price: c.price });
     if (c.kind === "host") return t("festa.standing", { seat: seatName(c.standing.bidder), bid: bidText(c.standing) });
+    if (c.kind === "raise") return t("festa.eight-asked", { seat: seatName(game.hand.dealer) });
     if (c.kind === "bid" && c.standing) return t("festa.standing", { seat: seatName(c.standing.bidder), bid: bidText(c.standing) });
     return t("choice.yours");
   }
@@ -731,7 +749,12 @@
     sale: salePanel,
     buy: () => [button(t("sale.buy"), { buy: true }, { id: "g-buy" }), button(t("sale.pass"), { buy: false }, { id: "g-no-buy" })],
     bid: bidPanel,
-    host: () => [button(t("festa.accept"), { accept: true }, { id: "g-accept" }), button(t("festa.refuse"), { accept: false }, { id: "g-refuse" })],
+    host: (h, c) => [button(t("festa.accept"), { accept: true }, { id: "g-accept" }),
+      button(t("festa.refuse"), { accept: false }, { id: "g-refuse" }),
+      ...(c.standing.kind === "plus" && [6, 7].includes(c.standing.tricks)
+        ? [button(t("festa.eight-or-null"), { eightOrNull: true }, { id: "g-8-or-null" })] : [])],
+    raise: () => [button(t("festa.raise"), { raise: true }, { id: "g-raise" }),
+      button(t("festa.drop"), { raise: false }, { id: "g-drop" })],
     "bidder-plays": (h, c) => festaPlayPanel(h, c, false),
     "host-plays": (h, c) => festaPlayPanel(h, c, true),
   };
