@@ -69,7 +69,8 @@ def set_up(driver, server: str, variant: str, seat: str = "S", level: int = 1,
            doubles: bool = False, pace: str = "instant") -> None:
     """A fresh page (this tab's game and the browser's games forgotten) with the new
     game's form filled in."""
-    driver.get(server + "/play")
+    # cleared from a page of the same origin that runs no game, which could save it again
+    driver.get(server + "/healthz")
     driver.execute_script("sessionStorage.clear(); localStorage.removeItem('kingsolve-games')")
     driver.get(server + "/play")
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#g-level option"), "the levels")
@@ -160,3 +161,17 @@ def go_on_from(driver, server: str, variant: str, hands: int, seat: str, tmp: Pa
     set_up(driver, server, variant, seat=seat)
     driver.execute_script(RECORD_REQUESTS)
     load_match(driver, match_text(variant, hands, doubles), tmp)
+
+
+def click(driver, element_id: str) -> None:
+    """Click a control once it is shown and enabled (the page redraws under a test)."""
+    def once(d):
+        try:
+            found = d.find_elements(By.ID, element_id)
+            if not (found and found[0].is_displayed() and found[0].is_enabled()):
+                return False
+            found[0].click()
+            return True
+        except (StaleElementReferenceException, ElementNotInteractableException):
+            return False
+    wait_for(driver, once, f"#{element_id} to click")

@@ -21,7 +21,7 @@ from kingsolve.hands.match import sheet_of_records
 from kingsolve_api import create_app
 
 from board_page import SHOTS, d_text
-from play_page import (RECORD_REQUESTS, by_name, choice_buttons, go_on_from, load_match, match_text,
+from play_page import (RECORD_REQUESTS, by_name, choice_buttons, click, go_on_from, load_match, match_text,
                        play_first_card, play_hand, set_up, wait_for, your_cards)
 
 pytestmark = pytest.mark.browser
@@ -61,7 +61,7 @@ def sent(driver, path: str) -> list[dict]:
 
 def start(driver) -> None:
     driver.execute_script(RECORD_REQUESTS)
-    driver.find_element(By.ID, "g-start").click()
+    click(driver, "g-start")
     wait_for(driver, lambda d: d.find_element(By.ID, "game").is_displayed(), "the game")
 
 
@@ -229,7 +229,7 @@ def test_a_portuguese_festa_the_host_plays(server, browser, tmp_path):
 def test_a_hand_under_the_boards_house_rules(server, browser):
     # the analysis board keeps the house rules it loaded; the game offers them
     document = json.loads((STATIC.parent.parent.parent / "docs" / "house-rules" / "russian-program.json").read_text())
-    browser.get(server + "/play")
+    browser.get(server + "/healthz")
     browser.execute_script("localStorage.setItem('kingsolve-house-rules', JSON.stringify("
                            "{document: arguments[0], source: 'russian-program.json'}))", document)
     set_up(browser, server, "*house", seat="S")
@@ -290,7 +290,7 @@ def test_a_festa_host_answers_8_or_null(server, browser, tmp_path):
     load_match(browser, match_text("portuguese", 6), tmp_path)
     wait_for(browser, lambda d: d.find_elements(By.ID, "g-8-or-null"), "the host's answers")
     assert "South bids 6 plus" in d_text(browser, "g-choice-text")
-    browser.find_element(By.ID, "g-8-or-null").click()
+    click(browser, "g-8-or-null")
     play_hand(browser)
     record = last_record(browser)
     assert (record.contract, record.festa, record.bid, record.leader.name) == (
@@ -336,7 +336,7 @@ def test_a_reload_resumes_at_the_same_card(server, browser):
     browser.refresh()
     wait_for(browser, lambda d: d.find_element(By.ID, "g-resume-row").is_displayed(), "the game to resume")
     assert "russian" in d_text(browser, "g-resume").lower() or "Russian" in d_text(browser, "g-resume")
-    browser.find_element(By.ID, "g-resume-button").click()
+    click(browser, "g-resume-button")
     wait_for(browser, your_cards, "the player's turn in the resumed game")
     assert stored(browser)["hand"]["play"] == before["play"]
     assert browser.execute_script(OWN_CARDS) == cards
@@ -360,7 +360,7 @@ def test_a_request_refused_for_its_content_waits_for_the_player(server, browser)
     start(browser)
     wait_for(browser, lambda d: d.find_element(By.ID, "g-retry").is_displayed(), "the button to try again")
     assert d_text(browser, "g-message") == "The server refused: a refusal for the test"
-    browser.find_element(By.ID, "g-retry").click()
+    click(browser, "g-retry")
     play_hand(browser)
     assert REFUSE["bad"] == 0 and not browser.find_element(By.ID, "g-retry").is_displayed()
     check_sheet(browser)
@@ -385,7 +385,7 @@ def test_a_whole_russian_game_to_its_final_score(server, browser):
     for number in range(1, 15):
         play_hand(browser)
         assert len(browser.find_elements(By.CSS_SELECTOR, "#g-sheet tbody tr")) == number
-        browser.find_element(By.ID, "g-next").click()
+        click(browser, "g-next")
     wait_for(browser, lambda d: d_text(d, "g-hand-title") == "The game is over", "the end of the game")
     sheet = check_sheet(browser)
     assert sheet["complete"] and len(sheet["hands"]) == 14
@@ -409,7 +409,7 @@ def test_a_hint_for_the_player_marks_the_hand(server, browser):
     set_up(browser, server, "russian", seat="N")
     start(browser)
     wait_for(browser, your_cards, "the player's lead")
-    browser.find_element(By.ID, "g-hint").click()
+    click(browser, "g-hint")
     text = wait_for(browser, lambda d: d_text(d, "g-hint-text") if "suggests" in d_text(d, "g-hint-text") else None,
                     "the hint")
     best = browser.find_element(By.CSS_SELECTOR, ".seat.you .card.best").get_attribute("data-card")
@@ -442,8 +442,8 @@ return bad;
 
 @pytest.mark.parametrize("code", ["en", "it", "pt", "tr", "ru"])
 def test_each_language_fits_wide_and_narrow(server, browser, code):
-    browser.get(server + "/play")
-    browser.execute_script("sessionStorage.clear(); localStorage.setItem('kingsolve-language', arguments[0])", code)
+    browser.get(server + "/healthz")
+    browser.execute_script("localStorage.setItem('kingsolve-language', arguments[0])", code)
     english = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
     own = json.loads((STATIC / "i18n" / f"{code}.json").read_text(encoding="utf-8"))
     for width, height in ((1280, 800), (390, 844)):
@@ -455,7 +455,7 @@ def test_each_language_fits_wide_and_narrow(server, browser, code):
         assert d_text(browser, "g-start") == own["setup.start"]
         assert browser.execute_script(OVERFLOW) == [], (code, width, "the new game's form")
         browser.save_screenshot(str(SHOTS / f"kingsolve-play-{code}-{width}-setup.png"))
-        browser.find_element(By.ID, "g-start").click()
+        click(browser, "g-start")
         buttons = wait_for(browser, choice_buttons, "the contract choice")
         assert buttons[0].text == own["contract.no-tricks"]
         assert d_text(browser, "g-sheet-title") == own["sheet.title"]
