@@ -221,8 +221,9 @@ def test_a_portuguese_festa_the_host_plays(server, browser, tmp_path):
     assert met[-1] == "Festa: the host plays"
     record = last_record(browser)
     assert (record.contract, record.trump.letter, record.leader.name, record.festa) == ("festa", "S", "E", "host")
+    # round and round from the seat after the host, until all but the standing bid pass
     bids = [b["seat"] for b in sent(browser, "/api/v1/hint") if b.get("role") == "bidder"]
-    assert bids == ["S", "W", "N"]
+    assert bids[:3] == ["S", "W", "N"] and set(bids) == {"S", "W", "N"}
     check_sheet(browser)
 
 
@@ -255,7 +256,8 @@ def test_a_portuguese_festa_the_player_bids(server, browser, tmp_path):
     assert met[0] == "Festa: the bidding"
     record = last_record(browser)
     hints = [b for b in sent(browser, "/api/v1/hint") if b.get("choice") == "festa"]
-    assert [b["seat"] for b in hints if b["role"] == "bidder"][:2] == ["W", "N"]
+    bidders = [b["seat"] for b in hints if b["role"] == "bidder"]
+    assert bidders[:2] == ["W", "N"] and set(bidders) <= {"W", "N"}
     # the host answers the standing bid, and asks again to play itself if it refuses
     assert set(b["seat"] for b in hints if b["role"] == "host") <= {"E"}
     if record.festa == "accepted":

@@ -221,7 +221,8 @@
                 helped: false, sale: null, bid: null, festa: null, choice: null };
     if (h.contract === null) h.choice = { kind: "contract", seat: h.leader };
     else if (h.contract === "festa" && rules().schedule.includes("festa")) {
-      h.choice = { kind: "bid", seat: after(h.dealer), asked: 0, standing: null };
+      const bidders = [1, 2, 3].map((k) => after(h.dealer, k));
+      h.choice = { kind: "bid", seat: bidders[0], bidders, active: bidders, standing: null };
     } else if (contractOf(h.contract).trump === "named" || contractOf(h.contract).trump === "named-or-none") {
       h.choice = hasSale(h) ? { kind: "sale", seat: h.dealer } : { kind: "trump", seat: h.dealer };
     }
@@ -386,6 +387,10 @@
 
   const EVEN_SHARE = 4;     // a trick contract's points shared by four seats
   const bidPoints = (bid) => bid.tricks * (bid.kind === "null" ? 75 : 25);
+  // docs/rules.md 6: a bid beats the standing one, or holds it (the same bid) from a
+  // seat nearer the host's left than the standing bidder.
+  const mayBid = (c, seat, bid) => beats(bid, c.standing) || (c.standing && bid.kind === c.standing.kind
+    && bid.tricks === c.standing.tricks && c.bidders.indexOf(seat) < c.bidders.indexOf(c.standing.bidder));
   const beats = (a, b) => !b || bidPoints(a) > bidPoints(b) || (bidPoints(a) === bidPoints(b) && a.kind === "null" && b.kind === "plus");
 
   // The engine's answer from its hint: the recommended option, or where the choice is
@@ -395,10 +400,9 @@
     if (c.kind === "buy") {
       return best.mean - c.price > tricksPerHand() / EVEN_SHARE ? { buy: true, trump: best.option } : { buy: false };
     }
-    if (c.kind === "bid") {
-      const bid = parseBid(hint.recommended);
-      const fair = 325 / EVEN_SHARE;
-      return hint.options[0].mean > fair && beats(bid, c.standing) ? { bid } : { bid: null };
+    if (c.kind === "bid") {       // the best-valued bid that may stand, if worth more than a share
+      const open = hint.options.filter((o) => o.mean > 325 / EVEN_SHARE && mayBid(c, c.seat, parseBid(o.option)));
+      return { bid: open.length ? parseBid(open[0].option) : null };
     }
     if (c.kind === "host") {
       return { accept: bidPoints(c.standing) + 325 / EVEN_SHARE >= best.mean };
@@ -469,9 +473,14 @@
         h.choice = { kind: "trump", seat: h.dealer };      // nobody bought: the dealer declares
       }
     },
+    // Round and round from the seat after the host; a seat that passes is out, and the
+    // bidding ends once every seat but the standing bidder is out.
     bid(h, c, a) {
       const standing = a.bid ? { ...a.bid, bidder: c.seat } : c.standing;
-      if (c.asked < 2) h.choice = { ...c, seat: after(c.seat), asked: c.asked + 1, standing };
+      const active = a.bid ? c.active : c.active.filter((s) => s !== c.seat);
+      const next = c.bidders.concat(c.bidders).slice(c.bidders.indexOf(c.seat) + 1)
+        .find((s) => active.includes(s) && (!standing || s !== standing.bidder));
+      if (next) h.choice = { ...c, seat: next, active, standing };
       else if (standing) h.choice = { kind: "host", seat: h.dealer, standing };
       else h.choice = { kind: "host-plays", seat: h.dealer };
     },
@@ -718,12 +727,13 @@
     const options = [];
     for (let n = 1; n <= 3; n++) options.push({ tricks: n, kind: "null" });
     for (let n = 1; n <= 13; n++) options.push({ tricks: n, kind: "plus" });
-    const open = options.filter((b) => beats(b, c.standing)).sort((a, b) => bidPoints(a) - bidPoints(b));
+    const open = options.filter((b) => mayBid(c, c.seat, b)).sort((a, b) => bidPoints(a) - bidPoints(b));
     const pick = el("select", { id: "g-bid", "aria-label": t("festa.your-bid") },
       ...open.map((b) => el("option", { value: `${b.tricks} ${b.kind}`, text: bidText(b) })));
     const bid = el("button", { type: "button", id: "g-bid-button", text: t("festa.bid") });
     bid.addEventListener("click", () => choose({ bid: parseBid(pick.value) }));
-    return [pick, bid, button(t("festa.pass"), { bid: null }, { id: "g-pass" })];
+    const pass = button(t("festa.pass"), { bid: null }, { id: "g-pass" });
+    return open.length ? [pick, bid, pass] : [pass];        // nothing left to outbid: pass
   }
 
   function festaPlayPanel(h, c, host) {
