@@ -26,9 +26,6 @@
   const REQUEST_MS = 60000;                 // a request unanswered this long is tried again
   const RETRY_MS = [1000, 2000, 4000, 8000];
   const HINT_MS = 20000;                    // what one engine card or choice may take
-  // Where the engine has no hint to ask, it follows a stated rule of thumb:
-  // a seat buys a sold declaration, bids or accepts a festa bid when what its hint
-  // expects beats its even share of what the hand hands out.
   const $ = (id) => document.getElementById(id);
   const { el } = window.KingsolveDom;
   const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -385,6 +382,9 @@
     return thumb(h, c, r.body);
   }
 
+  // Where the hint ranks no answer (buy or not, bid or pass, accept or not, raise to 8
+  // or not), the engine follows a stated rule of thumb: yes when what its hint expects
+  // beats an even share of what the hand hands out.
   const EVEN_SHARE = 4;     // a trick contract's points shared by four seats
   const bidPoints = (bid) => bid.tricks * (bid.kind === "null" ? 75 : 25);
   // docs/rules.md 6: a bid beats the standing one, or holds it (the same bid) from a
