@@ -455,6 +455,7 @@ def test_each_language_fits_wide_and_narrow(server, browser, code):
         set_up(browser, server, "turkish", seat="N")
         assert browser.execute_script("return document.documentElement.clientWidth") == width
         assert d_text(browser, "g-start") == own["setup.start"]
+        assert not browser.find_element(By.ID, "g-resume-row").is_displayed()      # no game left
         assert browser.execute_script(OVERFLOW) == [], (code, width, "the new game's form")
         browser.save_screenshot(str(SHOTS / f"kingsolve-play-{code}-{width}-setup.png"))
         click(browser, "g-start")
