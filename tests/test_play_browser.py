@@ -227,6 +227,20 @@ def test_a_portuguese_festa_the_host_plays(server, browser, tmp_path):
     check_sheet(browser)
 
 
+def test_a_festa_the_host_settles_433(server, browser, tmp_path):
+    # docs/rules.md 6 (3): no bid taken, the host may not play: 100 to it, 75 to each other
+    go_on_from(browser, server, "portuguese", 6, "E", tmp_path)
+
+    def refuse_then_433(buttons):
+        by = by_name(buttons)
+        return by.get("g-refuse") or by["433"]
+    play_hand(browser, refuse_then_433)
+    record = last_record(browser)
+    assert (record.festa, record.play, record.trump) == ("433", (), None)
+    assert check_sheet(browser)["hands"][-1]["scores"] == {"N": 75, "E": 100, "S": 75, "W": 75}
+    assert not browser.find_element(By.ID, "g-review").is_displayed()      # nothing to review
+
+
 def test_a_hand_under_the_boards_house_rules(server, browser):
     # the analysis board keeps the house rules it loaded; the game offers them
     document = json.loads((STATIC.parent.parent.parent / "docs" / "house-rules" / "russian-program.json").read_text())
