@@ -1,0 +1,173 @@
+"""Running the suite's problems (``kingsolve.bench.suite``): what each took, and
+the signature of the exact searches.
+
+Each exact search runs on one thread from an empty table (the idle cores are
+dropped first), so its nodes depend only on the build; times are this machine's.
+With DDS (endplay, the optional extra ``dds``), each doubles problem is also given
+to DDS ``solve_board`` (one thread, the same question: the side's best play from
+the position), the two timed in the same run.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from ..errors import InvalidRequestError, SolveTimeout
+from ..game.deal import Deal, hand_text
+from ..game.position import Position
+from ..hands.hints import hint
+from ..search import engine
+from ..search.analysis import analyses
+from ..search.budget import Budget
+from ..search.domino_solver import solve_domino
+from ..search.solver import solve_loaded
+from .suite import ANYTIME_MS, MS, NODES, Problem
+
+__all__ = ["Outcome", "run_problem", "run_problems", "signature", "dds_solver"]
+
+BUDGET = Budget(nodes=NODES, ms=MS)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one problem took: ``nodes`` searched (None where the work is not one
+    search's: a hint), ``seconds``, whether it was ``solved`` within its budget, and
+    DDS's ``dds_seconds`` on the same problem when it ran. ``exact``: an exact
+    search, whose nodes count in the signature when solved."""
+
+    group: str
+    name: str
+    tricks_left: int
+    nodes: int | None
+    seconds: float
+    solved: bool
+    exact: bool
+    dds_seconds: float | None = None
+
+
+def _forget(position: Position) -> None:
+    """Makes the next core leased for ``position`` start with an empty table (a new
+    epoch: entries of earlier ones read as empty, ext/README.md), whatever the process
+    solved before: every idle core of its table size is loaded with another deal.
+    Kept cores, not new ones, so that no run is charged its table's first page touches."""
+    mb = engine.table_mb(position, BUDGET)
+    other = Position(position.variant, position.contract,
+                     Deal.random(10**6, deck=position.variant.deck), leader=position.leader,
+                     trump=position.trump, doubles=position.doubles)
+    held = []
+    while (core := engine.idle_cores.take(mb, None)) is not None:
+        engine.load(core, other)
+        held.append(core)
+    for core in held:
+        engine.idle_cores.give(mb, None, core)
+
+
+def _solve(problem: Problem) -> tuple[int, bool]:
+    """The seats' values searched (no per-card values), one thread, from an empty
+    table: the nodes and whether the node budget sufficed."""
+    _forget(problem.position)
+    with engine.leased_core(problem.position, BUDGET) as core:
+        try:
+            solve_loaded(core, problem.position, list(problem.seats), BUDGET, with_cards=False)
+            solved = True
+        except SolveTimeout:
+            solved = False
+        return core.nodes, solved
+
+
+def _domino(problem: Problem) -> tuple[int, bool]:
+    try:
+        return solve_domino(problem.position, problem.seats, BUDGET).nodes, True
+    except SolveTimeout:
+        return NODES, False     # the compiled domino search stops at its node budget
+
+
+def _timed(problem: Problem, search: Callable[[Problem], tuple[int, bool]],
+           dds: "Callable[[Problem], float] | None") -> list[Outcome]:
+    start = time.perf_counter()
+    nodes, solved = search(problem)
+    secs = time.perf_counter() - start
+    theirs = dds(problem) if dds is not None and problem.doubles else None
+    return [Outcome(problem.group, problem.name, problem.tricks_left, nodes, secs, solved, True,
+                    theirs)]
+
+
+def _anytime(problem: Problem) -> list[Outcome]:
+    """Two outcomes: the analysis's first answer and its exact one (not solved when
+    ``ANYTIME_MS`` passes first)."""
+    start = time.perf_counter()
+    first = last = None
+    for a in analyses(problem.position, problem.seats, Budget(nodes=10**12, ms=ANYTIME_MS)):
+        if first is None:
+            first = (time.perf_counter() - start, a.nodes)
+        last = a
+    assert first is not None and last is not None
+    secs = time.perf_counter() - start
+    base = problem.group.replace("anytime analysis", "anytime analysis, {}")
+    return [Outcome(base.format("first answer"), problem.name, problem.tricks_left, first[1],
+                    first[0], True, False),
+            Outcome(base.format("exact"), problem.name, problem.tricks_left, last.nodes, secs,
+                    last.solved, False)]
+
+
+def _hint(problem: Problem) -> list[Outcome]:
+    pos = problem.position
+    seat = problem.seats[0]
+    start = time.perf_counter()
+    hint(pos.variant, pos.contract.name, seat, pos.hands[seat], leader=pos.leader, seed=0)
+    return [Outcome(problem.group, problem.name, problem.tricks_left, None,
+                    time.perf_counter() - start, True, False)]
+
+
+def run_problem(problem: Problem, dds: "Callable[[Problem], float] | None" = None) -> list[Outcome]:
+    """The outcomes of one problem (two for an anytime analysis: first answer, exact)."""
+    if problem.kind == "solve":
+        return _timed(problem, _solve, dds)
+    if problem.kind == "domino":
+        return _timed(problem, _domino, None)
+    if problem.kind == "anytime":
+        return _anytime(problem)
+    return _hint(problem)
+
+
+def run_problems(problems: list[Problem], dds: "Callable[[Problem], float] | None" = None,
+                 progress: "Callable[[int, int], None] | None" = None) -> list[Outcome]:
+    """Every problem's outcomes, in order; ``progress(done, total)`` after each."""
+    out: list[Outcome] = []
+    for i, problem in enumerate(problems):
+        out.extend(run_problem(problem, dds))
+        if progress is not None:
+            progress(i + 1, len(problems))
+    return out
+
+
+def signature(outcomes: Iterable[Outcome]) -> int:
+    """The nodes of the exact searches solved within their node budget, summed: the
+    same on every machine for the same build and suite."""
+    return sum(o.nodes or 0 for o in outcomes if o.exact and o.solved)
+
+
+def dds_solver() -> Callable[[Problem], float]:
+    """DDS's time on a doubles problem (endplay ``solve_board``, one thread, the
+    side's best score from the position), after an unrelated deal so that DDS too
+    starts from an empty table; ``InvalidRequestError`` when endplay is missing."""
+    try:
+        from endplay.dds import solve_board
+        from endplay.dds.solve import SolveMode
+        from endplay.types import Deal as DDSDeal, Denom, Player
+    except ImportError:
+        raise InvalidRequestError("--dds needs endplay: pip install 'kingsolve[dds]'") from None
+    unrelated = DDSDeal("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765")
+
+    def timed(problem: Problem) -> float:
+        pos = problem.position
+        denom = Denom.nt if pos.trump is None else Denom.find(pos.trump.name.lower())
+        board = DDSDeal("N:" + " ".join(hand_text(h) for h in pos.hands),
+                        first=Player(int(pos.to_move)), trump=denom)
+        solve_board(unrelated, SolveMode.OptimalOne)
+        start = time.perf_counter()
+        solve_board(board, SolveMode.OptimalOne)
+        return time.perf_counter() - start
+    return timed
