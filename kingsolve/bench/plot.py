@@ -38,13 +38,14 @@ def _frontier_panel(ax, outcomes: list[Outcome]) -> None:
         sizes = sorted({o.tricks_left for o in mine})
         medians = [statistics.median(o.seconds * 1000 for o in mine if o.tricks_left == n)
                    for n in sizes]
-        line, = ax.plot(sizes, medians, marker="o", label=f"{what}: median time")
+        line, = ax.plot(sizes, medians, marker="o", label=f"{what}: median time (a stop at its time)")
         for n, m in zip(sizes, medians):
             at = [o for o in mine if o.tricks_left == n]
             ax.annotate(f"{sum(o.solved for o in at)}/{len(at)}", (n, m), fontsize=7,
                         color=line.get_color(), textcoords="offset points", xytext=(3, 4))
     ax.set_yscale("log")
-    ax.set_xlabel("tricks left (13: a full deal); labels: solved within the node budget")
+    ax.set_xticks(sorted({o.tricks_left for o in outcomes if o.group.startswith("singles")}))
+    ax.set_xlabel("tricks left (13 a full deal, 8 a Russian one); labels: solved within the node budget")
     ax.set_ylabel("ms")
     ax.legend(loc="upper left")
 

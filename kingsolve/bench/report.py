@@ -70,7 +70,7 @@ def _seconds(x: float) -> str:
 
 def format_table(outcomes: list[Outcome], dds: bool = False) -> str:
     """The run as a Markdown table, a row per group, and the signature below it."""
-    head = ["problems", "n", "solved", "nodes", "time", "nodes/s"]
+    head = ["problems", "n", "solved", "nodes", "time", "median", "nodes/s"]
     if dds:
         head += ["DDS time", "time / DDS"]
     rows = [head, ["---"] * len(head)]
@@ -78,6 +78,7 @@ def format_table(outcomes: list[Outcome], dds: bool = False) -> str:
         nodes = g.nodes
         row = [g.name, str(len(g.outcomes)), f"{g.solved} of {len(g.outcomes)}",
                "-" if nodes is None else f"{nodes:,}", _seconds(g.seconds),
+               _seconds(statistics.median(o.seconds for o in g.outcomes)),
                "-" if not nodes or not g.seconds else f"{nodes / g.seconds / 1e6:.2f} M"]
         if dds:
             ratio = g.dds_ratio()
