@@ -4,6 +4,7 @@ pytest-benchmark's JSON and compared with an earlier one, its bad flags refused.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -129,3 +130,17 @@ def test_plot_writes_svg(pinned, tmp_path):
     path = tmp_path / "run.svg"
     plot_run(pinned, str(path))
     assert "<svg" in path.read_text()[:1000]
+
+
+IMPORTS_RESEARCH = re.compile(r"^\s*(from\s+research[.\s]|import\s+research\b)|^.*sys\.path.*research",
+                              re.M)
+
+
+def test_nothing_imports_the_research():
+    # research/ holds the measurements that decided a design; the package, the suite a
+    # user runs and the tests stand without it
+    assert IMPORTS_RESEARCH.search("from research.core_speed import forget")
+    for folder in ("kingsolve", "kingsolve_cli", "api", "benchmarks", "tests"):
+        for path in (ROOT / folder).rglob("*.py"):
+            found = IMPORTS_RESEARCH.search(path.read_text(encoding="utf-8"))
+            assert found is None, f"{path}: {found and found.group(0)}"
