@@ -65,6 +65,8 @@ def by_group(outcomes: Iterable[Outcome]) -> list[Group]:
 
 
 def _seconds(x: float) -> str:
+    if x < 0.01:
+        return f"{x * 1000:.1f} ms"
     return f"{x * 1000:.0f} ms" if x < 1 else f"{x:.2f} s"
 
 
@@ -72,7 +74,7 @@ def format_table(outcomes: list[Outcome], dds: bool = False) -> str:
     """The run as a Markdown table, a row per group, and the signature below it."""
     head = ["problems", "n", "solved", "nodes", "time", "median", "nodes/s"]
     if dds:
-        head += ["DDS time", "time / DDS"]
+        head += ["DDS time", "time / DDS, median"]
     rows = [head, ["---"] * len(head)]
     for g in by_group(outcomes):
         nodes = g.nodes
