@@ -62,10 +62,13 @@ def test_the_core_design_document_keeps_its_measurements_in_the_results():
 # --- the Speed section: the current figures, their history in research/HISTORY.md ------
 
 def tables(text: str) -> list[list[list[str]]]:
-    """The Markdown tables of ``text``: rows of cells, the header first, no rule line."""
+    """The Markdown tables of ``text``: rows of cells, the header first, no rule line
+    (a table inside a fenced block is a program's output, not one of the page's)."""
     out, rows = [], []
+    fenced = False
     for line in text.splitlines() + [""]:
-        if line.startswith("|"):
+        fenced ^= line.startswith("```")
+        if line.startswith("|") and not fenced:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if not all(set(c) <= set("-:") for c in cells):
                 rows.append(cells)

@@ -42,5 +42,4 @@ def machine() -> str:
                         if line.startswith("model name")), cpu)
     except OSError:
         pass
-    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}")
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()}, Python {platform.python_version()}"
