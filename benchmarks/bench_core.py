@@ -31,6 +31,7 @@ def group_problems(group: str, quick: bool) -> list[bench.Problem]:
 @pytest.mark.parametrize("group", GROUPS)
 def test_group(benchmark, group, request):
     quick = request.config.getoption("--quick")
+    benchmark.group = group      # as kingsolve bench --json names it, for --compare
     outcomes = benchmark.pedantic(bench.run_problems, args=(group_problems(group, quick),),
                                   rounds=1, iterations=1)
     for g in bench.by_group(outcomes):

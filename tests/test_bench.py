@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -68,6 +69,26 @@ def test_bench_core_runs_the_same_groups_and_nodes(pinned):
     again = bench.run_problems(bench_core.group_problems(group, quick=True))
     assert [(o.name, o.nodes) for o in again] == \
         [(o.name, o.nodes) for o in pinned if o.group == group]
+
+
+def test_make_bench_json_compares_with_kingsolve_bench(tmp_path, capsys):
+    # make bench's pytest-benchmark run of a group, read back by kingsolve bench --compare:
+    # the same problems, the same nodes
+    group = "doubles trumps, 9 tricks left"
+    run = tmp_path / "make-bench.json"
+    pytest_run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider",
+         f"benchmarks/bench_core.py::test_group[{group}]", "--quick",
+         "--benchmark-enable", f"--benchmark-json={run}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert pytest_run.returncode == 0, pytest_run.stdout[-2000:]
+    assert f"| {group} | 1 | 1 of 1 |" in pytest_run.stdout
+    code, out, _ = _run(["bench", "--quick", "--group", group, "--compare", str(run)], capsys)
+    assert code == ExitCode.OK
+    rows = [line for line in out.splitlines() if line.startswith(f"| {group} |")]
+    assert len(rows) == 2                  # the table's row, and the comparison's
+    *_, nodes, nodes_before, changed = [c.strip() for c in rows[1].strip("|").split("|")]
+    assert nodes == nodes_before != "None" and changed == "-"
 
 
 def _run(argv, capsys) -> tuple[int, str, str]:
