@@ -13,7 +13,7 @@ problem at one size:
 - the anytime analysis of full singles deals: its first answer and its exact one;
 - card hints from one seat's view at the default level (``DEFAULT_LEVEL``).
 
-Exact searches (the first three kinds) run on one thread from an empty table, each
+Exact searches (the first three kinds) run on one thread on a new core, each
 within ``NODES``: the node budget, never the clock, decides which are solved, so
 their node counts add up to a signature that only a change of the search moves.
 """
