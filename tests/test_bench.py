@@ -55,7 +55,7 @@ def test_the_suite_covers_every_rule_set_and_size():
     assert {p.tricks_left for p in singles} == {8, 9, 10, 11, 12, 13}
     doubles = [p for p in suite if p.doubles]
     assert {p.position.contract.name for p in doubles} == {"no-trumps", "trumps"}
-    assert {p.kind for p in suite} == {"solve", "domino", "anytime", "hint"}
+    assert {p.kind for p in suite} == {"solve", "domino", "first-answer", "anytime", "hint"}
 
 
 def test_bench_core_runs_the_same_groups_and_nodes(pinned):

@@ -98,7 +98,7 @@ def _domino(problem: Problem) -> tuple[int, bool]:
 
 
 def _timed(problem: Problem, search: Callable[[Problem], tuple[int, bool]],
-           dds: "Callable[[Problem], float] | None") -> list[Outcome]:
+           dds: "Callable[[Problem], float] | None") -> Outcome:
     """One exact search timed, its nodes on a new core. Beside DDS, the best of
     ``DDS_ROUNDS`` alternating runs of each (a shared machine's speed varies from run
     to run more than the two differ), the later ones on the warm core, as DDS's are on
@@ -114,46 +114,41 @@ def _timed(problem: Problem, search: Callable[[Problem], tuple[int, bool]],
             _solve(problem, warm=True)
             secs = min(secs, time.perf_counter() - start)
             theirs = min(theirs, dds(problem))
-    return [Outcome(problem.group, problem.name, problem.tricks_left, nodes, secs, solved, True,
-                    theirs)]
+    return Outcome(problem.group, problem.name, problem.tricks_left, nodes, secs, solved, True,
+                   theirs)
 
 
-def _anytime(problem: Problem) -> list[Outcome]:
-    """Two outcomes: the analysis's first answer and its exact one (not solved when
-    ``ANYTIME_MS`` passes first)."""
+def _anytime(problem: Problem) -> Outcome:
+    """The time to the analysis's exact answer (not solved when ``ANYTIME_MS`` passes
+    first), or for a ``first-answer`` problem to its first one."""
     start = time.perf_counter()
-    first = last = None
-    for a in analyses(problem.position, problem.seats, Budget(nodes=10**12, ms=ANYTIME_MS)):
-        if first is None:
-            first = (time.perf_counter() - start, a.nodes)
-        last = a
-    assert first is not None and last is not None
-    secs = time.perf_counter() - start
-    base = problem.group.replace("anytime analysis", "anytime analysis, {}")
-    return [Outcome(base.format("first answer"), problem.name, problem.tricks_left, first[1],
-                    first[0], True, False),
-            Outcome(base.format("exact"), problem.name, problem.tricks_left, last.nodes, secs,
-                    last.solved, False)]
+    # a first answer leaves the analysis there: it closes, its core given back, when dropped
+    for last in analyses(problem.position, problem.seats, Budget(nodes=10**12, ms=ANYTIME_MS)):
+        secs = time.perf_counter() - start
+        if problem.kind == "first-answer":
+            break
+    return Outcome(problem.group, problem.name, problem.tricks_left, last.nodes, secs,
+                   problem.kind == "first-answer" or last.solved, False)
 
 
-def _hint(problem: Problem) -> list[Outcome]:
+def _hint(problem: Problem) -> Outcome:
     pos = problem.position
     seat = problem.seats[0]
     start = time.perf_counter()
     hint(pos.variant, pos.contract.name, seat, pos.hands[seat], leader=pos.leader, seed=0)
-    return [Outcome(problem.group, problem.name, problem.tricks_left, None,
-                    time.perf_counter() - start, True, False)]
+    return Outcome(problem.group, problem.name, problem.tricks_left, None,
+                   time.perf_counter() - start, True, False)
 
 
-def run_problem(problem: Problem, dds: "Callable[[Problem], float] | None" = None) -> list[Outcome]:
-    """The outcomes of one problem (two for an anytime analysis: first answer, exact)."""
+def run_problem(problem: Problem, dds: "Callable[[Problem], float] | None" = None) -> Outcome:
+    """What one problem took."""
     if problem.kind == "solve":
         return _timed(problem, _solve, dds)
     if problem.kind == "domino":
         return _timed(problem, _domino, None)
-    if problem.kind == "anytime":
-        return _anytime(problem)
-    return _hint(problem)
+    if problem.kind == "hint":
+        return _hint(problem)
+    return _anytime(problem)
 
 
 def run_problems(problems: list[Problem], dds: "Callable[[Problem], float] | None" = None,
@@ -161,7 +156,7 @@ def run_problems(problems: list[Problem], dds: "Callable[[Problem], float] | Non
     """Every problem's outcomes, in order; ``progress(done, total)`` after each."""
     out: list[Outcome] = []
     for i, problem in enumerate(problems):
-        out.extend(run_problem(problem, dds))
+        out.append(run_problem(problem, dds))
         if progress is not None:
             progress(i + 1, len(problems))
     return out

@@ -44,14 +44,15 @@ ANYTIME_MS = 5_000.0
 SUITS = (Suit.S, Suit.H, Suit.D, Suit.C)
 
 # The problems per group: (full suite, --quick).
-_PER_GROUP = {"singles": (3, 1), "doubles": (4, 1), "domino": (3, 1), "anytime": (5, 1),
-              "hint": (4, 1)}
+_PER_GROUP = {"singles": (3, 1), "doubles": (4, 1), "domino": (3, 1), "first-answer": (5, 1),
+              "anytime": (5, 1), "hint": (4, 1)}
 
 
 @dataclass(frozen=True)
 class Problem:
     """One problem of the suite: its ``group`` (a row of the table), its ``name``
-    (unique in the suite), its ``kind`` (``solve``, ``domino``, ``anytime``, ``hint``),
+    (unique in its group), its ``kind`` (``solve``, ``domino``, ``first-answer``,
+    ``anytime``, ``hint``),
     the position and the seats asked. ``tricks_left`` is the problem's size."""
 
     group: str
@@ -143,17 +144,23 @@ def _domino(quick: bool) -> list[Problem]:
     return out
 
 
+#: The groups of the analyses and hints, by kind.
+_GROUPS = {"first-answer": "anytime analysis, first answer, full deal",
+           "anytime": "anytime analysis, exact, full deal",
+           "hint": "hint, default level, full deal"}
+
+
 def _anytime_and_hints(quick: bool) -> list[Problem]:
+    """Full singles deals of the penalty contracts of the 52-card rule sets: the
+    analysis's first answer and its exact one on the same deals, and card hints."""
     out = []
     contracts = [(v, n) for v, rs in VARIANTS.items() if rs.deck == 52
                  for n, c in rs.contracts.items() if c.kind == "tricks" and c.penalty]
-    for kind in ("anytime", "hint"):
+    for kind, group in _GROUPS.items():
         for i in range(_PER_GROUP[kind][quick]):
-            rng = random.Random(f"bench/{kind}/{i}")
+            rng = random.Random(f"bench/{'hint' if kind == 'hint' else 'anytime'}/{i}")
             vname, cname = contracts[rng.randrange(len(contracts))]
             pos = Position(vname, cname, Deal.random(rng.randrange(10**9)), leader=Seat(rng.randrange(4)))
-            group = ("anytime analysis, full deal" if kind == "anytime"
-                     else "hint, default level, full deal")
             out.append(Problem(group, f"{vname} {cname} {_mover(pos).name} #{i}", kind, pos,
                                (_mover(pos),), 13))
     return out
