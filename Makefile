@@ -69,7 +69,7 @@ golden: install-test
 # DDS beside the doubles problems and the plot: `kingsolve bench --dds --plot FILE`.
 bench: install-test
 	$(PY) -m pytest -p no:xdist -q benchmarks/bench_core.py --benchmark-enable \
-		--benchmark-columns=median,rounds --benchmark-sort=name $(BENCH)
+		--benchmark-group-by=func --benchmark-columns=median,rounds --benchmark-sort=name $(BENCH)
 
 # The user's guide and the API reference into site/ (open site/index.html), warnings as
 # errors: the CLI and HTTP API pages are made from the argparse parser and the OpenAPI
