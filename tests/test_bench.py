@@ -146,11 +146,12 @@ def test_compare_with_a_file_that_is_no_run_exits_3(tmp_path, capsys):
     assert code == ExitCode.BAD_INPUT and "is not a benchmark run's JSON" in err
 
 
-def test_plot_writes_svg(pinned, tmp_path):
+@pytest.mark.parametrize("name,start", [("run.svg", b"<?xml"), ("run.png", b"\x89PNG")])
+def test_plot_writes_svg_or_png(pinned, tmp_path, name, start):
     pytest.importorskip("matplotlib")
-    path = tmp_path / "run.svg"
+    path = tmp_path / name
     plot_run(pinned, str(path))
-    assert "<svg" in path.read_text()[:1000]
+    assert path.read_bytes().startswith(start)
 
 
 IMPORTS_RESEARCH = re.compile(r"^\s*(from\s+research[.\s]|import\s+research\b)|^.*sys\.path.*research",
