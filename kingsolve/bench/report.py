@@ -19,7 +19,6 @@ from typing import Iterable
 
 from ..errors import InvalidRequestError
 from .runner import Outcome, signature
-from .suite import NODES
 
 __all__ = ["Group", "by_group", "format_table", "group_info", "to_json", "read_run", "compare",
            "benchmark_name"]
@@ -88,8 +87,10 @@ def format_table(outcomes: list[Outcome], dds: bool = False) -> str:
             row += ["-", "-"] if ratio is None else [_seconds(theirs), f"{ratio:.2f}"]
         rows.append(row)
     table = "\n".join("| " + " | ".join(r) + " |" for r in rows)
+    budgets = sorted({o.nodes_budget for o in outcomes if o.exact and o.nodes_budget is not None})
+    within = " or ".join(f"{n:,}" for n in budgets) or "-"
     return (f"{table}\n\nsignature {signature(outcomes)}: the nodes of the exact searches "
-            f"solved within {NODES:,} nodes each, one thread")
+            f"solved within {within} nodes each, one thread")
 
 
 def benchmark_name(group: str) -> str:

@@ -23,11 +23,12 @@ from ..search.analysis import analyses
 from ..search.budget import Budget
 from ..search.domino_solver import solve_domino
 from ..search.solver import solve_loaded
-from .suite import ANYTIME_MS, MS, NODES, Problem
+from .suite import ANYTIME_MS, MS, Problem
 
 __all__ = ["Outcome", "run_problem", "run_problems", "signature", "dds_solver"]
 
-BUDGET = Budget(nodes=NODES, ms=MS)
+#: What sizes the tables (every problem's nodes are its own).
+BUDGET = Budget(ms=MS)
 #: The runs of each solver on a doubles problem beside DDS, alternating; the best counts.
 DDS_ROUNDS = 3
 
@@ -37,7 +38,8 @@ class Outcome:
     """What one problem took: ``nodes`` searched (None where the work is not one
     search's: a hint), ``seconds``, whether it was ``solved`` within its budget, and
     DDS's ``dds_seconds`` on the same problem when it ran. ``exact``: an exact
-    search, whose nodes count in the signature when solved."""
+    search, whose nodes count in the signature when solved, and ``nodes_budget`` its
+    node budget."""
 
     group: str
     name: str
@@ -47,6 +49,7 @@ class Outcome:
     solved: bool
     exact: bool
     dds_seconds: float | None = None
+    nodes_budget: int | None = None
 
 
 def _new_core(position: Position) -> None:
@@ -81,9 +84,10 @@ def _solve(problem: Problem, warm: bool = False) -> tuple[int, bool]:
         _warm_core(problem.position)
     else:
         _new_core(problem.position)
-    with engine.leased_core(problem.position, BUDGET) as core:
+    budget = Budget(nodes=problem.nodes, ms=MS)
+    with engine.leased_core(problem.position, budget) as core:
         try:
-            solve_loaded(core, problem.position, list(problem.seats), BUDGET, with_cards=False)
+            solve_loaded(core, problem.position, list(problem.seats), budget, with_cards=False)
             solved = True
         except SolveTimeout:
             solved = False
@@ -92,9 +96,9 @@ def _solve(problem: Problem, warm: bool = False) -> tuple[int, bool]:
 
 def _domino(problem: Problem) -> tuple[int, bool]:
     try:
-        return solve_domino(problem.position, problem.seats, BUDGET).nodes, True
+        return solve_domino(problem.position, problem.seats, Budget(nodes=problem.nodes, ms=MS)).nodes, True
     except SolveTimeout:
-        return NODES, False     # the compiled domino search stops at its node budget
+        return problem.nodes, False     # the compiled domino search stops at its node budget
 
 
 def _timed(problem: Problem, search: Callable[[Problem], tuple[int, bool]],
@@ -115,7 +119,7 @@ def _timed(problem: Problem, search: Callable[[Problem], tuple[int, bool]],
             secs = min(secs, time.perf_counter() - start)
             theirs = min(theirs, dds(problem))
     return Outcome(problem.group, problem.name, problem.tricks_left, nodes, secs, solved, True,
-                   theirs)
+                   theirs, problem.nodes)
 
 
 def _anytime(problem: Problem) -> Outcome:

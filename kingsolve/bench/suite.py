@@ -14,7 +14,7 @@ problem at one size:
 - card hints from one seat's view at the default level (``DEFAULT_LEVEL``).
 
 Exact searches (the first three kinds) run on one thread on a new core, each
-within ``NODES``: the node budget, never the clock, decides which are solved, so
+within ``NODES`` (``QUICK_NODES`` with ``quick``): the node budget, never the clock, decides which are solved, so
 their node counts add up to a signature that only a change of the search moves.
 """
 
@@ -30,10 +30,12 @@ from ..game.domino import DominoPosition
 from ..game.position import Position
 from ..game.rules import VARIANTS
 
-__all__ = ["Problem", "problems", "groups", "NODES", "MS", "TRICKS_LEFT", "ANYTIME_MS", "group_name"]
+__all__ = ["Problem", "problems", "groups", "NODES", "QUICK_NODES", "MS", "TRICKS_LEFT", "ANYTIME_MS", "group_name"]
 
 #: The node budget of each exact search: what decides whether it is solved.
 NODES = 10_000_000
+#: The same with ``--quick``, so that its searches the budget stops cost less.
+QUICK_NODES = 5_000_000
 #: The time budget of each exact search, far above what ``NODES`` takes: a safety net,
 #: never what decides (a problem stopped by it is reported and left out of the signature).
 MS = 600_000.0
@@ -53,7 +55,8 @@ class Problem:
     """One problem of the suite: its ``group`` (a row of the table), its ``name``
     (unique in its group), its ``kind`` (``solve``, ``domino``, ``first-answer``,
     ``anytime``, ``hint``),
-    the position and the seats asked. ``tricks_left`` is the problem's size."""
+    the position and the seats asked. ``tricks_left`` is the problem's size; ``nodes``
+    the node budget of an exact search."""
 
     group: str
     name: str
@@ -61,6 +64,7 @@ class Problem:
     position: Any                  # Position, or DominoPosition for the domino
     seats: tuple[Seat, ...]
     tricks_left: int
+    nodes: int = NODES
 
     @property
     def exact(self) -> bool:
@@ -84,6 +88,10 @@ def _played_to(pos: Position, left: int, rng: random.Random) -> Position:
     while left and (pos.n_tricks - len(pos.tricks) > left or pos.trick):
         pos.play(rng.choice(pos.legal_cards()))
     return pos
+
+
+def _nodes(quick: bool) -> int:
+    return QUICK_NODES if quick else NODES
 
 
 def _mover(pos: Position) -> Seat:
@@ -111,7 +119,7 @@ def _singles(quick: bool) -> list[Problem]:
                                               leader=Seat(rng.randrange(4)), trump=trump), left, rng)
                     seat = Seat(rng.randrange(4))
                     out.append(Problem(group, f"{vname} {cname} {seat.name} #{i}", "solve", pos,
-                                       (seat,), left or pos.n_tricks))
+                                       (seat,), left or pos.n_tricks, _nodes(quick)))
     return out
 
 
@@ -129,7 +137,7 @@ def _doubles(quick: bool) -> list[Problem]:
                                  left, rng)
                 seat = _mover(pos)
                 out.append(Problem(group, f"italian {cname} {seat.name} #{i}", "solve", pos,
-                                   (seat,), left or pos.n_tricks))
+                                   (seat,), left or pos.n_tricks, _nodes(quick)))
     return out
 
 
@@ -140,7 +148,7 @@ def _domino(quick: bool) -> list[Problem]:
             rng = random.Random(f"bench/domino/{vname}/{i}")
             pos = DominoPosition(vname, Deal.random(rng.randrange(10**9)), leader=Seat(rng.randrange(4)))
             out.append(Problem(f"domino {vname}, full deal", f"{vname} #{i}", "domino", pos,
-                               tuple(Seat), 13))
+                               tuple(Seat), 13, _nodes(quick)))
     return out
 
 
