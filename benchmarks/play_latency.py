@@ -13,8 +13,8 @@ unless --level says otherwise, at the instant pace.
     python benchmarks/play_latency.py --games 10
 
 With --whole, it times instead a whole game of each rule set named, the engine at
---level (1 here) and the player's seat playing its first legal card and taking the
-first option of each choice:
+--level (1 here) and the player's seat playing the level-0 hint's card (the simple
+player's, asked from the seat's own view) and taking the first option of each choice:
 
     python benchmarks/play_latency.py --whole italian,portuguese,turkish,russian --level 1
 """
@@ -22,6 +22,7 @@ first option of each choice:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -29,6 +30,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.request import Request, urlopen
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
@@ -86,6 +88,33 @@ def one_game(driver, server: str, level: int) -> tuple[list, list]:
     return at13, at5
 
 
+STORED = ("return JSON.parse(localStorage.getItem('kingsolve-games'))"
+          "[sessionStorage.getItem('kingsolve-game-id')]")
+
+
+def simple_card(server: str):
+    """The player's card: the level-0 hint of its seat's own view (the domino, which the
+    hint engine does not play: None, the first legal card)."""
+    def card(driver) -> str | None:
+        game = driver.execute_script(STORED)
+        h = game["hand"]
+        if h["contract"] == "domino":
+            return None
+        first, hands = h["deal"].split(":")
+        order = "NESW"["NESW".index(first):] + "NESW"[:"NESW".index(first)]
+        view = {"variant": game.get("document") or game["variant"], "contract": h["contract"],
+                "seat": game["seat"], "hand": dict(zip(order, hands.split()))[game["seat"]],
+                "leader": h["leader"], "play": h["play"], "level": 0,
+                "doubles": game["doubles"]}
+        if h["trump"]:
+            view["trump"] = h["trump"]
+        ask = Request(server + "/api/v1/hint", json.dumps(view).encode(),
+                      {"Content-Type": "application/json"})
+        with urlopen(ask, timeout=60) as answer:
+            return json.load(answer)["recommended"]
+    return card
+
+
 def whole_game(driver, server: str, variant: str, level: int) -> tuple[float, int]:
     """Seconds a whole game takes on the page, and its hands."""
     set_up(driver, server, variant, seat="S", level=level)
@@ -93,11 +122,9 @@ def whole_game(driver, server: str, variant: str, level: int) -> tuple[float, in
     driver.find_element(By.ID, "g-start").click()
     hands = 0
     while True:
-        play_hand(driver, seconds=600)
+        play_hand(driver, seconds=600, card=simple_card(server))
         hands += 1
-        complete = driver.execute_script(
-            "return JSON.parse(localStorage.getItem('kingsolve-games'))"
-            "[sessionStorage.getItem('kingsolve-game-id')].sheet.complete")
+        complete = driver.execute_script(STORED)["sheet"]["complete"]
         driver.find_element(By.ID, "g-next").click()
         if complete:
             return time.perf_counter() - start, hands

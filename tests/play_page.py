@@ -105,10 +105,10 @@ def choice_buttons(driver) -> list:
     return driver.find_elements(By.CSS_SELECTOR, "#g-choice-options button")
 
 
-def play_hand(driver, choose=None, seconds: float = WAIT) -> list[str]:
-    """Play the player's seat to the end of the hand: the first legal card, and at each
-    choice the button ``choose(buttons)`` picks (default the first). The kinds of choice
-    met, in order."""
+def play_hand(driver, choose=None, seconds: float = WAIT, card=None) -> list[str]:
+    """Play the player's seat to the end of the hand: the legal card ``card(driver)``
+    names (default the first), and at each choice the button ``choose(buttons)`` picks
+    (default the first). The kinds of choice met, in order."""
     met: list[str] = []
 
     def turn(d):
@@ -128,7 +128,9 @@ def play_hand(driver, choose=None, seconds: float = WAIT) -> list[str]:
             return False
         cards = your_cards(d)
         if cards:
-            cards[0].click()
+            named = card(d) if card else None
+            pick = [c for c in cards if c.get_attribute("data-card") == named] or cards
+            pick[0].click()
         return False
     wait_for(driver, turn, "the end of the hand", seconds)
     return met
