@@ -61,7 +61,7 @@ KS_PARTS = {
               "trump_late_void_weight lead_suit_weights forces_ace second_card trick_tendency "
               "rel_rank sure_exit run_head holds_kx max_rank min_rank contract_positive",
     "make and unmake": "play_card unplay_card close_trick reopen_trick",
-    "bit helpers": "high_bit low_bit popcount lane_of in_hands above beats nth_holder run_above",
+    "bit helpers": "high_bit low_bit popcount above_mask lane_of in_hands above beats nth_holder run_above",
 }
 KS_PART_OF = {name: part for part, names in KS_PARTS.items() for name in names.split()}
 

@@ -6,9 +6,21 @@ cdef inline uint64_t lane_of(int suit) noexcept nogil:
     return (<uint64_t>0xFFFF) << (16 * suit)
 
 
-cdef inline uint64_t above(int bit) noexcept nogil:
+cdef inline uint64_t above_mask(int bit) noexcept nogil:
     # cards of the same suit ranking above `bit`
     return lane_of(bit >> 4) & ~(((<uint64_t>2) << bit) - 1)
+
+
+# above_mask(bit) for each bit: the move generation and the rules ask it often, a
+# load is cheaper than working it out
+cdef uint64_t ABOVE[64]
+for _b in range(64):
+    ABOVE[_b] = above_mask(_b)
+
+
+cdef inline uint64_t above(int bit) noexcept nogil:
+    # cards of the same suit ranking above `bit`
+    return ABOVE[bit]
 
 
 cdef inline int low_bit(uint64_t m) noexcept nogil:

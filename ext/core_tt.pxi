@@ -378,11 +378,12 @@ cdef inline int reach_pack(uint64_t held, uint64_t cards) noexcept nogil:
 
 cdef inline int wide_match(WideEntry* e, uint64_t len, uint64_t* ps) noexcept nogil:
     cdef int kp = e.kpack
-    return (e.len == len
-            and ((ps[0] ^ e.seq[0]) & (TOP_MASKS[kp & 15] | 0xFFF)) == 0
+    # the fingerprint already sorted out nearly every other length: the cards first
+    return (((ps[0] ^ e.seq[0]) & (TOP_MASKS[kp & 15] | 0xFFF)) == 0
             and ((ps[1] ^ e.seq[1]) & TOP_MASKS[(kp >> 4) & 15]) == 0
             and ((ps[2] ^ e.seq[2]) & TOP_MASKS[(kp >> 8) & 15]) == 0
-            and ((ps[3] ^ e.seq[3]) & TOP_MASKS[kp >> 12]) == 0)
+            and ((ps[3] ^ e.seq[3]) & TOP_MASKS[kp >> 12]) == 0
+            and e.len == len)
 
 
 cdef inline uint64_t kpack_cards(State* st, int kpack) noexcept nogil:
