@@ -468,7 +468,7 @@ cdef class Core:
             self.c.safe_epoch = 1
 
     def set_log(self, int64_t cap, int64_t every=1):
-        """A diagnostic of the tree's shape (benchmarks/lone_tree.py): log every
+        """A diagnostic of the tree's shape (research/lone_tree.py): log every
         ``every``-th trick start the rules before the moves leave to search, up to
         ``cap`` of them, and count the cuts by tricks left and side; 0 stops. Only in
         a build with the log compiled in (C flag ``-DKS_TREE_LOG=1``)."""
