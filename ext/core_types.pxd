@@ -100,8 +100,9 @@ cdef struct WideEntry:
 
 cdef struct WideBucket:
     uint8_t fp[WIDE_SLOTS]   # per slot, a fingerprint of its lengths, leader, maximiser set and
-                             # epoch (never 0; 0 for a slot never written), so a probe reads the
-                             # entries of its own kind only
+                             # epoch, and of each suit's top card when the entry keeps them all
+                             # (wide_fp_tops; never 0; 0 for a slot never written), so a probe
+                             # reads the entries of its own kind only
     WideEntry e[WIDE_SLOTS]
 
 
