@@ -404,6 +404,12 @@ cdef class Core:
         st.played = played & ~trick_cards
         st.broken = (played if broken is None else <uint64_t>broken) & ~trick_cards
         st.deck = st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3] | st.played
+        memset(st.owner, -1, sizeof(st.owner))
+        for i in range(4):
+            m = st.hands[i]
+            while m:
+                st.owner[low_bit(m)] = i
+                m &= m - 1
         st.tricks_done = tricks_done
         st.cur = &st.tricks[tricks_done]
         st.to_move = trick_leader
