@@ -64,14 +64,12 @@ test-fast: install-test
 golden: install-test
 	$(PY) -m pytest -p no:xdist -q -m golden --write-golden
 
-# Speed, measured beside DDS in the same run (never asserted in tests).
+# Speed: the suite of `kingsolve bench` under pytest-benchmark, the same problems, with
+# the same table and signature at the end (`make bench BENCH=--quick`: one a group).
+# DDS beside the doubles problems and the plot: `kingsolve bench --dds --plot FILE`.
 bench: install-test
-	$(PY) benchmarks/core_speed.py
-	$(PY) benchmarks/frontier.py
-	$(PY) benchmarks/anytime.py --positions 50 --time-positions 20
-	$(PY) benchmarks/bench_domino.py
 	$(PY) -m pytest -p no:xdist -q benchmarks/bench_core.py --benchmark-enable \
-		--benchmark-group-by=group --benchmark-columns=median,mean,rounds
+		--benchmark-group-by=func --benchmark-columns=median,rounds --benchmark-sort=name $(BENCH)
 
 # The user's guide and the API reference into site/ (open site/index.html), warnings as
 # errors: the CLI and HTTP API pages are made from the argparse parser and the OpenAPI

@@ -406,6 +406,12 @@ cdef class Core:
         st.played = played & ~trick_cards
         st.broken = (played if broken is None else <uint64_t>broken) & ~trick_cards
         st.deck = st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3] | st.played
+        memset(st.owner, -1, sizeof(st.owner))
+        for i in range(4):
+            m = st.hands[i]
+            while m:
+                st.owner[low_bit(m)] = i
+                m &= m - 1
         st.tricks_done = tricks_done
         st.cur = &st.tricks[tricks_done]
         self.c.voids = 0
@@ -466,7 +472,7 @@ cdef class Core:
             self.c.safe_epoch = 1
 
     def set_log(self, int64_t cap, int64_t every=1):
-        """A diagnostic of the tree's shape (benchmarks/lone_tree.py): log every
+        """A diagnostic of the tree's shape (research/lone_tree.py): log every
         ``every``-th trick start the rules before the moves leave to search, up to
         ``cap`` of them, and count the cuts by tricks left and side; 0 stops. Only in
         a build with the log compiled in (C flag ``-DKS_TREE_LOG=1``)."""

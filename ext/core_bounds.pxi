@@ -303,9 +303,7 @@ cdef int partner_winner(Search* c, uint64_t* rel) noexcept nogil:
                 return 1
             # no trump: the partner who wins then cashes its winners (the suit led
             # included)
-            for o in range(4):
-                if (st.hands[o] >> high_bit(top)) & 1:
-                    hp = o
+            hp = st.owner[high_bit(top)]
             n = cash_count(c, hp, st.hands[hp] & ~r, &r)
             if 1 + n > k:
                 k = 1 + n
@@ -466,7 +464,7 @@ cdef int lead_lost(Search* c, uint64_t* rel) noexcept nogil:
     cdef int team = (c.maxmask >> L) & 1
     cdef uint64_t held = in_hands(st)
     cdef uint64_t legal, r = 0
-    cdef int s, o, top
+    cdef int s, top
     if c.R.trump >= 0 and (held & lane_of(c.R.trump)):
         return 0
     legal = legal_moves(&c.R, st)
@@ -474,10 +472,8 @@ cdef int lead_lost(Search* c, uint64_t* rel) noexcept nogil:
         if not (legal & lane_of(s)):
             continue
         top = high_bit(held & lane_of(s))
-        for o in range(4):
-            if (st.hands[o] >> top) & 1:
-                if ((c.maxmask >> o) & 1) == team:
-                    return 0
+        if ((c.maxmask >> st.owner[top]) & 1) == team:
+            return 0
         r |= (<uint64_t>1) << top
     rel[0] |= r
     return 1
@@ -489,23 +485,20 @@ cdef int later_tricks(Search* c, int* holder, uint64_t* rel) noexcept nogil:
     # the holder.
     cdef State* st = &c.st
     cdef uint64_t trumps, lane, others
-    cdef int o, top, k = 0
+    cdef int o
     if c.R.trump < 0:
         return 0
     trumps = in_hands(st) & lane_of(c.R.trump)
     if not trumps:
         return 0
-    top = high_bit(trumps)
-    for o in range(4):
-        if (st.hands[o] >> top) & 1:
-            holder[0] = o
-            lane = st.hands[o] & lane_of(c.R.trump)
-            others = trumps & ~lane
-            if others:
-                lane &= ~((((<uint64_t>2) << high_bit(others))) - 1)
-            rel[0] |= lane
-            k = popcount(lane)
-    return k
+    o = st.owner[high_bit(trumps)]
+    holder[0] = o
+    lane = st.hands[o] & lane_of(c.R.trump)
+    others = trumps & ~lane
+    if others:
+        lane &= ~((((<uint64_t>2) << high_bit(others))) - 1)
+    rel[0] |= lane
+    return popcount(lane)
 
 
 cdef int all_barred(Search* c, int side, uint64_t* rel) noexcept nogil:

@@ -6,9 +6,21 @@ cdef inline uint64_t lane_of(int suit) noexcept nogil:
     return (<uint64_t>0xFFFF) << (16 * suit)
 
 
-cdef inline uint64_t above(int bit) noexcept nogil:
+cdef inline uint64_t above_mask(int bit) noexcept nogil:
     # cards of the same suit ranking above `bit`
     return lane_of(bit >> 4) & ~(((<uint64_t>2) << bit) - 1)
+
+
+# above_mask(bit) for each bit: the move generation and the rules ask it often, a
+# load is cheaper than working it out
+cdef uint64_t ABOVE[64]
+for _b in range(64):
+    ABOVE[_b] = above_mask(_b)
+
+
+cdef inline uint64_t above(int bit) noexcept nogil:
+    # cards of the same suit ranking above `bit`
+    return ABOVE[bit]
 
 
 cdef inline int low_bit(uint64_t m) noexcept nogil:
@@ -106,7 +118,6 @@ cdef inline void play_card(Rules* R, State* st, int bit) noexcept nogil:
         t.top_trump[0] = bit if suit == trump else -1
         t.tpts[0] = p
         t.tpos[0] = p if p > 0 else 0
-        t.tneg[0] = p if p < 0 else 0
     else:
         w = t.win[i - 1]
         wb = t.card[w]
@@ -128,7 +139,6 @@ cdef inline void play_card(Rules* R, State* st, int bit) noexcept nogil:
         t.top_trump[i] = top_trump
         t.tpts[i] = t.tpts[i - 1] + p
         t.tpos[i] = t.tpos[i - 1] + (p if p > 0 else 0)
-        t.tneg[i] = t.tneg[i - 1] + (p if p < 0 else 0)
     t.seat[i] = seat
     t.card[i] = bit
     st.hands[seat] &= ~m
@@ -155,7 +165,7 @@ cdef inline int close_trick(Rules* R, State* st) noexcept nogil:
     cdef int n = st.count
     cdef int w = st.cur.seat[st.cur.win[n - 1]]
     st.card_pos_left -= st.cur.tpos[n - 1]
-    st.card_neg_left -= st.cur.tneg[n - 1]
+    st.card_neg_left -= st.cur.tpts[n - 1] - st.cur.tpos[n - 1]
     st.tricks_done += 1
     st.cur = &st.tricks[st.tricks_done]
     st.count = 0
@@ -171,7 +181,7 @@ cdef inline void reopen_trick(Rules* R, State* st) noexcept nogil:
     st.cur = &st.tricks[st.tricks_done]
     st.count = n
     st.card_pos_left += st.cur.tpos[n - 1]
-    st.card_neg_left += st.cur.tneg[n - 1]
+    st.card_neg_left += st.cur.tpts[n - 1] - st.cur.tpos[n - 1]
     st.trick_mask = 0
     for i in range(n):
         st.trick_mask |= (<uint64_t>1) << st.cur.card[i]
@@ -322,17 +332,12 @@ cdef void lead_suit_weights(Search* c, int s, int mover_max, uint64_t team, uint
 cdef inline int nth_holder(State* st, uint64_t lane, int n) noexcept nogil:
     # The seat holding the n-th highest card (1-based) of `lane` (cards in hands),
     # -1 when there is none.
-    cdef int j, b
     while n > 1 and lane:
         lane &= ~((<uint64_t>1) << high_bit(lane))
         n -= 1
     if not lane:
         return -1
-    b = high_bit(lane)
-    for j in range(4):
-        if (st.hands[j] >> b) & 1:
-            return j
-    return -1
+    return st.owner[high_bit(lane)]
 
 
 cdef inline int second_card(uint64_t lane) noexcept nogil:

@@ -1,6 +1,6 @@
 # A side under a penalty (Italian doubles' misère contracts, and the lone seat
 # against the others), included by _core.pyx: what the move order knows of a side's
-# safe exits, and the misère's one-trick bounds (measured in benchmarks/RESULTS.md;
+# safe exits, and the misère's one-trick bounds (measured in research/HISTORY.md;
 # exact rules for a side's endings, and a side that can lose every trick, did not
 # pay there).
 

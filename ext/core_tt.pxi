@@ -363,6 +363,26 @@ cdef inline uint8_t wide_fp(uint64_t h) noexcept nogil:
     return f if f else 1
 
 
+cdef inline uint8_t wide_fp_tops(uint64_t len, uint64_t* ps) noexcept nogil:
+    # The fingerprint of an entry that keeps the top card of every suit in hands: its
+    # lengths, leader, maximiser set and epoch with the owner and class of each suit's
+    # top card (the first symbol of each sequence; 0 for a suit no hand holds). Such an
+    # entry matches only a position with the same top cards, so a probe reads it only
+    # under this fingerprint, and passes over those of other top cards unread.
+    cdef uint64_t tops = (ps[0] >> 60) | ((ps[1] >> 60) << 4) | ((ps[2] >> 60) << 8) \
+        | ((ps[3] >> 60) << 12)
+    return wide_fp(wide_hash(len, (ps[0] & 0xFFF) | (tops << 12) | (<uint64_t>1 << 28)))
+
+
+cdef inline int keeps_tops(uint64_t held, int kpack) noexcept nogil:
+    # whether an entry of `kpack` keeps the top card of every suit in hands
+    cdef int s
+    for s in range(4):
+        if (held & lane_of(s)) and not ((kpack >> (4 * s)) & 15):
+            return 0
+    return 1
+
+
 cdef inline int reach_pack(uint64_t held, uint64_t cards) noexcept nogil:
     # per suit (4 bits each): how many of the top cards in hands reach down to the
     # lowest of `cards` in that suit (0 where `cards` has none)
@@ -378,11 +398,12 @@ cdef inline int reach_pack(uint64_t held, uint64_t cards) noexcept nogil:
 
 cdef inline int wide_match(WideEntry* e, uint64_t len, uint64_t* ps) noexcept nogil:
     cdef int kp = e.kpack
-    return (e.len == len
-            and ((ps[0] ^ e.seq[0]) & (TOP_MASKS[kp & 15] | 0xFFF)) == 0
+    # the fingerprint already sorted out nearly every other length: the cards first
+    return (((ps[0] ^ e.seq[0]) & (TOP_MASKS[kp & 15] | 0xFFF)) == 0
             and ((ps[1] ^ e.seq[1]) & TOP_MASKS[(kp >> 4) & 15]) == 0
             and ((ps[2] ^ e.seq[2]) & TOP_MASKS[(kp >> 8) & 15]) == 0
-            and ((ps[3] ^ e.seq[3]) & TOP_MASKS[kp >> 12]) == 0)
+            and ((ps[3] ^ e.seq[3]) & TOP_MASKS[kp >> 12]) == 0
+            and e.len == len)
 
 
 cdef inline uint64_t kpack_cards(State* st, int kpack) noexcept nogil:
@@ -407,7 +428,7 @@ cdef int wide_probe(Search* c, uint64_t len, uint64_t* ps, int alpha, int beta, 
     cdef uint64_t cards, r_lo = 0, r_hi = 0
     if lock != NULL:
         ks_lock(lock)
-    cand = ks_match64(b.fp, wide_fp(h))
+    cand = ks_match64(b.fp, wide_fp(h)) | ks_match64(b.fp, wide_fp_tops(len, ps))
     while cand:
         i = low_bit(cand)
         cand &= cand - 1
@@ -461,10 +482,11 @@ cdef void wide_store(Search* c, uint64_t len, uint64_t* ps, uint64_t rel, int lo
     cdef uint64_t h = wide_hash(len, ps[0] & 0xFFF)
     cdef WideBucket* b = wide_bucket_of(c, h)
     cdef WideEntry* e = NULL
-    cdef uint8_t fp = wide_fp(h)
+    cdef uint8_t fp
     cdef uint8_t* lock = wide_lock(c, b)
     cdef uint64_t cand
     kpack = reach_pack(held, rel | c.special)
+    fp = wide_fp_tops(len, ps) if keeps_tops(held, kpack) else wide_fp(h)
     c.wide_stores += 1
     c.wide_held += popcount(held)
     c.wide_kept += (kpack & 15) + ((kpack >> 4) & 15) + ((kpack >> 8) & 15) + (kpack >> 12)

@@ -1,7 +1,7 @@
 # The structs of the trick search core, cimported by ext/_core.pyx and its .pxi sections.
 # Every mask uses the card bit layout 16 * suit + rank (rank 2..14), as kingsolve.game.cards.
 
-from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, int32_t, uint32_t
+from libc.stdint cimport uint64_t, int64_t, int16_t, int8_t, uint8_t, uint16_t, int32_t, uint32_t
 
 cdef extern from "<pthread.h>":
     ctypedef unsigned long pthread_t
@@ -52,8 +52,8 @@ cdef struct Trick:
     int top_led[4]           # highest card of the suit led after card i (bit)
     int top_trump[4]         # highest trump after card i (bit, -1 for none)
     int tpts[4]              # card points in the trick after card i
-    int tpos[4]              # positive card points in the trick after card i
-    int tneg[4]              # negative card points in the trick after card i
+    int tpos[4]              # positive card points in the trick after card i (the negative
+                             # ones are tpts - tpos)
 
 
 cdef struct State:
@@ -70,6 +70,9 @@ cdef struct State:
     Trick tricks[MAX_TRICKS + 1]   # every trick of the hand, so unmake finds closed ones
     int card_pos_left        # positive card points of the cards not in completed tricks
     int card_neg_left        # negative card points of the cards not in completed tricks
+    int8_t owner[64]         # the seat that held each card at load (-1 for a card no hand held):
+                             # a card still in hands is its holder's, so a suit's holders
+                             # are read here rather than searched for in the hands
 
 
 cdef struct TTEntry:
@@ -97,8 +100,9 @@ cdef struct WideEntry:
 
 cdef struct WideBucket:
     uint8_t fp[WIDE_SLOTS]   # per slot, a fingerprint of its lengths, leader, maximiser set and
-                             # epoch (never 0; 0 for a slot never written), so a probe reads the
-                             # entries of its own kind only
+                             # epoch, and of each suit's top card when the entry keeps them all
+                             # (wide_fp_tops; never 0; 0 for a slot never written), so a probe
+                             # reads the entries of its own kind only
     WideEntry e[WIDE_SLOTS]
 
 

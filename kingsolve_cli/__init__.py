@@ -17,7 +17,7 @@ import sys
 from typing import Callable, Sequence
 
 from kingsolve.errors import KingsolveError, SolveTimeout
-from . import batch, choices, hint, legal, review, serve, solve, stats, table
+from . import batch, bench, choices, hint, legal, review, serve, solve, stats, table
 from .args import read_request
 from .exit_codes import ExitCode, epilog
 
@@ -27,7 +27,7 @@ __all__ = ["main", "build_parser", "read_request", "ExitCode", "COMMANDS"]
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str,
                           Callable[[argparse.ArgumentParser], None]]] = {
     module.__name__.rpartition(".")[2]: (module.run, module.HELP, module.add_flags)
-    for module in (legal, solve, table, batch, stats, serve, review, choices, hint)
+    for module in (legal, solve, table, batch, stats, serve, review, choices, hint, bench)
 }
 
 

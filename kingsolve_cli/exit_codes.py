@@ -16,7 +16,8 @@ class ExitCode(IntEnum):
     """
 
     OK = 0, "done"
-    FAILED_ITEMS = 1, "`batch`: some requests failed (this run or an earlier one)"
+    FAILED_ITEMS = 1, ("`batch`: some requests failed (this run or an earlier one); "
+                       "`bench --compare`: some problems' nodes changed")
     USAGE = 2, "usage: unknown flag, missing or malformed argument"
     BAD_INPUT = 3, "bad input: a request, record, value or file kingsolve cannot use"
     BUDGET = 4, ("budget stop: exact values (`--exact`, the domino's) not proved, no "

@@ -203,7 +203,7 @@ def legal_cards(driver) -> list[str]:
 def test_board_values_every_card_of_its_default_deal_at_once(board_app, server, browser):
     # The default: a random full deal of Italian no-kings-jacks, 13 cards a seat. A value
     # on every legal card while the analysis still runs (up to 10 s): estimates first,
-    # marked. How soon is measured by benchmarks/anytime.py, not here.
+    # marked. How soon is measured by research/anytime.py, not here.
     streams = board_app.extensions["kingsolve"].streams
     browser.set_window_size(1280, 1000)
     browser.get("about:blank")

@@ -48,6 +48,7 @@ BAD_INPUT = {
     "choices": ["choices", "trump", "--variant", "klondike", "--deal", SMALL],
     "hint": ["hint", "--variant", "italian", "--contract", "no-queens", "--seat", "E",
              "--hand", "AKQ.AK3.72.85432"],
+    "bench": ["bench", "--quick", "--compare", "{tmp}/nope.json"],
 }
 
 

@@ -111,7 +111,7 @@ def test_idle_cores_are_shared_by_threads_and_bounded(monkeypatch):
 
 def test_the_core_counts_its_trick_start_nodes_as_dds_does():
     # DDS reports the positions at a trick start its search reaches; the core counts
-    # the same (benchmarks/core_speed.py compares the two), among all its nodes.
+    # the same (research/core_speed.py compares the two), among all its nodes.
     pos = Position("italian", "no-trumps", Deal.random(5), leader=Seat.S, doubles=True)
     for _ in range(28):                    # 7 tricks played: a position at a trick start
         pos.play(pos.legal_cards()[0])

@@ -1,5 +1,5 @@
 """The hint levels against the table of their measured strengths
-(``benchmarks/level_strengths.json``, from ``benchmarks/hint_match.py``): the table is
+(``benchmarks/level_strengths.json``, from ``research/hint_match.py``): the table is
 the ladder's, and the ladder climbs in measured strength."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def test_the_table_measures_the_ladder_as_it_is():
 
 
 @pytest.mark.xfail(strict=True, reason="levels 2 to 5 are within their intervals of one another "
-                                       "(benchmarks/RESULTS.md, 2026-12-04 and 2026-12-05): "
+                                       "(research/HISTORY.md, 2026-12-04 and 2026-12-05): "
                                        "the ladder is not yet set from measured steps")
 def test_each_level_is_measured_stronger_than_the_one_below():
     """Each step up gains: its paired gain over the level below with its interval above

@@ -23,10 +23,11 @@ def test_the_board_is_packaged_without_warnings(tmp_path):
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr
     assert "absent from the `packages` configuration" not in build.stdout + build.stderr
-    static = sorted(p.name for p in (ROOT / "api" / "kingsolve_api" / "static").iterdir()
+    static = sorted(str(p.relative_to(ROOT / "api")) for p in (ROOT / "api" / "kingsolve_api" / "static").rglob("*")
                     if p.is_file())
-    assert static and sorted(p.name for p in (tmp_path / "kingsolve_api" / "static").iterdir()) \
-        == static
+    assert static and sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "kingsolve_api" / "static").rglob("*")
+                             if p.is_file()) == static
+    assert "kingsolve_api/static/i18n/ru.json" in static
     assert (tmp_path / "kingsolve" / "py.typed").exists()
     # the compiled modules' types, for editors and type checkers
     assert {p.name for p in (tmp_path / "kingsolve").glob("*.pyi")} == {"_core.pyi", "_domino.pyi"}

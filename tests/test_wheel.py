@@ -1,5 +1,5 @@
 """The wheel of ``make wheel``, installed in a fresh venv where no compiler can be found:
-the command line solves and serves, and the README's library example runs.
+the command line solves, runs its bench and serves, and the README's library example runs.
 
 The wheel in ``dist/`` is used when it is newer than every file it is built from
 (``.ci/run`` builds it first); otherwise the test builds it (about a minute). It is one
@@ -100,6 +100,13 @@ def check_kingsolve_solve_answers(venv):
     assert '"to_move": "E"' in run.stdout and '"bounds"' in run.stdout
 
 
+def check_kingsolve_bench_quick_runs(venv):
+    run = _run(venv, "kingsolve", "bench", "--quick", timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "| singles penalty, full deal |" in run.stdout and "\nsignature " in run.stdout
+    assert not run.stderr     # no progress bar on a pipe
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -139,5 +146,6 @@ def test_the_wheel_installs_and_answers_without_a_compiler(tmp_path):
     venv = installed(built_wheel(), tmp_path)
     check_the_installed_package_is_the_wheels_with_its_stubs(venv)
     check_kingsolve_solve_answers(venv)
+    check_kingsolve_bench_quick_runs(venv)
     check_kingsolve_serve_answers_its_health_check(venv)
     check_the_readme_library_example_runs(venv)

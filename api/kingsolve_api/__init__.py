@@ -109,6 +109,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     def board():
         return send_from_directory(STATIC, "index.html")
 
+    @app.get("/play")
+    def play():
+        return send_from_directory(STATIC, "play.html")
+
     @app.get("/healthz")
     @app.get("/api/v1/healthz")
     def healthz():

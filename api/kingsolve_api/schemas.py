@@ -227,6 +227,36 @@ def _choice_hint() -> dict:
             "budget": BUDGET_OUT, "ms": {"type": "number"}}}
 
 
+def _sheet_response() -> dict:
+    """The answer of /sheet (``kingsolve.hands.match.ScoreSheet.to_dict``)."""
+    seats = {"type": "object", "additionalProperties": SCORE}
+    seat_or_null = {"anyOf": [SEAT_OUT, {"type": "null"}]}
+    hand = {"type": "object", "required": ["number", "contract", "dealer", "leader", "trump",
+                                           "played", "scores", "running"],
+            "properties": {"number": {"type": "integer", "minimum": 1},
+                           "contract": {"type": ["string", "null"]},
+                           "dealer": seat_or_null, "leader": seat_or_null,
+                           "trump": {"type": ["string", "null"]},
+                           "played": seats, "scores": seats, "running": seats,
+                           "sale": {"type": "object"}, "festa": {"type": "object"},
+                           "sides": seats, "running_sides": seats}}
+    upcoming = {"type": "object", "description": "the next hand of the schedule: its number, "
+                "contract (null: the chooser's), dealer and first leader"}
+    return {
+        "type": "object", "required": ["variant", "players", "doubles", "seats", "hands",
+                                       "totals", "complete", "next", "choices"],
+        "properties": {
+            "variant": {"type": "string"}, "players": {"type": "integer"},
+            "doubles": {"type": "boolean"}, "seats": {"type": "array", "items": SEAT_OUT},
+            "hands": {"type": "array", "items": hand}, "totals": seats,
+            "side_totals": seats, "complete": {"type": "boolean"},
+            "next": {"anyOf": [upcoming, {"type": "null"}]},
+            "choices": {"type": "array", "items": {"type": "string"},
+                        "description": "the contracts the next hand's chooser may still "
+                                       "pick (docs/rules.md 7); empty when the schedule "
+                                       "fixes it"}}}
+
+
 def _analysis_responses() -> dict[str, dict]:
     """The answers of /review, /choices and /hint."""
     return {"ReviewResponse": _review_response(), "ChoicesResponse": _choices_response(),
@@ -369,6 +399,7 @@ def _other_responses() -> dict[str, dict]:
                                "horizon": {"type": "integer", "minimum": 0},
                                "inference": {"type": "boolean"},
                                "policy": {"type": "string"}}}}}},
+        "SheetResponse": _sheet_response(),
         "Health": {"type": "object", "required": ["status", "version"],
                    "properties": {"status": {"const": "ok"}, "version": {"type": "string"}}},
     }
@@ -539,6 +570,9 @@ def _analysis_paths() -> dict:
                                         "what it changes from its base", "RuleDocument",
                                         _answer("RulesCheck", "the rule set and its "
                                                 "differences")),
+        "/api/v1/sheet": _post("a match's score sheet from its records: each hand's scores, "
+                               "running totals, the next hand of the schedule",
+                               "SheetRequest", _answer("SheetResponse", "the score sheet")),
         "/api/v1/hint": _post("a seat's hint from its own hand: sampled deals, each solved",
                               "HintRequest", _answer("HintResponse", "the ranked cards or "
                                                      "options"), busy=True),

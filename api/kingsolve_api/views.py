@@ -19,7 +19,7 @@ from kingsolve.hands.hints import levels_answer
 from kingsolve.io.batch import answers
 from kingsolve.io.limits import Limits
 from kingsolve.io.request import (ChoicesRequest, HintRequest, LegalRequest, ReviewRequest,
-                                  SolveRequest, TableRequest)
+                                  SheetRequest, SolveRequest, TableRequest)
 from kingsolve.io.schema import request_schemas
 
 from .limits import admit_search
@@ -114,6 +114,11 @@ def hint():
     # A hint's ms bounds the whole hint (its searches share it), so the cap is the
     # request's time budget.
     return respond(_admitted(HintRequest.from_request(read_body(), _analysis_limits())).run())
+
+
+@bp.post("/sheet")
+def sheet():
+    return respond(SheetRequest.from_request(read_body(), _limits()).run())
 
 
 @bp.get("/levels")

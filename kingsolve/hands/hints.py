@@ -11,7 +11,7 @@ position is solved double dummy (the play-out runs in the compiled core,
 ``kingsolve.search.solver.rollout_values``). Exact search of a whole 13-card singles hand
 is often out of reach, and in the early tricks the play-out does not assume that
 the three others play together against the seat; measured in
-``benchmarks/hint_play.py``, it plays better than searching whole hands (README).
+``research/hint_play.py``, it plays better than searching whole hands (README).
 
 Two refinements are optional: ``inference`` weights each sampled deal by the
 likelihood of the other seats' cards in it (``kingsolve.hands.inference``), and

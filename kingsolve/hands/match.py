@@ -43,7 +43,7 @@ from ..game.rule_documents import resolve_variant
 from ..game.rules import TURKISH_PENALTIES, RuleSet, ScheduledHand, compile_contract
 
 __all__ = ["ScoreSheet", "SheetHand", "Sale", "Bid", "Festa", "ScoreSheetError",
-           "contract_total", "check_turkish_choices"]
+           "contract_total", "check_turkish_choices", "sheet_of_records", "next_choices"]
 
 
 class ScoreSheetError(KingsolveError):
@@ -596,3 +596,52 @@ class ScoreSheet:
 def _is_position(hand: Any) -> bool:
     """Whether ``hand`` is a played position rather than a mapping of scores."""
     return hasattr(hand, "complete") and hasattr(hand, "scores")
+
+
+def _record_festa(record: Any) -> Festa | None:
+    """The festa outcome of a record's tags ``Bid`` and ``Festa`` (docs/rules.md 6)."""
+    if record.bid is None and record.festa is None:
+        return None
+    if record.bid is None:
+        return Festa(record.festa)
+    bidder, tricks, kind = record.bid
+    return Festa(record.festa or "accepted", bidder, Bid(kind, tricks))
+
+
+def sheet_of_records(records: Sequence[Any], variant: "RuleSet | str", doubles: bool = False,
+                     players: int = 4) -> ScoreSheet:
+    """The score sheet of a match's records (``kingsolve.game.record.Record``), each hand
+    played to its end (a festa settled ``433`` has no play), in schedule order.
+
+    Raises ``ScoreSheetError`` naming the hand that does not fit the match.
+    """
+    sheet = ScoreSheet(variant, doubles=doubles, players=players)
+    for i, record in enumerate(records):
+        if record.rules != sheet.variant:
+            raise ScoreSheetError(f"invalid hand {i + 1}: the record is played under "
+                                  f"{record.variant!r}, the match under {sheet.variant.name!r}")
+        sale = None if record.sale is None else Sale(*record.sale)
+        festa = _record_festa(record)
+        if festa is not None and festa.outcome == "433":
+            sheet.add(None, festa=festa)
+        else:
+            sheet.add(record.position(), sale=sale, festa=festa)
+    return sheet
+
+
+def next_choices(sheet: ScoreSheet) -> list[str]:
+    """The contracts the next hand's chooser may still pick under the quotas
+    (docs/rules.md 7); empty where the schedule fixes the contract or the match is over."""
+    upcoming = sheet.next_hand()
+    if upcoming is None or upcoming.contract is not None or sheet.variant.lacks("chooser"):
+        return []
+    chosen = [(h.leader, h.contract) for h in sheet.hands
+              if h.leader is not None and h.contract is not None]
+    out = []
+    for name in [*TURKISH_PENALTIES, "trumps"]:
+        try:
+            check_turkish_choices(chosen + [(upcoming.leader, name)], variant=sheet.variant)
+        except ScoreSheetError:
+            continue
+        out.append(name)
+    return out

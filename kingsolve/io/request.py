@@ -9,7 +9,8 @@ contract, trump, options, doubles flag, deal, first leader and the cards played 
      "play": ["SA", "S2"]}
 
 Every operation has its typed request: ``LegalRequest``, ``SolveRequest``,
-``HintRequest``, ``TableRequest``, ``ReviewRequest`` and ``ChoicesRequest``. Each
+``HintRequest``, ``TableRequest``, ``ReviewRequest``, ``ChoicesRequest`` and
+``SheetRequest``. Each
 ``from_request(data, limits)`` reads a request one way: its shape is checked once
 against its JSON Schema (``kingsolve.io.schema``, the same schemas the API's OpenAPI
 document gives), its fields become value types (a ``Position``, ``Seat`` values, a
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 _Field = TypeVar("_Field")
 
 __all__ = ["Request", "LegalRequest", "SolveRequest", "HintRequest", "TableRequest", "ReviewRequest",
-           "ChoicesRequest", "REQUESTS", "legal_request", "solve_request", "solve_stream",
+           "ChoicesRequest", "SheetRequest", "REQUESTS", "legal_request", "solve_request", "solve_stream",
            "hint_request", "position_from_request", "Limits", "LIMITS", "CHOICE_KINDS",
            "choice_variant", "MAX_TEXT", "MAX_PLAY", "MAX_NODES", "MAX_MS", "JSON_SAFE_INT",
            "json_int"]
@@ -316,6 +317,37 @@ class ReviewRequest(_Timed):
         return self.result().to_dict()
 
 
+@dataclass(frozen=True)
+class SheetRequest:
+    """A match's score sheet (``kingsolve.hands.match.sheet_of_records``): its rule set,
+    doubles, players and the records of the hands played so far."""
+
+    variant: RuleSet
+    records: tuple[Any, ...]        # ``kingsolve.game.record.Record``, in schedule order
+    doubles: bool = False
+    players: int = 4
+
+    @classmethod
+    def from_request(cls, data: Any, limits: Limits = LIMITS) -> "SheetRequest":
+        from ..game.record import parse_records
+        req = _checked("SheetRequest", data, limits)
+        text = req.get("records", "")
+        records = tuple(parse_records(text)) if text.strip() else ()
+        return cls(resolve_variant(req["variant"]), records, req.get("doubles", False),
+                   req.get("players", 4))
+
+    def within(self, ms: float) -> "SheetRequest":
+        """The same request: a sheet takes no time."""
+        return self
+
+    def run(self, cancel: threading.Event | None = None) -> dict:
+        """The sheet: every hand with its scores and running totals, the next hand of
+        the schedule and, for a chooser, the contracts it may still pick."""
+        from ..hands.match import next_choices, sheet_of_records
+        sheet = sheet_of_records(self.records, self.variant, self.doubles, self.players)
+        return {**sheet.to_dict(), "choices": next_choices(sheet)}
+
+
 #: The built-in rule set of the kinds of choice that belong to one (docs/rules.md 4, 6,
 #: 7), for a request that names none.
 CHOICE_VARIANTS = {"festa": "portuguese", "contract": "turkish", "redeal": "italian"}
@@ -416,7 +448,8 @@ class Request(Protocol):
 
 #: The typed request of each operation, by name.
 REQUESTS: dict[str, type[Request]] = {"legal": LegalRequest, "solve": SolveRequest, "hint": HintRequest,
-            "table": TableRequest, "review": ReviewRequest, "choices": ChoicesRequest}
+            "table": TableRequest, "review": ReviewRequest, "choices": ChoicesRequest,
+            "sheet": SheetRequest}
 
 
 def legal_request(req: Any) -> dict:

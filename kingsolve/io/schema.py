@@ -43,7 +43,7 @@ from ..hands.hints import DEFAULT_HORIZON, DEFAULT_LEVEL, LEVELS, MAX_SAMPLES
 from .limits import MAX_PLAY, MAX_TEXT, Limits
 
 __all__ = ["RequestSchemas", "request_schemas", "check_shape", "position_properties", "CHOICE_KINDS", "NAME", "CARD", "SEAT",
-           "MAX_RECORD_TEXT", "CHOICE_SAMPLES"]
+           "MAX_RECORD_TEXT", "MAX_MATCH_TEXT", "CHOICE_SAMPLES"]
 
 NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN}
 CARD = {"type": "string", "minLength": 2, "maxLength": MAX_CARD_TEXT, "pattern": CARD_PATTERN,
@@ -105,6 +105,8 @@ def position_properties() -> dict:
 
 #: Longest record text accepted: a full 52-card hand with every tag takes about 600 bytes.
 MAX_RECORD_TEXT = 4000
+#: Longest match text accepted: 20 records (a Turkish match) with room to spare.
+MAX_MATCH_TEXT = 20 * MAX_RECORD_TEXT
 CARDS = {"type": "array", "items": CARD, "maxItems": MAX_PLAY}
 HAND = {"anyOf": [{"type": "string", "minLength": 1, "maxLength": 60, "pattern": CARDS_TEXT_PATTERN},
                   {**CARDS, "maxItems": 26}],
@@ -328,6 +330,24 @@ def _review_request(budget: dict, shared: str) -> dict:
     }
 
 
+def _sheet_request() -> dict:
+    """The /sheet request: a match's rule set and its records so far."""
+    pos = position_properties()
+    return {
+        "type": "object", "required": ["variant"], "additionalProperties": False,
+        "description": "a match's score sheet (kingsolve.hands.match): its records in "
+                       "schedule order, each played to its end",
+        "properties": {
+            "variant": pos["variant"], "doubles": pos["doubles"],
+            "players": {"type": "integer", "enum": [2, 3, 4],
+                        "description": "players (default 4; 2 or 3 in Italian only)"},
+            "records": {"type": "string", "maxLength": MAX_MATCH_TEXT,
+                        "description": "the hands played so far as records separated by "
+                                       "blank lines (docs/guide/records.md); default none"},
+        },
+    }
+
+
 #: What each JSON type is called in an error message.
 TYPE_NAMES = {"string": "text", "integer": "an integer", "number": "a number", "boolean": "true or false",
               "array": "a list", "object": "an object", "null": "null"}
@@ -421,6 +441,7 @@ class RequestSchemas:
             "ChoicesRequest": {"oneOf": list(self.choice_kinds.values()),
                                "description": f"one choice, named by kind; {shared}"},
             "HintRequest": _hint_request(limits.batch_ms),
+            "SheetRequest": _sheet_request(),
             "SolveBody": {"anyOf": [solve, batch]},
         }
         self._validators = self._make_validators()

@@ -40,7 +40,7 @@ their time narrowing that range from both ends, as ``solve`` does at a stop: the
 estimates are held inside it. Estimates deepen between the slices only for a
 share of each that grows with the share of the budget the exact search has had: none
 at first, half of it at most. So a value the engine proves quickly arrives about as
-soon as ``solve`` gives it (``benchmarks/latency.py``). Once what is left of the budget
+soon as ``solve`` gives it (``research/latency.py``). Once what is left of the budget
 is less than the exact search has had, the exact values are taken to be out of reach,
 and the work goes in rounds of doubling length: each round first deepens the
 estimates by one horizon step, then gives every value not yet exact an equal share of
@@ -615,7 +615,7 @@ def estimator_model(estimator: str, position: Position):
 def model_measured_better(position: Position) -> bool:
     """Whether the value model's estimates measured better than the play-outs for a
     position like this one: 4 players, 52 cards, at least 12 tricks left
-    (benchmarks/estimates.py; with fewer tricks left the play-outs' exact part
+    (research/estimates.py; with fewer tricks left the play-outs' exact part
     reaches nearly the whole hand)."""
     return position.deal.players == 4 and position.variant.deck == 52 and \
         position.n_tricks - len(position.tricks) >= 12

@@ -22,7 +22,7 @@ search of the value. With ``every`` (``all_equal`` on the surfaces) every legal 
 is tested and each card names every card equal to it; the cards played are the same,
 but a worse card's test needs a proof one point tighter than the value's search, and
 an equal card's a proof of its own: about a quarter of a solve more
-(``benchmarks/line.py``).
+(``research/line.py``).
 """
 
 from __future__ import annotations
@@ -207,7 +207,7 @@ def _card_tests(core: Core, mask: int, future: int, maximising: bool, budget: Bu
     (the cards tested in its order of preference, up to the first that keeps). Each
     card is one zero-window test: the card that proved the value finds its test in
     the table, a worse card's, or another equal card's, costs a proof the value's
-    search did not need (``benchmarks/line.py``)."""
+    search did not need (``research/line.py``)."""
     moves = core.moves()
     reps = sorted(set(moves.values()))
     if len(reps) == 1:
@@ -274,7 +274,7 @@ def exact_line(core: Core | None, position: Position, seat: Seat, value: int,
     its proved value (docs/rules.md 11). Each card names as equal the cards alike for
     the search (of one suit, with no card still out between them); with ``every``,
     every legal card equal to it, at about a quarter of a solve more
-    (``benchmarks/line.py``). The cards played are the same either way."""
+    (``research/line.py``). The cards played are the same either way."""
     p = position.copy()
     plays = exact_plays(core, p, seat, value, budget, every)
     return _finish(position, seat, p, plays, every)

@@ -26,16 +26,7 @@
   const REVIEW_LAST = 3;    // tricks a review covers by default: full-hand searches are still slow
 
   const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs = {}, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === "class") node.className = v;
-      else if (k === "text") node.textContent = v;
-      else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children) if (c !== null && c !== undefined) node.append(c);
-    return node;
-  };
+  const { el } = window.KingsolveDom;
   const svg = (tag, attrs = {}) => {
     const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -1161,6 +1152,18 @@
     return Boolean(p.get("deal"));
   }
 
+  // A link from the game page (/play): #review=<record>&from=<trick or auto> opens
+  // that record's review.
+  function reviewHash() {
+    const p = new URLSearchParams(location.hash.slice(1));
+    if (!p.get("review")) return false;
+    $("review-setup").open = true;
+    $("record").value = p.get("review");
+    if ([...$("review-from").options].some((o) => o.value === p.get("from"))) $("review-from").value = p.get("from");
+    runReview({ preventDefault() {} });
+    return true;
+  }
+
   // --- start ------------------------------------------------------------------------------
   async function start() {
     fillSelect($("leader"), SEATS.map((s) => [s, SEAT_NAME[s]]), "N");
@@ -1208,6 +1211,7 @@
       state.answers = new Map();
       if (loadHash()) refresh();
     });
+    if (reviewHash()) return;
     if (loadHash()) refresh();
     else randomDeal();
   }

@@ -51,6 +51,7 @@ KS_PARTS = {
               "quick_need all_barred lead_lost later_tricks",
     "quick tricks within a trick": "follow_bounds follow_quick",
     "tables": "wide_match wide_probe wide_store wide_hash wide_bucket wide_bucket_of wide_fp "
+              "wide_fp_tops keeps_tops "
               "len_key pos_seqs top_of top_mask reach_pack kpack_cards tt_key tt_bucket "
               "tt_probe tt_store tt_read tt_write scramble encode_move decode_move entry_cards "
               "pid_of suit_lane pattern_fill patterns_complete",
@@ -61,7 +62,7 @@ KS_PARTS = {
               "trump_late_void_weight lead_suit_weights forces_ace second_card trick_tendency "
               "rel_rank sure_exit run_head holds_kx max_rank min_rank contract_positive",
     "make and unmake": "play_card unplay_card close_trick reopen_trick",
-    "bit helpers": "high_bit low_bit popcount lane_of in_hands above beats nth_holder run_above",
+    "bit helpers": "high_bit low_bit popcount above_mask lane_of in_hands above beats nth_holder run_above",
 }
 KS_PART_OF = {name: part for part, names in KS_PARTS.items() for name in names.split()}
 

@@ -1,7 +1,7 @@
 """Italian doubles on full deals: how many of each trick contract's values are proved
 within a budget, how fast, and with how many nodes.
 
-    .venv/bin/python benchmarks/doubles_full.py [--deals 50] [--budget-ms 1000]
+    .venv/bin/python research/doubles_full.py [--deals 50] [--budget-ms 1000]
         [--node-budget N] [--contracts no-queens,no-tricks] [--played 0] [--cards | --table]
         [--save FILE] [--against FILE]
 

@@ -3,13 +3,13 @@ lone seat's) search leaves to its moves a bound could settle, before it is built
 
     CFLAGS=-DKS_TREE_LOG=1 KINGSOLVE_PGO=0 KINGSOLVE_EXT=_core \
         .venv/bin/python setup.py build_ext --inplace --force
-    .venv/bin/python benchmarks/doubles_bounds.py [--lead 1|2|3]
+    .venv/bin/python research/doubles_bounds.py [--lead 1|2|3]
         [--contracts no-tricks,no-queens] [--played 3] [--deals 3] [--every 10]
         [--depth 3] [--singles --left 10 --per 1]
 
-Positions as in benchmarks/doubles_full.py (deal i of a contract, ``--played`` tricks of
+Positions as in research/doubles_full.py (deal i of a contract, ``--played`` tricks of
 random legal cards in, one side's value) or, with ``--singles``, as in
-benchmarks/frontier.py (one seat of each penalty contract without trump or
+research/frontier.py (one seat of each penalty contract without trump or
 overtaking). Each is searched once with the core's tree log on; every ``--every``-th
 trick start the rules before the moves leave to search is logged with its window and
 subtree size. Per logged trick start, by tricks left, whether a bound decides its
@@ -24,7 +24,7 @@ window, and the share of the level's subtree nodes under those it decides:
    game X minimises. A line too wide to follow (20,000 tricks searched) counts as
    none. Depth 1 is about what ``lead_kept`` with its sheds knows; deeper rows are
    what chaining adds.
-2. **The suit games** (benchmarks/lone_tree.py's, for a side): per suit, the most the
+2. **The suit games** (research/lone_tree.py's, for a side): per suit, the most the
    others can force on X when they hold every power across suits (who leads, when a
    card leaves the suit), summed with the point cards shed on those wins; for either
    side. Sound, and, without X's leads, the family's best case (not sound).
@@ -34,7 +34,7 @@ window, and the share of the level's subtree nodes under those it decides:
    points moved (the same play gives the same winners, so the values differ by at most
    that), decides this one's window. The best case: every earlier bound kept.
 
-A measurement, not a test: the figures are in benchmarks/RESULTS.md.
+A measurement, not a test: the figures are in research/HISTORY.md.
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def suit_cards(hands, s: int) -> Cards:
 
 @lru_cache(maxsize=None)
 def suit_game(cards: Cards, X: int, pts: tuple, wins: bool, x_leads: bool) -> int:
-    """benchmarks/lone_tree.py's suit game for a side X (a seat mask): the most the
+    """research/lone_tree.py's suit game for a side X (a seat mask): the most the
     others can force on X in one suit when they hold every power across suits (who
     leads, when a card leaves the suit); X's wins, or the points of the suit's cards
     in them."""

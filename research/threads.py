@@ -1,11 +1,11 @@
 """Speed-up of one seat-solve on several threads sharing its table.
 
-    .venv/bin/python benchmarks/threads.py [--left 9,10] [--count 30] [--threads 2]
+    .venv/bin/python research/threads.py [--left 9,10] [--count 30] [--threads 2]
         [--min-nodes 200000] [--doubles]
 
-Positions as ``benchmarks/frontier.py`` makes them (every penalty contract of the
+Positions as ``research/frontier.py`` makes them (every penalty contract of the
 52-card rule sets, seeded deals played at random to ``--left`` tricks left, one seat),
-or with ``--doubles`` as ``benchmarks/doubles_full.py`` does (every Italian trick
+or with ``--doubles`` as ``research/doubles_full.py`` does (every Italian trick
 contract, one side),
 skipping those one thread solves in fewer than ``--min-nodes`` nodes (thread start-up
 would be all they measure). Each is solved on one thread, then on ``--threads``,

@@ -2,13 +2,13 @@
 
     CFLAGS=-DKS_TREE_LOG=1 KINGSOLVE_PGO=0 KINGSOLVE_EXT=_core \
         .venv/bin/python setup.py build_ext --inplace --force
-    .venv/bin/python benchmarks/doubles_tree.py [--contracts no-tricks,no-hearts,no-queens]
+    .venv/bin/python research/doubles_tree.py [--contracts no-tricks,no-hearts,no-queens]
         [--played 3] [--deals 3] [--every 5]
 
 The core's tree log is compiled in only on request (the first command);
 ``rm .venv/.installed-*; make install-test`` builds the normal core again.
 
-Positions as in benchmarks/doubles_full.py (deal i of a contract, ``--played`` tricks of
+Positions as in research/doubles_full.py (deal i of a contract, ``--played`` tricks of
 random legal cards in, one side's value). Per contract, beside ``no-trumps`` on the same
 deals where a table compares:
 
@@ -27,7 +27,7 @@ deals where a table compares:
    (a hand's exit may be beaten by its partner), so the share settled is an upper limit
    on what a rule of that kind, with its cards free, could settle.
 
-A measurement, not a test: the figures are in benchmarks/RESULTS.md.
+A measurement, not a test: the figures are in research/HISTORY.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Time to the exact answer through the request layer, against the engine alone.
 
-    .venv/bin/python benchmarks/latency.py [--families doubles-nt,doubles-trumps,singles,domino]
+    .venv/bin/python research/latency.py [--families doubles-nt,doubles-trumps,singles,domino]
         [--deals 16] [--per 1] [--repeat 2] [--ms 20000]
 
 What a user calls (``solve_request``: the API, the CLI, batches) answers at once with

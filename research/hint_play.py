@@ -20,7 +20,7 @@ simple player down to that many tricks and solves from there (``kingsolve.hands.
 50 and 200 samples for a 13-card position (and, for scale, an 8-card one) under a
 time cap.
 
-    python benchmarks/hint_play.py --quick
+    python research/hint_play.py --quick
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The parts of the analysis's estimates, each measured alone against exact per-card
 values: how good each estimator is for the nodes it costs, free of the machine's load.
 
-    python benchmarks/estimate_parts.py --levels 11,12,13
+    python research/estimate_parts.py --levels 11,12,13
 
-Positions: the cached exact set of ``benchmarks/estimates.py`` (label it there). For
+Positions: the cached exact set of ``research/estimates.py`` (label it there). For
 every legal card of the seat on move, each method's estimate of its value, from the
 same core with an empty table:
 

@@ -1,14 +1,14 @@
 """How good the estimates are far from the end of a hand: the analysis's first best
 card and its card estimates against exact per-card values.
 
-    python benchmarks/estimates.py label --levels 11,12,13 --count 100   # exact values, cached
-    python benchmarks/estimates.py run --levels 11,12,13 --count 100     # the methods measured
+    python research/estimates.py label --levels 11,12,13 --count 100   # exact values, cached
+    python research/estimates.py run --levels 11,12,13 --count 100     # the methods measured
 
 Positions: a seeded set per level (tricks left: 11, 12, 13 = a full deal), the seat on
 move of each, from ``training.positions.position`` under a seed of their own (never the
 training set's), every trick contract of every 52-card rule set in singles and the
 Italian doubles, 4 players. The exact per-card values (``solve`` within ``--exact-ms``)
-are kept in ``benchmarks/data/estimates_exact.jsonl``; a position not proved within
+are kept in ``research/data/estimates_exact.jsonl``; a position not proved within
 it is counted and left out.
 
 For each method and position: whether its first ``best`` card is an exact best card;
@@ -42,7 +42,7 @@ from training.dataset import contract_total, position_of  # noqa: E402
 from kingsolve.game.rules import VARIANTS  # noqa: E402
 from training.positions import SETTINGS, position  # noqa: E402
 
-CACHE = ROOT / "benchmarks" / "data" / "estimates_exact.jsonl"
+CACHE = ROOT / "research" / "data" / "estimates_exact.jsonl"
 SEED = 20261202
 NODES = 2_000_000_000
 

@@ -37,8 +37,8 @@ deals (``--report-only --configs policy,base --against simple``: the policy mode
 card alone against the simple player). Forced cards are played without a hint; ``--timing`` times each level's hints (and
 those of the configurations named) instead.
 
-    python benchmarks/hint_match.py --quick
-    python benchmarks/hint_match.py --deals 400 --configs level:4 --out match.jsonl
+    python research/hint_match.py --quick
+    python research/hint_match.py --deals 400 --configs level:4 --out match.jsonl
 """
 
 from __future__ import annotations

@@ -2,12 +2,12 @@
 
     CFLAGS=-DKS_TREE_LOG=1 KINGSOLVE_PGO=0 KINGSOLVE_EXT=_core \
         .venv/bin/python setup.py build_ext --inplace --force
-    .venv/bin/python benchmarks/lone_tree.py [--left 10] [--per 1] [--bound [--best-case]]
+    .venv/bin/python research/lone_tree.py [--left 10] [--per 1] [--bound [--best-case]]
 
 The core's tree log is compiled in only on request (the first command);
 ``rm .venv/.installed-*; make install-test`` builds the normal core again.
 
-Positions as in benchmarks/frontier.py (every penalty contract of the 52-card rule sets
+Positions as in research/frontier.py (every penalty contract of the 52-card rule sets
 without trump or overtaking, ``--per`` deals, random play to a trick start with
 ``--left`` tricks left, one random seat); each seat's value is searched once with the
 core's tree log on (``Core.set_log``). Three tables, by tricks left at the node:
@@ -28,7 +28,7 @@ core's tree log on (``Core.set_log``). Three tables, by tricks left at the node:
    drops P's own leads from the games: not sound, an upper limit on what any bound of
    this family can settle. A node is settled when the bound reaches its beta.
 
-A measurement, not a test: the figures are in benchmarks/RESULTS.md.
+A measurement, not a test: the figures are in research/HISTORY.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The exact frontier of the singles search: how fast one seat's paranoid value is
 proved, by tricks left.
 
-    .venv/bin/python benchmarks/frontier.py [--levels 6-13] [--per 3] [--budget-ms 3000]
+    .venv/bin/python research/frontier.py [--levels 6-13] [--per 3] [--budget-ms 3000]
         [--node-budget N] [--threads 1]
 
 Positions: for every penalty contract of the 52-card rule sets (26 contracts), ``--per``

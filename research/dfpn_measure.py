@@ -1,11 +1,11 @@
 """Issue 40, lead 4: df-pn against alpha-beta on the zero-window question of a misère
 (penalty) contract in Italian doubles: "can side X keep its future penalty to at most k?"
 
-    PYTHONPATH=. python benchmarks/dfpn_measure.py verify [--count 50]
-    PYTHONPATH=. python benchmarks/dfpn_measure.py run [--levels 4,5,6,7] [--per 8]
+    PYTHONPATH=. python research/dfpn_measure.py verify [--count 50]
+    PYTHONPATH=. python research/dfpn_measure.py run [--levels 4,5,6,7] [--per 8]
         [--contracts no-tricks,no-queens,no-hearts] [--eps 0.25]
         [--methods ab,dfpn,dfpn-eps,dfpn-slack] [--json FILE]
-    PYTHONPATH=. python benchmarks/dfpn_measure.py report --json FILE
+    PYTHONPATH=. python research/dfpn_measure.py report --json FILE
 
 A plain-Python bitmask model of the Italian (booklet) penalty contracts without trump
 (card points, trick points, hearts led only once broken; read from the contract's

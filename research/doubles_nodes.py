@@ -10,7 +10,7 @@ in thousands. The sets used so far (ext/README.md, "How changes are judged"): se
 0-3 and 5-40 (``trumps``: 0-15) are the deals the first lead weights were tuned on,
 100-140 and 200-240 (``trumps``: 100-115, 200-215) unseen ones.
 
-    python benchmarks/doubles_nodes.py [--contract no-trumps|trumps] [--seeds 0-3,5-40]
+    python research/doubles_nodes.py [--contract no-trumps|trumps] [--seeds 0-3,5-40]
 
 With ``--against-dds TRICKS`` it instead runs one zero-window test per seed (can
 the leader's side make TRICKS tricks?) in ``Core.probe`` and in DDS ``solve_board``

@@ -1,6 +1,6 @@
 """What the optimal line adds to the solve that proved the value.
 
-    .venv/bin/python benchmarks/line.py [--count 10] [--levels 8,9,10] [--node-budget N]
+    .venv/bin/python research/line.py [--count 10] [--levels 8,9,10] [--node-budget N]
         [--cards] [--all-equal]
 
 Two families of seeded problems, each value one ``kingsolve.solve(pos, seats=[seat],

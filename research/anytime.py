@@ -1,7 +1,7 @@
 """The anytime analysis measured: how good its estimates are, how soon
 it answers, how soon it is exact.
 
-    nice -n 5 .venv/bin/python benchmarks/anytime.py --positions 300 --time-positions 100
+    nice -n 5 .venv/bin/python research/anytime.py --positions 300 --time-positions 100
 
 Positions: a seeded random deal, random legal play to a trick start with the given tricks
 left, every penalty contract (all points negative) of every 52-card rule set in turn, the

@@ -4,7 +4,7 @@ Every run answers the same seeded requests (one seat-solve of a full deal each) 
 the rates compare; the ratio column is against the 1-worker run of this same
 invocation.
 
-    python benchmarks/scaling.py [--deals 40] [--variant italian] [--contract domino]
+    python research/scaling.py [--deals 40] [--variant italian] [--contract domino]
 """
 
 from __future__ import annotations
