@@ -1,7 +1,8 @@
 """The analysis board in each of its five languages, in headless Chromium: at a phone's
 width and a laptop's, no text is cut off and no control is off screen, and in the
 four languages other than English no English text of the catalogue is left on the
-page. The page is seen twice: at a solved position, then reviewing a short record."""
+page. The page is seen at a solved position, playing its best line out, then
+reviewing a short record."""
 
 from __future__ import annotations
 
@@ -94,6 +95,10 @@ def test_the_board_in_each_language_fits_and_speaks_it(server, browser, code):
         for summary in browser.find_elements(By.CSS_SELECTOR, "details summary"):
             summary.click()     # the rule file's and the record's forms shown
         look(browser, code, "position")
+        # the best line played out on the table, a trick shown
+        browser.find_element(By.ID, "line-show").click()
+        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#line-tricks li[aria-current=step]"), "the line")
+        look(browser, code, "line")
         # the review of a short record: its summary, costly cards and their best lines
         browser.execute_script("document.getElementById('record').value = arguments[0]", RECORD)
         browser.find_element(By.ID, "review").click()
