@@ -111,7 +111,7 @@ def test_the_board_in_each_language_fits_and_speaks_it(server, browser, code):
         browser.execute_script("localStorage.removeItem('kingsolve-language')")
 
 
-def test_the_language_menu_changes_the_board_and_is_remembered(server, browser):
+def test_the_language_menus_change_both_pages_and_are_remembered(server, browser):
     browser.get(server + "/healthz")
     browser.execute_script("localStorage.removeItem('kingsolve-language')")
     position = {"variant": "russian", "contract": "no-queens", "leader": "N", "deal": Deal.random(7, deck=32).pbn()}
@@ -126,5 +126,11 @@ def test_the_language_menu_changes_the_board_and_is_remembered(server, browser):
         # the game page follows the same choice
         browser.get(server + "/play")
         wait_on_play(browser, lambda d: d.find_element(By.ID, "g-start").text == ru["setup.start"], "the game page in Russian")
+        # and its menu, the same, changes both pages
+        browser.find_element(By.CSS_SELECTOR, "#lang option[value=it]").click()
+        it = catalogue("it")
+        wait_on_play(browser, lambda d: d.find_element(By.ID, "g-start").text == it["setup.start"], "the game page in Italian")
+        browser.get(f"{server}/#{urlencode(position)}")
+        wait_for(browser, lambda d: d.find_element(By.ID, "random").text == it["board.random"], "the board in Italian")
     finally:
         browser.execute_script("localStorage.removeItem('kingsolve-language')")
