@@ -1,5 +1,6 @@
-"""The game page's catalogues (api/kingsolve_api/static/i18n/): one a language, each
-with every text English has, the same {fields}, and every key the page names."""
+"""The pages' catalogues (api/kingsolve_api/static/i18n/): one a language, each with
+every text English has, the same {fields}, and every key the game page (/play) and
+the analysis board (/) name."""
 
 from __future__ import annotations
 
@@ -27,9 +28,8 @@ def fields(text: str) -> set[str]:
 
 def used_keys() -> set[str]:
     """The keys play.html and play.js name, and those the page builds from data."""
-    html = (STATIC / "play.html").read_text(encoding="utf-8")
     js = (STATIC / "play.js").read_text(encoding="utf-8")
-    keys = set(re.findall(r'data-i18n(?:-aria|-title)?="([^"]+)"', html))
+    keys = html_keys("play.html")
     keys |= set(re.findall(r'\bt\("([a-z0-9.-]+)"', js))
     keys |= {k for pair in re.findall(r'\bt\([^()]*\? "([a-z0-9.-]+)" : "([a-z0-9.-]+)"', js) for k in pair}
     for prefix, names in {"seat": "NESW", "seat.short": "NESW", "suit": "SHDC",
@@ -43,10 +43,43 @@ def used_keys() -> set[str]:
     return keys
 
 
-def test_english_has_every_key_the_page_names():
-    missing = used_keys() - set(catalogue("en"))
+def html_keys(page: str) -> set[str]:
+    html = (STATIC / page).read_text(encoding="utf-8")
+    return set(re.findall(r'data-i18n(?:-aria|-title|-code)?="([^"]+)"', html))
+
+
+def board_keys() -> set[str]:
+    """The keys index.html and board.js name (every "board...." string), and those the
+    board builds from data or from its state."""
+    js = (STATIC / "board.js").read_text(encoding="utf-8")
+    keys = html_keys("index.html") | set(re.findall(r'"(board\.[a-z0-9._-]+)"', js))
+    keys |= set(re.findall(r'\bt\("([a-z0-9.-]+)"', js))
+    keys -= set(re.findall(r'\bnamed\("([a-z.-]+)"', js))      # a prefix, its names below
+    options = {o for v in VARIANTS.values() for c in v.to_dict()["contracts"].values() for o in c.get("options", [])}
+    for prefix, names in {"seat": "NESW", "suit": "SHDC", "board.card-of": "SHDC", "board.rank": "AKQJT",
+                          "board.chart": ("seat", "side", "seat-label", "side-label"),
+                          "board.legend": ("seat", "side"), "board.option": options,
+                          "board.house": ("title-with", "title-unchanged", "title-from-with", "title-from-unchanged"),
+                          "board.review": ("title", "title-trick", "title-card"),
+                          "board.tell": ("best", "best-unvalued", "no-estimate"),
+                          "board.value": ("proved-title", "proved-title-side", "estimate-title", "estimate-title-side"),
+                          "variant": VARIANTS,
+                          "contract": {c for v in VARIANTS.values() for c in v.to_dict()["contracts"]},
+                          }.items():
+        keys |= {f"{prefix}.{name}" for name in names}
+    return keys
+
+
+@pytest.mark.parametrize("page_keys", [used_keys, board_keys], ids=["play", "board"])
+def test_english_has_every_key_the_page_names(page_keys):
+    missing = page_keys() - set(catalogue("en"))
     assert not missing, f"keys missing from en.json: {sorted(missing)}"
+
+
+def test_the_keys_read_from_the_pages_include_those_built_from_state():
     assert {"choice.contract", "choice.host-plays", "festa.bid-null", "error.timeout"} <= used_keys()
+    assert {"board.tell.solved-side", "board.review.played-forced", "board.rules.text", "board.undo-title",
+            "board.option.forced-king", "error.network"} <= board_keys()
 
 
 @pytest.mark.parametrize("code", LANGUAGES[1:])

@@ -20,7 +20,7 @@ from kingsolve.hands.hints import levels_answer
 from kingsolve.hands.match import sheet_of_records
 from kingsolve_api import create_app
 
-from board_page import SHOTS, d_text
+from board_page import OVERFLOW, SHOTS, d_text
 from play_page import (RECORD_REQUESTS, by_name, choice_buttons, click, go_on_from, load_match, match_text,
                        play_first_card, play_hand, set_up, wait_for, your_cards)
 
@@ -436,24 +436,6 @@ def test_a_hint_for_the_player_marks_the_hand(server, browser):
     play_hand(browser)
     assert "; played with a hint" in stored(browser)["records"][0]
     assert browser.find_element(By.CSS_SELECTOR, "#g-sheet tbody tr .helped").text == "H"
-
-
-#: Every shown element that sticks out of the window, or whose text overflows its box
-#: (cut off where it clips, spilling over its neighbours where it does not).
-OVERFLOW = """
-const width = document.documentElement.clientWidth, bad = [];
-const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden";
-for (const el of document.querySelectorAll("body *")) {
-  if (!shown(el) || el.closest("svg, option, .back-row")) continue;
-  const r = el.getBoundingClientRect(), name = `${el.tagName}#${el.id}.${el.className} ${el.textContent.trim().slice(0, 30)}`;
-  if (r.right > width + 1 || r.left < -1) bad.push(`off screen: ${name} ${Math.round(r.left)}..${Math.round(r.right)}`);
-  const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-  if (text && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).display !== "inline")
-    bad.push(`text overflows: ${name} ${el.scrollWidth} > ${el.clientWidth}`);
-}
-if (document.documentElement.scrollWidth > width) bad.push(`page wider than the window: ${document.documentElement.scrollWidth}`);
-return bad;
-"""
 
 
 @pytest.mark.parametrize("code", ["en", "it", "pt", "tr", "ru"])

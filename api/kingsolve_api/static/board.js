@@ -9,24 +9,20 @@
   const SEATS = ["N", "E", "S", "W"];
   const SUITS = ["S", "H", "D", "C"];
   const SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-  const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   const RANKS = "AKQJT98765432";
-  const RANK_NAME = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" };
-  const SEAT_NAME = { N: "North", E: "East", S: "South", W: "West" };
   const SEAT_COLOUR = { N: "#1565c0", E: "#c62828", S: "#2e7d32", W: "#8e24aa" };
   // In doubles a seat's value is its side's (docs/rules.md 11): each side's is shown
   // once, on the side's first seat.
   const SIDE = { N: "N+S", S: "N+S", E: "E+W", W: "E+W" };
   const SIDE_SEAT = { N: "N", S: "N", E: "E", W: "E" };
-  const VALUES_MEANING = {
-    singles: "the score a seat can guarantee when the other three play against it",
-    doubles: "the score of a side, N+S or E+W, when both sides play their best",
-  };
   const SOLVE_MS = 10000;   // an analysis improves this long at most (the server may cap it lower)
   const REVIEW_LAST = 3;    // tricks a review covers by default: full-hand searches are still slow
 
   const $ = (id) => document.getElementById(id);
   const { el } = window.KingsolveDom;
+  const I = window.KingsolveI18n;
+  const { t } = I;
+  const seatName = (seat) => t(`seat.${seat}`);
   const svg = (tag, attrs = {}) => {
     const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -49,6 +45,7 @@
     tipBy: null,        // what showed it: hover, focus or tap
     house: null,        // house rules in use: {document, source, rules, base, differences} (POST /variants/check)
     line: null,         // the best line shown: {base: the play it starts from, line: /solve's line, ends, shown}
+    seed: null,         // the seed of the last random deal
   };
 
   // --- the API ---------------------------------------------------------------------
@@ -62,13 +59,13 @@
     try {
       resp = await fetch(path, opts);
     } catch (err) {
-      return { ok: false, status: 0, body: { error: "network", message: "the server cannot be reached" } };
+      return { ok: false, status: 0, body: { error: "network", message: t("error.network") } };
     }
     let data;
     try {
       data = await resp.json();
     } catch (err) {
-      data = { error: "http", message: `the server answered HTTP ${resp.status}` };
+      data = { error: "http", message: t("board.error.http", { status: resp.status }) };
     }
     return { ok: resp.ok, status: resp.status, body: data };
   }
@@ -84,7 +81,7 @@
     });
     if (!resp.ok) {
       let data;
-      try { data = await resp.json(); } catch (err) { data = { message: `the server answered HTTP ${resp.status}` }; }
+      try { data = await resp.json(); } catch (err) { data = { message: t("board.error.http", { status: resp.status }) }; }
       onEvent("error", data);
       return;
     }
@@ -135,7 +132,7 @@
 
   function onVariant() {
     const v = variant();
-    fillSelect($("contract"), Object.keys(v.contracts).map((n) => [n, n]));
+    fillSelect($("contract"), Object.keys(v.contracts).map((n) => [n, I.named("contract", n)]));
     fillSelect($("players"), v.players.map((p) => [String(p), String(p)]), String(Math.max(...v.players)));
     $("doubles").disabled = !v.doubles;
     if (!v.doubles) $("doubles").checked = false;
@@ -143,15 +140,25 @@
   }
 
   function onContract() {
+    fillTrump();
+    fillOptions([]);
+  }
+
+  function fillTrump() {
     const c = contract();
-    const suits = SUITS.map((s) => [s, `${SYMBOL[s]} ${SUIT_NAME[s]}`]);
-    let items = [["", "none"]];
+    const suits = SUITS.map((s) => [s, `${SYMBOL[s]} ${t(`suit.${s}`)}`]);
+    let items = [["", t("board.trump.none")]];
     if (c.trump === "named") items = suits;
     else if (c.trump === "named-or-none") items = items.concat(suits);
     fillSelect($("trump"), items);
     $("trump").disabled = c.trump === "none" || c.trump === undefined;
-    $("options").replaceChildren(...(c.options || []).map((o) =>
-      el("label", { class: "check" }, el("input", { type: "checkbox", name: "option", value: o }), ` ${o}`)));
+  }
+
+  // The contract's options as check boxes, those named in `checked` ticked.
+  function fillOptions(checked) {
+    $("options").replaceChildren(...(contract().options || []).map((o) => el("label", { class: "check" },
+      el("input", { type: "checkbox", name: "option", value: o, checked: checked.includes(o) }),
+      ` ${I.named("board.option", o)}`)));
   }
 
   function setup() {
@@ -216,20 +223,31 @@
     const token = state.token;
     const r = await api("GET", `/api/v1/deal?${params}`);
     if (token !== state.token) return;      // a review (or another position) came first
-    if (!r.ok) { say(`Cannot deal: ${r.body.message}`, "error"); return; }
+    if (!r.ok) { say(t("board.error.deal", { message: r.body.message }), "error"); return; }
     $("deal").value = r.body.deal;
-    $("seed").placeholder = `last: ${r.body.seed}`;
+    state.seed = r.body.seed;
+    showSeed();
     newDeal();
+  }
+
+  // The seed of the last random deal, in the seed field's placeholder.
+  function showSeed() {
+    $("seed").placeholder = state.seed === null ? t("board.seed.random") : t("board.seed.last", { seed: state.seed });
   }
 
   // --- house rules: a rule document of the user's, checked by the server -------------
   const HOUSE_KEPT = "kingsolve-house-rules";   // localStorage: a reload keeps the house rules
-  const FIELD_WORDS = { forced: "forced discards", first_trick_protection: "first-trick protection",
-    card_points: "points", last_two: "last tricks", broken_by: "a suit broken by" };
+  // A rule document's field in words: the catalogue's (board.field.<name>), else its name.
+  function fieldWords(field) {
+    const words = t(`board.field.${field}`);
+    return words === `board.field.${field}` ? field.replace(/_/g, " ") : words;
+  }
 
   function fillVariants(keep) {
-    const items = Object.keys(state.variants).map((n) => [n, n]);
-    if (state.house) items.push([HOUSE, `house rules (${state.house.base}${state.house.differences.length ? "+" : ""})`]);
+    const items = Object.keys(state.variants).map((n) => [n, I.named("variant", n)]);
+    if (state.house) {
+      items.push([HOUSE, t("board.house.item", { base: `${state.house.base}${state.house.differences.length ? "+" : ""}` })]);
+    }
     fillSelect($("variant"), items, keep);
   }
 
@@ -240,12 +258,12 @@
     try {
       document = JSON.parse(text);
     } catch (err) {
-      if (!quiet) say("Cannot use these rules: the text is not JSON.", "error");
+      if (!quiet) say(t("board.rules.not-json"), "error");
       return false;
     }
     const r = await api("POST", "/api/v1/variants/check", document);
     if (!r.ok) {
-      if (!quiet) say(`Cannot use these rules: ${r.body.message}`, "error");
+      if (!quiet) say(t("board.rules.refused", { message: r.body.message }), "error");
       return false;
     }
     state.house = { document, source, ...r.body };
@@ -258,7 +276,7 @@
   async function loadRules(e) {
     e.preventDefault();
     const text = $("rules-text").value.trim();
-    if (!text) { say("Choose a rule file or paste a rule document.", "error"); return; }
+    if (!text) { say(t("board.rules.empty"), "error"); return; }
     if (await useRules(text, $("rules-text").dataset.source || "")) onNewVariant();
   }
 
@@ -282,13 +300,13 @@
   // A value of a rule document in few words: cards by suit (a whole suit as "all"),
   // a lead restriction, flags, lists.
   function ruleValue(v) {
-    if (v === null || v === undefined || (Array.isArray(v) && !v.length)) return "none";
-    if (v === true) return "yes";
-    if (v === false) return "no";
+    if (v === null || v === undefined || (Array.isArray(v) && !v.length)) return t("board.rule.none");
+    if (v === true) return t("board.rule.yes");
+    if (v === false) return t("board.rule.no");
     if (Array.isArray(v) && v.every((c) => typeof c === "string" && /^[SHDC][AKQJT2-9]$/.test(c))) {
       const perSuit = state.house.rules.deck / 4;
       return SUITS.map((s) => v.filter((c) => c[0] === s)).filter((cs) => cs.length)
-        .map((cs) => (cs.length === perSuit ? `all ${SYMBOL[cs[0][0]]}` : cs.map(pretty).join(" "))).join(" ");
+        .map((cs) => (cs.length === perSuit ? t("board.rule.all", { suit: SYMBOL[cs[0][0]] }) : cs.map(pretty).join(" "))).join(" ");
     }
     if (Array.isArray(v)) return v.map(ruleValue).join(", ");
     if (typeof v === "object" && "suit" in v && "mode" in v) return `${SYMBOL[v.suit]} ${v.mode}`;
@@ -301,13 +319,13 @@
     const h = state.house;
     $("house").hidden = !h;
     if (!h) return;
-    $("house-title").textContent = `House rules${h.source ? ` from ${h.source}` : ""}: ` +
-      `${h.base}${h.differences.length ? ", with" : ", unchanged"}`;
+    const how = `${h.source ? "from-" : ""}${h.differences.length ? "with" : "unchanged"}`;
+    $("house-title").textContent = t(`board.house.title-${how}`, { source: h.source, base: h.base });
     const lines = new Map();
     for (const d of h.differences) {
-      const head = d.contract || "rule set";
-      const text = d.field === null ? (d.base === null ? "added" : "dropped")
-        : `${FIELD_WORDS[d.field] || d.field.replace(/_/g, " ")} ${ruleValue(d.rules)}`;
+      const head = d.contract || t("board.house.rule-set");
+      const text = d.field === null ? t(d.base === null ? "board.house.added" : "board.house.dropped")
+        : `${fieldWords(d.field)} ${ruleValue(d.rules)}`;
       lines.set(head, (lines.get(head) || []).concat(text));
     }
     $("house-changes").replaceChildren(...[...lines].map(([head, texts]) =>
@@ -345,15 +363,15 @@
     const req = { ...setup(), play: state.play };
     state.doubles = req.doubles;
     saveHash(req);
-    if (!req.deal) { say("Paste a deal or make a random one."); return; }
-    say("Reading the position\u2026", "busy");
+    if (!req.deal) { say(t("board.msg.no-deal")); return; }
+    say(t("board.msg.reading"), "busy");
     const r = await api("POST", "/api/v1/legal", req);
     if (token !== state.token) return;
     if (!r.ok) {
       state.legal = null;
       if (state.play.length && r.body.error === "illegal-play") state.play.pop();
       render();
-      say(`Cannot show this position: ${r.body.message}`, "error");
+      say(t("board.error.position", { message: r.body.message }), "error");
       return;
     }
     state.legal = r.body;
@@ -362,7 +380,7 @@
     for (const seat of SEATS) for (const c of state.hands[seat] || []) state.holder[c] = seat;
     render(keepFocus);
     if (state.line && state.line.shown) { tellLine(); return; }   // a line played out: no analysis
-    if (r.body.complete) { say("The hand is complete."); return; }
+    if (r.body.complete) { say(t("board.msg.complete")); return; }
     await analyse(req, token);
   }
 
@@ -371,11 +389,11 @@
     if (!state.legal || state.legal.complete || state.line) return;
     stopAnalysis();
     const token = ++state.token;
-    say(`Searching the best line for ${SEAT_NAME[state.legal.to_move]}\u2026`, "busy");
+    say(t("board.line.searching", { seat: seatName(state.legal.to_move) }), "busy");
     const r = await api("POST", "/api/v1/solve", { ...setup(), play: state.play, line: true, ms: SOLVE_MS });
     if (token !== state.token) return;
     if (!r.ok || !r.body.line) {
-      say(`No best line: ${r.ok ? "the answer has none" : r.body.message}.`, "error");
+      say(t("board.line.none", { message: r.ok ? t("board.line.none-in-answer") : r.body.message }), "error");
       refresh(true);
       return;
     }
@@ -421,10 +439,9 @@
 
   function tellLine() {
     const ln = state.line, l = ln.line;
-    const who = l.side.length > 1 ? l.side.join("+") : SEAT_NAME[l.seat];
-    const guessed = l.exact ? "" : ` The cards marked ~ are the estimate's, not proved best (exact from card ${l.exact_from + 1}).`;
-    say(`Best line for ${who}: trick ${ln.shown} of ${ln.ends.length} shown; it ends with ${who} ` +
-        `${num(l.value)}.${guessed}`);
+    const who = l.side.length > 1 ? l.side.join("+") : seatName(l.seat);
+    const told = t("board.line.told", { who, shown: ln.shown, total: ln.ends.length, value: num(l.value) });
+    say(l.exact ? told : t("board.line.guessed", { text: told, card: l.exact_from + 1 }));
   }
 
   function renderLine() {
@@ -433,16 +450,17 @@
     $("line-show").disabled = Boolean(ln);
     if (!ln) return;
     const l = ln.line;
-    $("line-title").textContent = `Best line for ${l.side.join("+")}: ${num(l.value)}${l.exact ? "" : " (by estimate)"}`;
-    $("line-now").textContent = `Trick ${ln.shown} of ${ln.ends.length}. Next trick (r) and Take back (u) step through it.`;
+    $("line-title").textContent = t(l.exact ? "board.line.title" : "board.line.title-estimate",
+                                    { side: l.side.join("+"), value: num(l.value) });
+    $("line-now").textContent = t("board.line.now", { shown: ln.shown, total: ln.ends.length });
     $("line-back").disabled = ln.shown === 0;
     $("line-next").disabled = ln.shown === ln.ends.length;
     let from = 0;
     $("line-tricks").replaceChildren(...ln.ends.map((end, k) => {
       const li = el("li", { "aria-current": k === ln.shown - 1 ? "step" : "false" });
       l.plays.slice(from, end).forEach((p, i) => li.append(i ? " " : "", linePlayNode(p)));
-      const t = l.tricks[k];
-      if (t) li.append(` \u2192 ${t.winner} (${num(t.points)})`);
+      const trick = l.tricks[k];
+      if (trick) li.append(` \u2192 ${trick.winner} (${num(trick.points)})`);
       from = end;
       return li;
     }));
@@ -451,8 +469,8 @@
   // A card of a line: marked ~ when the estimate chose it, its equal cards in the title.
   function linePlayNode(p) {
     return el("span", { class: p.exact ? "line-card" : "line-card estimated",
-      title: (p.exact ? "proved best" : "the estimate's card, not proved best") +
-        (p.equal.length ? `; as good: ${p.equal.map(pretty).join(", ")}` : ""),
+      title: [t(p.exact ? "board.line.card-best" : "board.line.card-estimated")].concat(
+        p.equal.length ? [t("board.line.card-equal", { cards: p.equal.map(pretty).join(", ") })] : []).join("; "),
       text: `${p.seat} ${pretty(p.card)}${p.exact ? "" : "~"}` });
   }
 
@@ -467,7 +485,7 @@
     const kept = state.answers.get(k);
     if (kept) tell(kept);
     if (kept && kept.final) { analysisState(kept.solved ? "solved" : "stopped"); return; }
-    if (!kept) say(`Analysing ${SEAT_NAME[state.legal.to_move]}'s cards\u2026`, "busy");
+    if (!kept) say(t("board.msg.analysing", { seat: seatName(state.legal.to_move) }), "busy");
     const ctrl = new AbortController();
     state.stream = ctrl;
     analysisState("running");
@@ -482,7 +500,7 @@
           analysisState(data.solved ? "solved" : "stopped");
         } else if (name === "error") {
           analysisState("failed");
-          say(`No analysis: ${data.message}. The legal cards are outlined; click one to play it.`, "error");
+          say(t("board.error.analysis", { message: data.message }), "error");
           return;
         }
         render();
@@ -491,7 +509,7 @@
     } catch (err) {
       if (err.name === "AbortError" || token !== state.token) return;
       analysisState("failed");
-      say("No analysis: the server cannot be reached. The legal cards are outlined; click one to play it.", "error");
+      say(t("board.error.analysis", { message: t("error.network") }), "error");
     } finally {
       if (state.stream === ctrl) state.stream = null;
     }
@@ -509,15 +527,16 @@
     const best = a.best.map(pretty).join(", ");
     const [lo, hi] = a.bounds[seat] || [];
     const side = state.doubles ? `${SIDE[seat]} ` : "";
+    const fields = { seat: seatName(seat), cards: best, side: SIDE[seat], value: num(lo), range: range(lo, hi),
+      estimate: a.estimates[seat] === undefined ? "" : `${side}\u2248${num(a.estimates[seat])}` };
     if (a.solved) {
-      say(`${SEAT_NAME[seat]} to play: best ${best} (${state.doubles ? `${side}value` : "guaranteed"} ${num(lo)}).`);
+      say(t(state.doubles ? "board.tell.solved-side" : "board.tell.solved", fields));
       return;
     }
-    const value = (a.estimates[seat] !== undefined ? `${side}\u2248${num(a.estimates[seat])}, ` : side);
-    const text = `${SEAT_NAME[seat]} to play: ${best ? `best ${best} by estimate` : "no estimate yet"} ` +
-      `(${value}proved ${range(lo, hi)})`;
-    if (a.final) say(`${text}. Not all values were proved exact in time.`);
-    else say(`${text}; analysing\u2026`, "busy");
+    const how = !best ? "no-estimate" : fields.estimate ? "best" : "best-unvalued";
+    const text = t(`board.tell.${how}`, fields);
+    if (a.final) say(t("board.tell.unproved", { text }));
+    else say(t("board.tell.running", { text }), "busy");
   }
 
   // --- drawing ------------------------------------------------------------------------
@@ -529,7 +548,7 @@
 
   function spoken(card) {
     const r = card[1];
-    return `${RANK_NAME[r] || r} of ${SUIT_NAME[card[0]]}`;
+    return t(`board.card-of.${card[0]}`, { rank: "AKQJT".includes(r) ? t(`board.rank.${r}`) : r });
   }
 
   function num(v) {
@@ -577,25 +596,25 @@
       const onMove = legal && legal.to_move === seat && !legal.complete;
       box.classList.toggle("on-move", Boolean(onMove));
       box.classList.toggle("out", hand === null);
-      const head = el("div", { class: "seat-head" }, el("span", { text: SEAT_NAME[seat] + (onMove ? " \u25cf" : "") }));
+      const head = el("div", { class: "seat-head" }, el("span", { text: seatName(seat) + (onMove ? " \u25cf" : "") }));
       const bounds = answer && answer.bounds[seat];
       const side = state.doubles ? SIDE[seat] : null;
       if (side && SIDE_SEAT[seat] !== seat) {
-        head.append(el("span", { class: "value", text: `${side} with ${SEAT_NAME[SIDE_SEAT[seat]]}` }));
+        head.append(el("span", { class: "value", text: t("board.seat.with", { side, seat: seatName(SIDE_SEAT[seat]) }) }));
       } else if (bounds && bounds[0] === bounds[1]) {
         head.append(el("span", side
-          ? { class: "value", title: `the value of ${side} when both sides play their best`, text: `${side} ${num(bounds[0])}` }
-          : { class: "value", title: "value this seat can guarantee", text: `guarantees ${num(bounds[0])}` }));
+          ? { class: "value", title: t("board.value.side-title", { side }), text: `${side} ${num(bounds[0])}` }
+          : { class: "value", title: t("board.value.seat-title"), text: t("board.value.guarantees", { value: num(bounds[0]) }) }));
       } else if (bounds) {
         const est = answer.estimates[seat];
         head.append(el("span", { class: "value estimate",
-          title: `${side ? `${side}'s ` : ""}estimate${est !== undefined ? ` ${num(est)}` : ""}; ` +
-            `proved between ${num(bounds[0])} and ${num(bounds[1])}`,
+          title: t(`board.value.${est === undefined ? "proved" : "estimate"}-title${side ? "-side" : ""}`,
+                   { side, estimate: num(est), lo: num(bounds[0]), hi: num(bounds[1]) }),
           text: `${side ? `${side} ` : ""}${est !== undefined ? `\u2248${num(est)} ` : ""}(${range(...bounds)})` }));
       }
       box.replaceChildren(head);
-      box.setAttribute("aria-label", `${SEAT_NAME[seat]}'s hand${onMove ? ", on move" : ""}`);
-      if (hand === null) { box.append(el("p", { class: "seat-note", text: "not in play" })); continue; }
+      box.setAttribute("aria-label", t(onMove ? "board.seat.hand-on-move" : "board.seat.hand", { seat: seatName(seat) }));
+      if (hand === null) { box.append(el("p", { class: "seat-note", text: t("board.seat.out") })); continue; }
       if (!hand) continue;
       for (const suit of SUITS) {
         const strip = el("div", { class: "suit-cards" });
@@ -609,8 +628,8 @@
           const recorded = onMove && next && next.card === card ? next : null;
           const b = el("button", {
             type: "button", class: `card s-${suit}`, "data-card": card, disabled: !isLegal,
-            "aria-label": spoken(card) + (v ? `, ${spokenValue(v)}` : "") +
-              (recorded ? `, played in the record${recorded.cost > 0 ? `, cost ${costText(recorded.cost)}` : ""}` : ""),
+            "aria-label": [spoken(card), v ? spokenValue(v) : null, recorded ? recordedText(recorded) : null]
+              .filter(Boolean).join(", "),
           }, el("span", { class: "rank", text: rankText(card[1]) }));
           if (recorded) markReviewed(b, recorded);
           if (isLegal) {
@@ -702,15 +721,15 @@
     if (!v) { tip.hidden = true; state.tip = null; return; }
     const a = currentAnswer();
     const lines = [el("strong", { class: `s-${state.tip[0]}`, text: pretty(state.tip) }),
-      el("span", { class: "tip-value", text: v.exact ? ` value ${num(v.estimate)}` : ` estimate \u2248${num(v.estimate)}` })];
-    const notes = [v.exact ? "exact" : `proved ${num(v.lo)} to ${num(v.hi)}`];
-    if (a.best.includes(state.tip)) notes.push(v.exact ? "a best card" : "best by estimate");
-    if (v.worse) notes.push("proved worse than another card");
+      el("span", { class: "tip-value", text: ` ${t(v.exact ? "board.tip.value" : "board.tip.estimate", { value: num(v.estimate) })}` })];
+    const notes = [v.exact ? t("board.tip.exact") : t("board.tip.proved", { lo: num(v.lo), hi: num(v.hi) })];
+    if (a.best.includes(state.tip)) notes.push(t(v.exact ? "board.tip.best" : "board.tip.best-estimate"));
+    if (v.worse) notes.push(t("board.tip.worse"));
     const same = (a.equal || []).find((g) => g.includes(state.tip));
-    if (same) notes.push(`proved equal to ${same.filter((c) => c !== state.tip).map(pretty).join(" ")}`);
+    if (same) notes.push(t("board.tip.equal", { cards: same.filter((c) => c !== state.tip).map(pretty).join(" ") }));
     const r = reviewed(state.play.length);
-    if (r && r.card === state.tip && r.cost > 0) notes.push(`played in the record, cost ${costText(r.cost)}`);
-    if (state.tipBy === "tap") notes.push("tap again to play");
+    if (r && r.card === state.tip && r.cost > 0) notes.push(recordedText(r));
+    if (state.tipBy === "tap") notes.push(t("board.tip.tap"));
     tip.replaceChildren(el("div", {}, ...lines), ...notes.map((n) => el("div", { class: "tip-note", text: n })));
     tip.hidden = false;
     const card = button.getBoundingClientRect();
@@ -746,9 +765,14 @@
   }
 
   function spokenValue(v) {
-    if (v.exact) return `value ${num(v.estimate)}`;
-    return `estimate ${num(v.estimate)}, proved between ${num(v.lo)} and ${num(v.hi)}` +
-      (v.worse ? ", proved worse than another card" : "");
+    if (v.exact) return t("board.tip.value", { value: num(v.estimate) });
+    const text = t("board.card.estimate", { value: num(v.estimate), lo: num(v.lo), hi: num(v.hi) });
+    return v.worse ? `${text}, ${t("board.tip.worse")}` : text;
+  }
+
+  // A card the review's record played, with its cost when it had one.
+  function recordedText(c) {
+    return c.cost > 0 ? t("board.card.recorded-cost", { cost: costText(c.cost) }) : t("board.card.recorded");
   }
 
   function renderCentre() {
@@ -780,9 +804,9 @@
       if (p) played.classList.add("line-card", ...(p.exact ? [] : ["estimated"]));
       centre.append(played);
     });
-    if (legal.complete) centre.append(el("div", { class: "centre-note", text: "Hand complete" }));
+    if (legal.complete) centre.append(el("div", { class: "centre-note", text: t("board.centre.complete") }));
     else if (!legal.trick.length) {
-      centre.append(el("div", { class: "centre-note", text: `${SEAT_NAME[legal.to_move]} to lead` }));
+      centre.append(el("div", { class: "centre-note", text: t("board.centre.lead", { seat: seatName(legal.to_move) }) }));
     }
   }
 
@@ -793,14 +817,14 @@
     const each = (f) => SEATS.filter((s) => state.hands && state.hands[s]).map((s) => `${s} ${f(s)}`).join(" \u00b7 ");
     if (legal.layout) {     // the domino scores only at the end; until then, the cards each seat holds
       const played = new Set(state.play);
-      $("scores").textContent = legal.complete ? `Score: ${each((s) => num(taken[s]))}`
-        : `Cards left: ${each((s) => state.hands[s].filter((c) => !played.has(c)).length)}`;
+      $("scores").textContent = legal.complete ? t("board.scores.score", { scores: each((s) => num(taken[s])) })
+        : t("board.scores.left", { counts: each((s) => state.hands[s].filter((c) => !played.has(c)).length) });
       return;
     }
-    $("scores").textContent = legal.sides
-      ? `Taken: N+S ${num(legal.sides.NS)} (N ${num(taken.N)}, S ${num(taken.S)}) \u00b7 ` +
+    $("scores").textContent = t("board.scores.taken", { scores: legal.sides
+      ? `N+S ${num(legal.sides.NS)} (N ${num(taken.N)}, S ${num(taken.S)}) \u00b7 ` +
         `E+W ${num(legal.sides.EW)} (E ${num(taken.E)}, W ${num(taken.W)})`
-      : `Taken: ${Object.entries(taken).map(([s, v]) => `${s} ${num(v)}`).join(" \u00b7 ")}`;
+      : Object.entries(taken).map(([s, v]) => `${s} ${num(v)}`).join(" \u00b7 ") });
   }
 
   function trickWinner(cards) {
@@ -829,7 +853,7 @@
     const r = reviewed(index);
     if (r && r.cost > 0) {
       span.classList.add("costly");
-      span.title = `cost ${costText(r.cost)}; best ${r.best.map(pretty).join(", ")}`;
+      span.title = t("board.history.cost", { cost: costText(r.cost), cards: r.best.map(pretty).join(", ") });
       span.append(el("span", { class: "cost", text: `\u2212${costText(r.cost)}` }));
     }
     return span;
@@ -839,8 +863,8 @@
     const list = $("history");
     list.replaceChildren();
     const domino = Boolean(state.legal && state.legal.layout);
-    $("history-title").textContent = domino ? "Play" : "Tricks";
-    list.setAttribute("aria-label", domino ? "the play, a line a round from the opener" : "the tricks played");
+    $("history-title").textContent = t(domino ? "board.history.play" : "board.history.tricks");
+    list.setAttribute("aria-label", t(domino ? "board.history.play-label" : "board.history.tricks-label"));
     if (!state.legal || !state.hands) return;
     if (domino) { renderDominoHistory(list); list.scrollTop = list.scrollHeight; return; }
     const size = SEATS.filter((s) => state.hands[s]).length;
@@ -859,11 +883,10 @@
 
   // The texts that say whose values are shown: a seat's, or in doubles a side's.
   function renderMeaning() {
-    const kind = state.doubles ? "doubles" : "singles";
-    $("values-meaning").textContent = VALUES_MEANING[kind];
-    $("chart-title").textContent = state.doubles ? "Value by side" : "Value by seat";
-    $("chart").setAttribute("aria-label", `each ${state.doubles ? "side" : "seat"}'s value over the play; ` +
-      "hollow points are estimates");
+    const kind = state.doubles ? "side" : "seat";
+    $("values").textContent = t("board.legend.values", { meaning: t(`board.legend.${kind}`) });
+    $("chart-title").textContent = t(`board.chart.${kind}`);
+    $("chart").setAttribute("aria-label", t(`board.chart.${kind}-label`));
   }
 
   // The domino's turns in order (docs/rules.md 9): each card, or the pass of a seat
@@ -889,22 +912,22 @@
     const opener = state.play.length ? state.holder[state.play[0]] : null;
     let line = null, round = 0;
     const open = (number) => { line = historyLine(number); list.append(line); };
-    turns.forEach((t) => {
-      if (!line) open(t.card ? ++round : null);
-      else if (t.card && !round) open(++round);
-      else if (round && t.seat === opener) open(++round);
+    turns.forEach((turn) => {
+      if (!line) open(turn.card ? ++round : null);
+      else if (turn.card && !round) open(++round);
+      else if (round && turn.seat === opener) open(++round);
       else line.append(", ");
-      if (!t.card) {
-        line.append(el("span", { class: "pass", text: `${t.seat} pass${round ? "" : " (no seven)"}` }));
+      if (!turn.card) {
+        line.append(el("span", { class: "pass", text: t(round ? "board.history.pass" : "board.history.pass-no-seven", { seat: turn.seat }) }));
         return;
       }
-      const span = historyCard(t.index, t.card, null);
-      if (t.out) span.append(el("span", { class: "went-out", text: " out" }));
+      const span = historyCard(turn.index, turn.card, null);
+      if (turn.out) span.append(el("span", { class: "went-out", text: ` ${t("board.history.out")}` }));
       line.append(span);
     });
-    const out = turns.filter((t) => t.out).map((t) => SEAT_NAME[t.seat]);
+    const out = turns.filter((turn) => turn.out).map((turn) => seatName(turn.seat));
     if (state.legal.complete && out.length) {
-      list.append(el("li", { class: "end", text: `Hand over: ${out.join(" and ")} went out.` }));
+      list.append(el("li", { class: "end", text: t("board.history.over", { seats: out.join(t("board.and")) }) }));
     }
   }
 
@@ -943,7 +966,7 @@
     chart.append(svg("line", { class: "axis", x1: L, x2: L, y1: T, y2: H - B }));
     chart.append(svg("line", { class: "axis", x1: L, x2: W - R, y1: y(0), y2: y(0) }));
     const xl = svg("text", { x: W - R, y: H - 6, "text-anchor": "end" });
-    xl.textContent = "cards played \u00b7 \u25cb estimate";
+    xl.textContent = t("board.chart.axis");
     chart.append(xl);
     chart.append(svg("line", { class: "now", x1: x(state.play.length), x2: x(state.play.length), y1: T, y2: H - B }));
     let lx = L + 6;
@@ -1029,16 +1052,16 @@
   async function runReview(e) {
     e.preventDefault();
     const text = $("record").value.trim();
-    if (!text) { say("Paste a record to review.", "error"); return; }
+    if (!text) { say(t("board.review.empty"), "error"); return; }
     stopAnalysis();
     const token = ++state.token;
-    say("Reviewing the record\u2026", "busy");
+    say(t("board.review.running"), "busy");
     $("review").disabled = true;
     const r = await api("POST", "/api/v1/review",
                         { record: text, ...reviewStart(text), ms: SOLVE_MS, lines: true });
     $("review").disabled = false;
     if (token !== state.token) return;
-    if (!r.ok) { say(`Cannot review: ${r.body.message}`, "error"); return; }
+    if (!r.ok) { say(t("board.review.error", { message: r.body.message }), "error"); return; }
     loadReview(r.body, token);
   }
 
@@ -1048,7 +1071,7 @@
     if (typeof rec.variant === "object") {
       const text = JSON.stringify(rec.variant);
       const same = state.house && JSON.stringify(state.house.document) === text;
-      if (!same && (!await useRules(text, "the record") || token !== state.token)) return;
+      if (!same && (!await useRules(text, t("board.rules.from-record")) || token !== state.token)) return;
       $("variant").value = HOUSE;
     } else {
       $("variant").value = rec.variant;
@@ -1085,21 +1108,31 @@
 
   function renderReviewSummary() {
     const rv = state.review;
-    const rules = typeof rv.record.variant === "object" ? "house rules" : rv.record.variant;
-    $("review-title").textContent = `Review of ${rules} ${rv.record.contract}` +
-      (rv.start_trick && rv.start_trick > 1 ? ` from trick ${rv.start_trick}` : rv.start ? ` from card ${rv.start + 1}` : "");
+    const house = typeof rv.record.variant === "object";      // house rules: their own names
+    const fields = { rules: house ? t("board.review.house") : I.named("variant", rv.record.variant),
+      contract: house ? rv.record.contract : I.named("contract", rv.record.contract) };
+    const from = rv.start_trick && rv.start_trick > 1 ? "-trick" : rv.start ? "-card" : "";
+    $("review-title").textContent = t(`board.review.title${from}`,
+                                      { ...fields, trick: rv.start_trick, card: rv.start + 1 });
     $("review-summary").tBodies[0].replaceChildren(...Object.values(rv.seats).map((s) => el("tr", { "data-seat": s.seat },
-      el("th", { scope: "row", text: SEAT_NAME[s.seat] }), el("td", { text: String(s.cards) }),
+      el("th", { scope: "row", text: seatName(s.seat) }), el("td", { text: String(s.cards) }),
       el("td", { text: String(s.costly) }), el("td", { text: costText(s.cost) }),
-      el("td", { text: s.largest ? `${pretty(s.largest.card)}${s.largest.trick ? ` (trick ${s.largest.trick})` : ""}` : "\u2014" }))));
+      el("td", { text: s.largest ? largestText(s.largest) : "\u2014" }))));
     const costly = rv.cards.filter((c) => c.cost > 0);
     $("review-costly").replaceChildren(...costly.map((c) => {
       const b = el("button", { type: "button", "data-index": c.index,
-        text: `${c.trick ? `Trick ${c.trick}: ` : ""}${c.seat} ${pretty(c.card)} \u2212${costText(c.cost)} (best ${c.best.map(pretty).join(", ")})` });
+        text: t(c.trick ? "board.review.costly-trick" : "board.review.costly", { trick: c.trick, seat: c.seat,
+          card: pretty(c.card), cost: `\u2212${costText(c.cost)}`, cards: c.best.map(pretty).join(", ") }) });
       b.addEventListener("click", () => jumpTo(c.index));
-      return el("li", {}, b, c.line ? el("div", { class: "review-line", text: `best line: ${lineText(c.line)}` }) : null);
+      const line = c.line ? el("div", { class: "review-line", text: t("board.review.best-line", { line: lineText(c.line) }) }) : null;
+      return el("li", {}, b, line);
     }));
-    if (!costly.length) $("review-costly").append(el("li", { text: "No costly card: every card kept its player's value." }));
+    if (!costly.length) $("review-costly").append(el("li", { text: t("board.review.none") }));
+  }
+
+  function largestText(largest) {
+    const card = pretty(largest.card);
+    return largest.trick ? t("board.review.largest", { card, trick: largest.trick }) : card;
   }
 
   function renderReview() {
@@ -1109,17 +1142,19 @@
     const c = reviewed(i);
     let text;
     if (c) {
-      text = `Card ${i + 1}${c.trick ? ` (trick ${c.trick})` : ""}: ${SEAT_NAME[c.seat]} played ${pretty(c.card)}`;
-      if (c.cost > 0) text += ` \u2014 it cost ${costText(c.cost)} (value ${c.before} \u2192 ${c.after}; best ${c.best.map(pretty).join(", ")}).`;
-      else text += c.forced ? " \u2014 forced." : " \u2014 a best card.";
+      const fields = { where: t(c.trick ? "board.review.card-trick" : "board.review.card", { card: i + 1, trick: c.trick }),
+        seat: seatName(c.seat), card: pretty(c.card), cost: costText(c.cost), before: c.before, after: c.after,
+        cards: c.best.map(pretty).join(", ") };
+      text = t(c.cost > 0 ? "board.review.played-costly" : c.forced ? "board.review.played-forced" : "board.review.played-best", fields);
     } else if (i < rv.start && reviewed(rv.start)) {
-      text = `Card ${i + 1} comes before the reviewed cards (from card ${rv.start + 1}).`;
+      text = t("board.review.before", { card: i + 1, start: rv.start + 1 });
     } else if (i === rv.record.play.length && !state.redo.length) {
-      text = "End of the record." + (rv.final_scores ? ` Score: ${Object.entries(rv.final_scores).map(([s, v]) => `${s} ${v}`).join(" \u00b7 ")}.` : "");
+      text = rv.final_scores ? t("board.review.end-score", {
+        scores: Object.entries(rv.final_scores).map(([s, v]) => `${s} ${v}`).join(" \u00b7 ") }) : t("board.review.end");
     } else {
-      text = "This line leaves the record: choose a costly card below to return.";
+      text = t("board.review.off");
     }
-    $("review-now").textContent = `${text} Step through the record with Redo (r) and Undo (u).`;
+    $("review-now").textContent = t("board.review.now", { text });
     for (const b of $("review-costly").querySelectorAll("button")) {
       b.setAttribute("aria-current", Number(b.dataset.index) === i ? "step" : "false");
     }
@@ -1165,12 +1200,41 @@
   }
 
   // --- start ------------------------------------------------------------------------------
+  // The page's own texts in the language chosen, and the lists built from them.
+  function translate() {
+    document.title = t("board.page-title");
+    for (const node of document.querySelectorAll("[data-i18n-code]")) {
+      const [before, after = ""] = t(node.dataset.i18nCode).split("{code}");
+      node.replaceChildren(before, el("code", { text: node.dataset.code }), after);
+    }
+    showSeed();
+    fillSelect($("leader"), SEATS.map((s) => [s, seatName(s)]), $("leader").value || "N");
+    fillSelect($("review-from"), [["auto", t("board.review.from-last", { count: REVIEW_LAST })]].concat(
+      Array.from({ length: 13 }, (_, k) => [String(k + 1), t("board.review.from-trick", { trick: k + 1 })])),
+    $("review-from").value || "auto");
+  }
+
+  // A new language: every text drawn again, the position and its analysis kept.
+  function retranslate() {
+    translate();
+    if (!state.variants) return;
+    fillVariants($("variant").value);
+    for (const option of $("contract").options) option.textContent = I.named("contract", option.value);
+    fillTrump();
+    fillOptions(setup().options);
+    renderHouse();
+    if (state.review) renderReviewSummary();
+    renderLine();
+    refresh(true);
+  }
+
   async function start() {
-    fillSelect($("leader"), SEATS.map((s) => [s, SEAT_NAME[s]]), "N");
-    fillSelect($("review-from"), [["auto", `last ${REVIEW_LAST} tricks`]].concat(
-      Array.from({ length: 13 }, (_, k) => [String(k + 1), `trick ${k + 1}`])), "auto");
+    await I.load();
+    I.apply();
+    I.menu($("lang"), retranslate);
+    translate();
     const r = await api("GET", "/api/v1/variants");
-    if (!r.ok) { say(`Cannot load the rule sets: ${r.body.message}`, "error"); return; }
+    if (!r.ok) { say(t("board.error.variants", { message: r.body.message }), "error"); return; }
     state.variants = r.body;
     fillVariants("italian");
     let kept = null;

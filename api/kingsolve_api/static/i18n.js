@@ -60,5 +60,18 @@ window.KingsolveI18n = (() => {
     for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
   }
 
-  return { LANGUAGES, load, remember, t, named, apply, get language() { return language; } };
+  // The pages' language menu: each language in its own name, the page's chosen. A
+  // choice is remembered, loaded and applied, then `redraw` draws what the page builds.
+  function menu(select, redraw) {
+    select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => new Option(name, code)));
+    select.value = language;
+    select.addEventListener("change", async () => {
+      remember(select.value);
+      await load(select.value);
+      apply();
+      redraw();
+    });
+  }
+
+  return { LANGUAGES, load, remember, t, named, apply, menu, get language() { return language; } };
 })();

@@ -826,7 +826,6 @@
     fill($("g-level"), page.levels.levels.map((l) => [String(l.level), `${l.level} \u00b7 ${I.named("level", l.name)}`]),
          keep("g-level") || String(page.levels.default));
     fill($("g-pace"), Object.keys(PACE_MS).map((p) => [p, t(`pace.${p}`)]), keep("g-pace") || "normal");
-    fill($("lang"), Object.entries(I.LANGUAGES), I.language);
     onVariant();
   }
 
@@ -834,15 +833,6 @@
     const v = $("g-variant").value === HOUSE ? page.house.rules : page.variants[$("g-variant").value];
     $("g-doubles").disabled = !(v && v.doubles);
     if ($("g-doubles").disabled) $("g-doubles").checked = false;
-  }
-
-  async function changeLanguage() {
-    const code = $("lang").value;
-    I.remember(code);
-    await I.load(code);
-    I.apply();
-    fillSetup();
-    render();
   }
 
   // The house rules the analysis board keeps (docs/rules.md 13), offered as a rule set.
@@ -864,7 +854,7 @@
     $("g-variant").addEventListener("change", onVariant);
     $("game-setup").addEventListener("submit", newGame);
     $("g-load").addEventListener("change", loadGame);
-    $("lang").addEventListener("change", changeLanguage);
+    I.menu($("lang"), () => { fillSetup(); render(); });
     $("g-next").addEventListener("click", nextHand);
     $("g-hint").addEventListener("click", askHint);
     $("g-save").addEventListener("click", saveGame);
