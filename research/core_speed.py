@@ -1,6 +1,6 @@
 """Speed of the search core on seeded full deals.
 
-    .venv/bin/python benchmarks/core_speed.py [--deals 10] [--budget-ms 5000] [--only 1,2,3]
+    .venv/bin/python research/core_speed.py [--deals 10] [--budget-ms 5000] [--only 1,2,3]
 
 Sections 1, 5, 6 and 7 hold Italian doubles (bridge play problems: ``no-trumps``
 and ``trumps``) to DDS through endplay, on ``Deal.random(seed)`` with

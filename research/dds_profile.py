@@ -1,6 +1,6 @@
 """Where the search core's instructions go, against DDS's, on the same doubles problems.
 
-    .venv/bin/python benchmarks/dds_profile.py [--deals 12] [--max-nodes 500000] [--trumps S]
+    .venv/bin/python research/dds_profile.py [--deals 12] [--max-nodes 500000] [--trumps S]
 
 The problems are core_speed.py's section 1 (or 5 with ``--trumps``): Italian doubles,
 ``Deal.random(seed)`` with ``Seat(seed % 4)`` leading, the leader's side value, each

@@ -83,8 +83,8 @@ def test_make_bench_json_compares_with_kingsolve_bench(tmp_path, capsys):
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert pytest_run.returncode == 0, pytest_run.stdout[-2000:]
     assert f"| {group} | 1 | 1 of 1 |" in pytest_run.stdout
-    code, out, _ = _run(["bench", "--quick", "--group", group, "--compare", str(run)], capsys)
-    assert code == ExitCode.OK
+    code, out, err = _run(["bench", "--quick", "--group", group, "--compare", str(run)], capsys)
+    assert code == ExitCode.OK, err
     rows = [line for line in out.splitlines() if line.startswith(f"| {group} |")]
     assert len(rows) == 2                  # the table's row, and the comparison's
     *_, nodes, nodes_before, changed = [c.strip() for c in rows[1].strip("|").split("|")]
