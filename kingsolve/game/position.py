@@ -10,7 +10,7 @@ the sampler's inferences read too. Hands are card masks (bit ``16 * suit + rank`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable, Protocol, Sequence
 
 from .cards import Card, Seat, Suit, cards_of_mask, deck_mask, format_cards
 from .deal import Deal
@@ -19,8 +19,6 @@ from .rule_documents import resolve_variant
 from .rules import TRUMP_NAMED, Contract, ContractTables, RuleSet, compile_contract
 from .trick_rules import breaks_suit, ends_early, legal_mask, legal_with_reason, trick_winner_index
 
-if TYPE_CHECKING:
-    from .domino import DominoPosition
 
 __all__ = ["Position", "Trick", "parse_played_card", "check_seats", "check_trump",
            "NO_TRUMP_WORDS"]
@@ -247,7 +245,22 @@ class Position:
                 f"doubles={self.doubles!r}, play={[str(c) for c in self.record]!r})")
 
 
-def parse_played_card(position: Position | DominoPosition, card: "Card | str", index: int | None) -> tuple[Seat, Card, str]:
+class Playing(Protocol):
+    """What ``parse_played_card`` reads of a hand in play: a ``Position`` or a
+    ``DominoPosition``."""
+
+    deal: Deal
+    hands: list[int]
+    record: list[Card]
+
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+
+    @property
+    def to_move(self) -> Seat | None: ...
+
+
+def parse_played_card(position: Playing, card: "Card | str", index: int | None) -> tuple[Seat, Card, str]:
     """The seat on move, the parsed card and its place in the record, for ``play``.
 
     Shared by the trick and the domino engines: raises ``ParseError`` naming the card
