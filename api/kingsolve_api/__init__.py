@@ -104,7 +104,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(bp)
     install_limits(app)
     _allow_origins(app, app.config["KINGSOLVE_CORS_ORIGINS"])
+    _add_pages(app)
+    _add_error_handlers(app)
+    return app
 
+
+def _add_pages(app: Flask) -> None:
+    """The board, the game page and liveness."""
     @app.get("/")
     def board():
         return send_from_directory(STATIC, "index.html")
@@ -118,6 +124,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     def healthz():
         return respond({"status": "ok", "version": __version__})
 
+
+def _add_error_handlers(app: Flask) -> None:
+    """Every error answers JSON (or msgpack): bad input 400, limits their own status,
+    never a traceback."""
     @app.errorhandler(KingsolveError)
     def bad_input(exc: KingsolveError):
         status = getattr(exc, "status", 503 if isinstance(exc, SolveTimeout) else 400)
@@ -151,5 +161,3 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     def internal(exc: Exception):
         log.exception("unhandled error")
         return respond({"error": "internal", "message": "internal server error"}, 500)
-
-    return app

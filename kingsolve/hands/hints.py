@@ -405,10 +405,9 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     job = _CardJob(view, doubles, first, horizon, solver, policy)
     # A forced card is searched like any other: its mean is the value of the position,
     # which a client reads as the card's value (a placeholder 0 would read as one too).
-    preference = {c: i for i, c in enumerate(play_preference(job.position(first)))}
+    order = model_preference if simple and policy == "model" else play_preference
+    preference = {c: i for i, c in enumerate(order(job.position(first)))}
     if simple:
-        if policy == "model":
-            preference = {c: i for i, c in enumerate(model_preference(job.position(first)))}
         return _simple_hint(view, sampler, job, preference, seed, budget, start,
                             0 if level is None else level)
     weigh = _weigher(view, model)
@@ -767,6 +766,22 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
 FESTA_TRICK, NULL_TRICK, MAX_NULL, FESTA_TRICKS = 25, 75, 3, 13
 
 
+def _festa_options(role: str, seat: Seat, nxt: Seat) -> list[_Option]:
+    """The games a festa host (null, or a trump led by itself or the next seat) or a
+    bidder (the same, null led by either) can name."""
+    if role == "host":
+        opts = [_Option("null", "null", None, nxt)]
+    elif role == "bidder":
+        opts = [_Option("null bidder leads", "null", None, seat),
+                _Option("null next leads", "null", None, nxt)]
+    else:
+        raise InvalidRequestError(f"invalid role {excerpt(role)}: expected 'host' or 'bidder'")
+    for t in Suit:
+        opts.append(_Option(f"{t.name} {role} leads", "festa", t, seat))
+        opts.append(_Option(f"{t.name} next leads", "festa", t, nxt))
+    return opts
+
+
 def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str | None" = None,
                samples: int | None = None, ms: float | None = None, seed: int = 0,
                budget: Budget | None = None, threads: int = 1, solver: Solver | None = None,
@@ -785,20 +800,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
                                                           level, horizon, 10)
     rs = resolve_variant(variant).require("festa")
     seat = Seat.parse(seat)
-    nxt = seat.next(rs.direction)
-    if role == "host":
-        opts = [_Option("null", "null", None, nxt)]
-        for t in Suit:
-            opts.append(_Option(f"{t.name} host leads", "festa", t, seat))
-            opts.append(_Option(f"{t.name} next leads", "festa", t, nxt))
-    elif role == "bidder":
-        opts = [_Option("null bidder leads", "null", None, seat),
-                _Option("null next leads", "null", None, nxt)]
-        for t in Suit:
-            opts.append(_Option(f"{t.name} bidder leads", "festa", t, seat))
-            opts.append(_Option(f"{t.name} next leads", "festa", t, nxt))
-    else:
-        raise InvalidRequestError(f"invalid role {excerpt(role)}: expected 'host' or 'bidder'")
+    opts = _festa_options(role, seat, seat.next(rs.direction))
     results, timeouts = _option_values(rs, seat, hand, opts, [seat], samples, ms, seed, budget,
                                        threads, solver, horizon)
     _need_results(results, timeouts)
