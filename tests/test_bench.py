@@ -4,6 +4,7 @@ pytest-benchmark's JSON and compared with an earlier one, its bad flags refused.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -71,6 +72,12 @@ def test_bench_core_runs_the_same_groups_and_nodes(pinned):
         [(o.name, o.nodes) for o in pinned if o.group == group]
 
 
+def _outside_pytest() -> dict[str, str]:
+    """This environment without the variables pytest and xdist set for their workers,
+    which a pytest run started from a worker would take for its own."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+
+
 def test_make_bench_json_compares_with_kingsolve_bench(tmp_path, capsys):
     # make bench's pytest-benchmark run of a group, read back by kingsolve bench --compare:
     # the same problems, the same nodes
@@ -80,7 +87,7 @@ def test_make_bench_json_compares_with_kingsolve_bench(tmp_path, capsys):
         [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider",
          f"benchmarks/bench_core.py::test_group[{group}]", "--quick",
          "--benchmark-enable", f"--benchmark-json={run}"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120)
+        cwd=ROOT, capture_output=True, text=True, timeout=120, env=_outside_pytest())
     assert pytest_run.returncode == 0, pytest_run.stdout[-2000:]
     assert f"| {group} | 1 | 1 of 1 |" in pytest_run.stdout
     code, out, err = _run(["bench", "--quick", "--group", group, "--compare", str(run)], capsys)

@@ -389,7 +389,7 @@ def test_review_this_hand_opens_the_review(server, browser):
     href = browser.find_element(By.ID, "g-review").get_attribute("href")
     browser.get(href)
     wait_for(browser, lambda d: d.find_element(By.ID, "review-panel").is_displayed(), "the review")
-    assert d_text(browser, "review-title").startswith("Review of russian no-tricks")
+    assert d_text(browser, "review-title").startswith("Review of Russian (32 cards) no tricks")
     rows = browser.find_elements(By.CSS_SELECTOR, "#review-summary tbody tr")
     assert len(rows) == 4
 
