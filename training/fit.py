@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kingsolve.search.value_model import write_model
+from kingsolve.search.value_model import MAGIC, write_model
 
 from .dataset import Examples, digest, examples, read_rows
 
@@ -115,6 +115,18 @@ def fit_arguments(ap: argparse.ArgumentParser, hidden: tuple[int, int], lr: floa
     ap.add_argument("--out", type=Path, required=True)
 
 
+def write_fit(args: argparse.Namespace, argv: list[str] | None, prog: str, features: int,
+              net: "Network", trained: dict, log, magic: bytes = MAGIC) -> None:
+    """Write the fitted network to ``args.out``, its header recording the command, the
+    settings ``fit_arguments`` read and ``trained`` (the data and the held-out figures)."""
+    record = {"command": f"python -m {prog} " + " ".join(argv if argv is not None else sys.argv[1:]),
+              **trained, "seed": args.seed, "epochs": args.epochs, "batch": args.batch,
+              "lr": args.lr, "weight_decay": args.weight_decay}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_model(args.out, features, tuple(args.hidden), net.weights(), record, magic=magic)
+    log(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+
+
 def stopwatch_log():
     """A log to standard error, each line stamped with the seconds since it was made."""
     start = time.perf_counter()
@@ -192,16 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     measured = errors(net.predict(test.x), test)
     log(f"held out: mae {measured['mae_share']:.4f} of the contract's points, "
         f"bias {measured['bias_share']:+.4f}")
-    trained = {
-        "command": "python -m training.fit " + " ".join(argv if argv is not None else sys.argv[1:]),
+    write_fit(args, argv, "training.fit", ex.x.shape[1], net, {
         "data": [p.name for p in args.data], "positions": len(rows), "data_digest": digest(rows),
-        "examples": int(len(train.y)), "seed": args.seed, "epochs": args.epochs,
-        "batch": args.batch, "lr": args.lr, "weight_decay": args.weight_decay,
-        "huber": args.huber, "held_out": measured,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_model(args.out, ex.x.shape[1], tuple(args.hidden), net.weights(), trained)
-    log(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+        "examples": int(len(train.y)), "huber": args.huber, "held_out": measured}, log)
     return 0
 
 

@@ -29,9 +29,8 @@ from kingsolve.game.cards import Card
 from kingsolve.hands.hints import play_preference
 from kingsolve.search import engine
 from kingsolve.search.policy_model import POLICY_MAGIC, card_slot, shown_voids
-from kingsolve.search.value_model import write_model
 
-from .fit import Adam, Network, fit_arguments, minibatches, stopwatch_log
+from .fit import Adam, Network, fit_arguments, minibatches, stopwatch_log, write_fit
 from .policy_games import start_position
 
 SLOTS = 52
@@ -204,18 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     measured = agreement(net, test)
     log(f"held out: the model agrees with the hints on {measured['model']:.3f} of "
         f"{measured['examples']} choices, the simple player on {measured['simple']:.3f}")
-    trained = {
-        "command": "python -m training.policy_fit " + " ".join(
-            argv if argv is not None else sys.argv[1:]),
+    write_fit(args, argv, "training.policy_fit", ex.x.shape[1], net, {
         "data": args.data.name, "games": len(games), "data_digest": digest(games),
-        "examples": int(len(train.y)), "seed": args.seed, "epochs": args.epochs,
-        "batch": args.batch, "lr": args.lr, "weight_decay": args.weight_decay,
-        "held_out": measured,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_model(args.out, ex.x.shape[1], tuple(args.hidden), net.weights(), trained,
-                magic=POLICY_MAGIC)
-    log(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+        "examples": int(len(train.y)), "held_out": measured}, log, magic=POLICY_MAGIC)
     return 0
 
 
