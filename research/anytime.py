@@ -211,18 +211,132 @@ def midpoints(ranges: dict[str, tuple[int, int]]) -> dict[str, float]:
     return {c: (lo + hi) / 2 for c, (lo, hi) in ranges.items()}
 
 
+class Quality:
+    """The scores of one level's positions: each horizon's play-outs, the estimators
+    made from them, the stopped exact search, and the anytime analysis."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+        self.horizons = hs = sorted({min(h, left - 1) for h in HORIZONS})
+        self.est = {h: Score() for h in hs}
+        self.stop = {h: Score() for h in hs}
+        self.simple = Score()
+        self.blend = {h: Score() for h in hs}     # the mean of the horizons up to h
+        self.least = {h: Score() for h in hs}     # the least of the horizons up to h
+        self.clamped = {h: Score() for h in hs}   # held in the stopped search's range
+        self.anytime = {m: Score() for m in ANALYSE_MS}
+        self.exact_only = {m: Score() for m in ANALYSE_MS}  # the same budgets, no estimates
+        self.by_contract: dict[str, dict[int, list[float]]] = \
+            defaultdict(lambda: defaultdict(list))
+
+    def add_horizons(self, pos: Position, exact: dict[str, int], order: list[str]) -> None:
+        rules = pos.variant.name
+        label = f"{rules}/{pos.contract.name}"
+        done: list[dict[str, int]] = []
+        for h in self.horizons:
+            # each run from an empty table: a core keeps its table for a hand's
+            # positions, so a run would read the runs before it
+            forget(pos, Budget())
+            t = time.perf_counter()
+            vals = {str(c): v for c, v in
+                    rollout_values(pos, pos.to_move, h, Budget(nodes=NODES, ms=60_000)).items()}
+            ms = (time.perf_counter() - t) * 1000.0
+            self.by_contract[label][h].append(self.est[h].add(exact, best_of(vals), vals, ms,
+                                                              order, rules))
+            done.append(vals)
+            mixed = {c: mean([d[c] for d in done]) for c in vals}
+            self.blend[h].add(exact, best_of(mixed), mixed, None, order, rules)
+            low = {c: min(d[c] for d in done) for c in vals}
+            self.least[h].add(exact, best_of(low), low, None, order, rules)
+            ranges = stopped_search(pos, ms)
+            mids = midpoints(ranges)
+            self.stop[h].add(exact, best_of(mids), mids, ms, rules=rules)
+            held = {c: min(max(vals[c], ranges[c][0]), ranges[c][1]) for c in vals}
+            self.clamped[h].add(exact, best_of(held), held, None, order, rules)
+
+    def add_analyses(self, pos: Position, exact: dict[str, int], order: list[str]) -> None:
+        rules = pos.variant.name
+        self.simple.add(exact, [order[0]])
+        for m in ANALYSE_MS:
+            forget(pos, Budget())
+            a = analyse(pos, seats=[pos.to_move], budget=Budget(nodes=NODES, ms=m))
+            vals = {str(c): v for c, v in a.card_estimates.items()}
+            chosen = [str(c) for c in a.best] or best_of(vals)
+            self.anytime[m].add(exact, chosen, vals, a.ms, rules=rules)
+            self.anytime[m].solved += a.solved
+            ranges = stopped_search(pos, m)
+            mids = midpoints(ranges)
+            self.exact_only[m].add(exact, best_of(mids), mids, rules=rules)
+            self.exact_only[m].solved += all(lo == hi for lo, hi in ranges.values())
+
+    def print_horizons(self) -> None:
+        print("| horizon | estimate ms p50 / p95 | best card | decisive | MAE | bias "
+              "| stopped search: best card | decisive | MAE |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for h in self.horizons:
+            e, s = self.est[h], self.stop[h]
+            print(f"| {h} | {pct(e.ms, .5):.0f} / {pct(e.ms, .95):.0f} "
+                  f"| {100 * mean(e.hits):.1f}% | {100 * mean(e.decisive):.1f}% "
+                  f"| {mae(e.errors):.2f} | {mean(e.errors):+.2f} | {100 * mean(s.hits):.1f}% "
+                  f"| {100 * mean(s.decisive):.1f}% | {mae(s.errors):.2f} |")
+
+    def print_baselines(self, n: int) -> None:
+        print("\n| baseline | best card | decisive | MAE | solved |")
+        print("|---|---|---|---|---|")
+        print(f"| simple player's card | {100 * mean(self.simple.hits):.1f}% "
+              f"| {100 * mean(self.simple.decisive):.1f}% | - | - |")
+        for m in ANALYSE_MS:
+            a = self.anytime[m]
+            print(f"| analyse {m} ms | {100 * mean(a.hits):.1f}% "
+                  f"| {100 * mean(a.decisive):.1f}% | {mae(a.errors):.2f} "
+                  f"| {a.solved} of {n} |")
+        for m in ANALYSE_MS:
+            a = self.exact_only[m]
+            print(f"| exact search alone {m} ms (midpoints) | {100 * mean(a.hits):.1f}% "
+                  f"| {100 * mean(a.decisive):.1f}% | {mae(a.errors):.2f} | {a.solved} of {n} |")
+
+    def print_estimators(self) -> None:
+        print(f"\nOther estimators from the same play-outs ({self.left} tricks left): ties "
+              f"broken by the simple player's order; the mean and the least of each card's "
+              f"values at the horizons up to h; the estimate held in the range the stopped "
+              f"search proved (twice the time: the analysis's way, both at once)\n")
+        print("| horizon | estimate, ties by simple player: best card | decisive "
+              "| mean of horizons: best card | decisive | MAE "
+              "| least of horizons: best card | decisive | MAE "
+              "| held in the range: best card | decisive | MAE |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for h in self.horizons:
+            e, b, lw, hd = self.est[h], self.blend[h], self.least[h], self.clamped[h]
+            print(f"| {h} | {100 * mean(e.first):.1f}% | {100 * mean(e.first_decisive):.1f}% "
+                  f"| {100 * mean(b.hits):.1f}% | {100 * mean(b.decisive):.1f}% "
+                  f"| {mae(b.errors):.2f} | {100 * mean(lw.hits):.1f}% "
+                  f"| {100 * mean(lw.decisive):.1f}% | {mae(lw.errors):.2f} "
+                  f"| {100 * mean(hd.hits):.1f}% | {100 * mean(hd.decisive):.1f}% "
+                  f"| {mae(hd.errors):.2f} |")
+
+    def print_breakdowns(self) -> None:
+        hs, est = self.horizons, self.est
+        print(f"\nMAE by rule set ({self.left} tricks left; rule sets score on different "
+              f"scales):\n")
+        print("| rule set | " + " | ".join(f"h{h}" for h in hs)
+              + " | stopped at h" + str(hs[-1]) + "'s time | analyse 1000 ms |")
+        print("|---|" + "---|" * (len(hs) + 2))
+        for rules in sorted(est[hs[0]].by_rules):
+            print(f"| {rules} | " + " | ".join(f"{mae(est[h].by_rules[rules]):.2f}" for h in hs)
+                  + f" | {mae(self.stop[hs[-1]].by_rules[rules]):.2f}"
+                  + f" | {mae(self.anytime[ANALYSE_MS[-1]].by_rules[rules]):.2f} |")
+        print(f"\nBest card by contract ({self.left} tricks left), per horizon:\n")
+        print("| contract | n | " + " | ".join(f"h{h}" for h in hs) + " |")
+        print("|---|---|" + "---|" * len(hs))
+        for label in sorted(self.by_contract):
+            row = self.by_contract[label]
+            print(f"| {label} | {len(row[hs[0]])} | "
+                  + " | ".join(f"{100 * mean(row[h]):.0f}%" for h in hs) + " |")
+
+
 def measure_quality(args, contracts, cache: ExactCache) -> None:
     for left in args.levels:
-        horizons = sorted({min(h, left - 1) for h in HORIZONS})
-        est = {h: Score() for h in horizons}
-        stop = {h: Score() for h in horizons}
-        simple = Score()
-        blend = {h: Score() for h in horizons}     # the mean of the horizons up to h
-        least = {h: Score() for h in horizons}     # the least of the horizons up to h
-        clamped = {h: Score() for h in horizons}   # held in the stopped search's range
-        anytime = {m: Score() for m in ANALYSE_MS}
-        exact_only = {m: Score() for m in ANALYSE_MS}  # the same budgets, no estimates
-        by_contract: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+        q = Quality(left)
         skipped = 0
         t0 = time.perf_counter()
         for i in range(args.positions):
@@ -231,108 +345,23 @@ def measure_quality(args, contracts, cache: ExactCache) -> None:
             if exact is None:
                 skipped += 1
                 continue
-            mover = pos.to_move
-            rules = pos.variant.name
-            label = f"{rules}/{pos.contract.name}"
             order = [str(c) for c in play_preference(pos)]
-            done: list[dict[str, int]] = []
-            for h in horizons:
-                # each run from an empty table: a core keeps its table for a hand's
-                # positions, so a run would read the runs before it
-                forget(pos, Budget())
-                t = time.perf_counter()
-                vals = {str(c): v for c, v in
-                        rollout_values(pos, mover, h, Budget(nodes=NODES, ms=60_000)).items()}
-                ms = (time.perf_counter() - t) * 1000.0
-                by_contract[label][h].append(est[h].add(exact, best_of(vals), vals, ms, order,
-                                                        rules))
-                done.append(vals)
-                mixed = {c: mean([d[c] for d in done]) for c in vals}
-                blend[h].add(exact, best_of(mixed), mixed, None, order, rules)
-                low = {c: min(d[c] for d in done) for c in vals}
-                least[h].add(exact, best_of(low), low, None, order, rules)
-                ranges = stopped_search(pos, ms)
-                mids = midpoints(ranges)
-                stop[h].add(exact, best_of(mids), mids, ms, rules=rules)
-                held = {c: min(max(vals[c], ranges[c][0]), ranges[c][1]) for c in vals}
-                clamped[h].add(exact, best_of(held), held, None, order, rules)
-            simple.add(exact, [order[0]])
-            for m in ANALYSE_MS:
-                forget(pos, Budget())
-                a = analyse(pos, seats=[mover], budget=Budget(nodes=NODES, ms=m))
-                vals = {str(c): v for c, v in a.card_estimates.items()}
-                chosen = [str(c) for c in a.best] or best_of(vals)
-                anytime[m].add(exact, chosen, vals, a.ms, rules=rules)
-                anytime[m].solved += a.solved
-                ranges = stopped_search(pos, m)
-                mids = midpoints(ranges)
-                exact_only[m].add(exact, best_of(mids), mids, rules=rules)
-                exact_only[m].solved += all(lo == hi for lo, hi in ranges.values())
+            q.add_horizons(pos, exact, order)
+            q.add_analyses(pos, exact, order)
             if args.verbose:
-                print(f"  {left} left #{i} {label}: "
-                      + " ".join(f"h{h} {est[h].hits[-1]:.2f}" for h in horizons),
+                print(f"  {left} left #{i} {pos.variant.name}/{pos.contract.name}: "
+                      + " ".join(f"h{h} {q.est[h].hits[-1]:.2f}" for h in q.horizons),
                       file=sys.stderr, flush=True)
         n = args.positions - skipped
         print(f"\n### Quality at {left} tricks left: {n} positions exact within "
-              f"{args.exact_ms:g} ms ({skipped} skipped), {len(est[horizons[0]].decisive)} "
+              f"{args.exact_ms:g} ms ({skipped} skipped), {len(q.est[q.horizons[0]].decisive)} "
               f"decisive; {time.perf_counter() - t0:.0f} s\n")
         if not n:
             continue
-        print("| horizon | estimate ms p50 / p95 | best card | decisive | MAE | bias "
-              "| stopped search: best card | decisive | MAE |")
-        print("|---|---|---|---|---|---|---|---|---|")
-        for h in horizons:
-            e, s = est[h], stop[h]
-            print(f"| {h} | {pct(e.ms, .5):.0f} / {pct(e.ms, .95):.0f} "
-                  f"| {100 * mean(e.hits):.1f}% | {100 * mean(e.decisive):.1f}% "
-                  f"| {mae(e.errors):.2f} | {mean(e.errors):+.2f} | {100 * mean(s.hits):.1f}% "
-                  f"| {100 * mean(s.decisive):.1f}% | {mae(s.errors):.2f} |")
-        print("\n| baseline | best card | decisive | MAE | solved |")
-        print("|---|---|---|---|---|")
-        print(f"| simple player's card | {100 * mean(simple.hits):.1f}% "
-              f"| {100 * mean(simple.decisive):.1f}% | - | - |")
-        for m in ANALYSE_MS:
-            a = anytime[m]
-            print(f"| analyse {m} ms | {100 * mean(a.hits):.1f}% "
-                  f"| {100 * mean(a.decisive):.1f}% | {mae(a.errors):.2f} "
-                  f"| {a.solved} of {n} |")
-        for m in ANALYSE_MS:
-            a = exact_only[m]
-            print(f"| exact search alone {m} ms (midpoints) | {100 * mean(a.hits):.1f}% "
-                  f"| {100 * mean(a.decisive):.1f}% | {mae(a.errors):.2f} | {a.solved} of {n} |")
-        print(f"\nOther estimators from the same play-outs ({left} tricks left): ties broken "
-              f"by the simple player's order; the mean and the least of each card's values at the "
-              f"horizons up to h; the estimate held in the range the stopped search proved "
-              f"(twice the time: the analysis's way, both at once)\n")
-        print("| horizon | estimate, ties by simple player: best card | decisive "
-              "| mean of horizons: best card | decisive | MAE "
-              "| least of horizons: best card | decisive | MAE "
-              "| held in the range: best card | decisive | MAE |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-        for h in horizons:
-            e, b, lw, hd = est[h], blend[h], least[h], clamped[h]
-            print(f"| {h} | {100 * mean(e.first):.1f}% | {100 * mean(e.first_decisive):.1f}% "
-                  f"| {100 * mean(b.hits):.1f}% | {100 * mean(b.decisive):.1f}% "
-                  f"| {mae(b.errors):.2f} | {100 * mean(lw.hits):.1f}% "
-                  f"| {100 * mean(lw.decisive):.1f}% | {mae(lw.errors):.2f} "
-                  f"| {100 * mean(hd.hits):.1f}% | {100 * mean(hd.decisive):.1f}% "
-                  f"| {mae(hd.errors):.2f} |")
-        print(f"\nMAE by rule set ({left} tricks left; rule sets score on different scales):\n")
-        print("| rule set | " + " | ".join(f"h{h}" for h in horizons)
-              + " | stopped at h" + str(horizons[-1]) + "'s time | analyse 1000 ms |")
-        print("|---|" + "---|" * (len(horizons) + 2))
-        for rules in sorted(est[horizons[0]].by_rules):
-            print(f"| {rules} | " + " | ".join(f"{mae(est[h].by_rules[rules]):.2f}"
-                                               for h in horizons)
-                  + f" | {mae(stop[horizons[-1]].by_rules[rules]):.2f}"
-                  + f" | {mae(anytime[ANALYSE_MS[-1]].by_rules[rules]):.2f} |")
-        print(f"\nBest card by contract ({left} tricks left), per horizon:\n")
-        print("| contract | n | " + " | ".join(f"h{h}" for h in horizons) + " |")
-        print("|---|---|" + "---|" * len(horizons))
-        for label in sorted(by_contract):
-            row = by_contract[label]
-            print(f"| {label} | {len(row[horizons[0]])} | "
-                  + " | ".join(f"{100 * mean(row[h]):.0f}%" for h in horizons) + " |")
+        q.print_horizons()
+        q.print_baselines(n)
+        q.print_estimators()
+        q.print_breakdowns()
 
 
 def measure_time(args, contracts) -> None:

@@ -165,17 +165,31 @@ def side_value_pair(pos: Position, board, unrelated, budget: Budget, repeat: int
     pairs.add(secs, dds, nodes, trick_nodes, solved._data.nodes, ok)
 
 
+def unrelated(pos: Position) -> Position:
+    """Another deal of ``pos``'s contract with as many cards played (first legal cards;
+    a contract that can end early, such as the king of hearts, may end first)."""
+    for seed in range(10**6, 10**6 + 20):
+        other = Position(pos.variant, pos.contract, Deal.random(seed), leader=pos.leader,
+                         doubles=pos.doubles, trump=pos.trump)
+        while len(other.record) < len(pos.record) and not other.complete:
+            other.play(other.legal_cards()[0])
+        if len(other.record) == len(pos.record):
+            break
+    return other
+
+
 def forget(pos: Position, budget: Budget) -> None:
     """Makes the next core leased for ``pos`` start with an empty table, as DDS after
     ``unrelated_board()``: idle cores keep their tables for the positions of one
     hand, so each idle core of the table size ``pos`` takes is loaded with another
     deal with as many cards (a new table epoch), and a core is kept (a fresh one would
-    charge its table's first page touches to the timed run)."""
-    other = Position(pos.variant, pos.contract, Deal.random(10**6), leader=pos.leader,
-                     doubles=pos.doubles, trump=pos.trump)
-    while len(other.record) < len(pos.record) and not other.complete:
-        other.play(other.legal_cards()[0])
+    charge its table's first page touches to the timed run). When no other deal
+    reaches as many cards, the idle cores are dropped instead."""
     mb = engine.table_mb(pos, budget)
+    other = unrelated(pos)
+    if engine.table_mb(other, budget) != mb:
+        engine.idle_cores.clear()
+        return
     with ExitStack() as held:
         held.enter_context(engine.leased_core(other, budget))
         while mb in engine.idle_cores.sizes():
