@@ -583,73 +583,14 @@
       ? document.activeElement.dataset.card : null;
     const legal = state.legal;
     const answer = legal ? state.answers.get(key(state.play)) : null;
-    const played = new Set(state.play);
-    const legalSet = new Set(legal && !legal.complete ? legal.legal : []);
     const shown = answer ? Object.keys(answer.card_bounds).map((c) => cardValue(answer, c))
       .filter((v) => v && v.estimate !== undefined).map((v) => v.estimate) : [];
-    const lo = Math.min(...shown), hi = Math.max(...shown);
-    const next = reviewed(state.play.length);
-
-    for (const seat of SEATS) {
-      const box = $(`seat-${seat}`);
-      const hand = state.hands ? state.hands[seat] : undefined;
-      const onMove = legal && legal.to_move === seat && !legal.complete;
-      box.classList.toggle("on-move", Boolean(onMove));
-      box.classList.toggle("out", hand === null);
-      const head = el("div", { class: "seat-head" }, el("span", { text: seatName(seat) + (onMove ? " \u25cf" : "") }));
-      const bounds = answer && answer.bounds[seat];
-      const side = state.doubles ? SIDE[seat] : null;
-      if (side && SIDE_SEAT[seat] !== seat) {
-        head.append(el("span", { class: "value", text: t("board.seat.with", { side, seat: seatName(SIDE_SEAT[seat]) }) }));
-      } else if (bounds && bounds[0] === bounds[1]) {
-        head.append(el("span", side
-          ? { class: "value", title: t("board.value.side-title", { side }), text: `${side} ${num(bounds[0])}` }
-          : { class: "value", title: t("board.value.seat-title"), text: t("board.value.guarantees", { value: num(bounds[0]) }) }));
-      } else if (bounds) {
-        const est = answer.estimates[seat];
-        head.append(el("span", { class: "value estimate",
-          title: t(`board.value.${est === undefined ? "proved" : "estimate"}-title${side ? "-side" : ""}`,
-                   { side, estimate: num(est), lo: num(bounds[0]), hi: num(bounds[1]) }),
-          text: `${side ? `${side} ` : ""}${est !== undefined ? `\u2248${num(est)} ` : ""}(${range(...bounds)})` }));
-      }
-      box.replaceChildren(head);
-      box.setAttribute("aria-label", t(onMove ? "board.seat.hand-on-move" : "board.seat.hand", { seat: seatName(seat) }));
-      if (hand === null) { box.append(el("p", { class: "seat-note", text: t("board.seat.out") })); continue; }
-      if (!hand) continue;
-      for (const suit of SUITS) {
-        const strip = el("div", { class: "suit-cards" });
-        const row = el("div", { class: "suit-row" },
-          el("span", { class: `suit-sym s-${suit}`, text: SYMBOL[suit], "aria-hidden": "true" }), strip);
-        const cards = hand.filter((c) => c[0] === suit && !played.has(c))
-          .sort((a, b) => RANKS.indexOf(a[1]) - RANKS.indexOf(b[1]));
-        for (const card of cards) {
-          const isLegal = onMove && legalSet.has(card);
-          const v = isLegal ? cardValue(answer, card) : null;
-          const recorded = onMove && next && next.card === card ? next : null;
-          const b = el("button", {
-            type: "button", class: `card s-${suit}`, "data-card": card, disabled: !isLegal,
-            "aria-label": [spoken(card), v ? spokenValue(v) : null, recorded ? recordedText(recorded) : null]
-              .filter(Boolean).join(", "),
-          }, el("span", { class: "rank", text: rankText(card[1]) }));
-          if (recorded) markReviewed(b, recorded);
-          if (isLegal) {
-            b.classList.add("legal");
-            b.addEventListener("click", () => onCardClick(card));
-            if (v && v.estimate !== undefined) {
-              b.classList.add("valued", v.exact ? "exact" : "estimate");
-              b.classList.toggle("worse", v.worse);
-              b.classList.toggle("equal", (answer.equal || []).some((g) => g.includes(card)));
-              b.style.background = valueColour(v.estimate, lo, hi, v.exact);
-              b.append(el("span", { class: "val", text: v.exact ? num(v.estimate) : `\u2248${num(v.estimate)}` }));
-              if (!v.exact) b.append(el("span", { class: "range", text: range(v.lo, v.hi) }));
-              if (answer.best.includes(card)) b.classList.add("best");
-            }
-          }
-          strip.append(b);
-        }
-        box.append(row);
-      }
-    }
+    const view = {
+      legal, answer, played: new Set(state.play),
+      legalSet: new Set(legal && !legal.complete ? legal.legal : []),
+      lo: Math.min(...shown), hi: Math.max(...shown), next: reviewed(state.play.length),
+    };
+    for (const seat of SEATS) renderSeat(seat, view);
     fitSuits();
     renderTip();
     renderCentre();
@@ -665,6 +606,75 @@
       const target = document.querySelector(".card.best:not(:disabled)") || document.querySelector(".card:not(:disabled)");
       if (target) target.focus();
     }
+  }
+
+  // One seat's box: its name and value, then its cards suit by suit.
+  function renderSeat(seat, view) {
+    const box = $(`seat-${seat}`);
+    const hand = state.hands ? state.hands[seat] : undefined;
+    const onMove = Boolean(view.legal && view.legal.to_move === seat && !view.legal.complete);
+    box.classList.toggle("on-move", onMove);
+    box.classList.toggle("out", hand === null);
+    box.replaceChildren(seatHead(seat, view.answer, onMove));
+    box.setAttribute("aria-label", t(onMove ? "board.seat.hand-on-move" : "board.seat.hand", { seat: seatName(seat) }));
+    if (hand === null) { box.append(el("p", { class: "seat-note", text: t("board.seat.out") })); return; }
+    if (!hand) return;
+    for (const suit of SUITS) {
+      const strip = el("div", { class: "suit-cards" });
+      const cards = hand.filter((c) => c[0] === suit && !view.played.has(c))
+        .sort((a, b) => RANKS.indexOf(a[1]) - RANKS.indexOf(b[1]));
+      for (const card of cards) strip.append(cardButton(card, onMove, view));
+      box.append(el("div", { class: "suit-row" },
+        el("span", { class: `suit-sym s-${suit}`, text: SYMBOL[suit], "aria-hidden": "true" }), strip));
+    }
+  }
+
+  // A seat's name with its value: exact, or an estimate in its proved range (its side's in doubles).
+  function seatHead(seat, answer, onMove) {
+    const head = el("div", { class: "seat-head" }, el("span", { text: seatName(seat) + (onMove ? " \u25cf" : "") }));
+    const bounds = answer && answer.bounds[seat];
+    const side = state.doubles ? SIDE[seat] : null;
+    if (side && SIDE_SEAT[seat] !== seat) {
+      head.append(el("span", { class: "value", text: t("board.seat.with", { side, seat: seatName(SIDE_SEAT[seat]) }) }));
+    } else if (bounds && bounds[0] === bounds[1]) {
+      head.append(el("span", side
+        ? { class: "value", title: t("board.value.side-title", { side }), text: `${side} ${num(bounds[0])}` }
+        : { class: "value", title: t("board.value.seat-title"), text: t("board.value.guarantees", { value: num(bounds[0]) }) }));
+    } else if (bounds) {
+      const est = answer.estimates[seat];
+      head.append(el("span", { class: "value estimate",
+        title: t(`board.value.${est === undefined ? "proved" : "estimate"}-title${side ? "-side" : ""}`,
+                 { side, estimate: num(est), lo: num(bounds[0]), hi: num(bounds[1]) }),
+        text: `${side ? `${side} ` : ""}${est !== undefined ? `\u2248${num(est)} ` : ""}(${range(...bounds)})` }));
+    }
+    return head;
+  }
+
+  // A card of a hand: playable when legal, with its value, range and marks from the analysis.
+  function cardButton(card, onMove, view) {
+    const { answer, next } = view;
+    const isLegal = onMove && view.legalSet.has(card);
+    const v = isLegal ? cardValue(answer, card) : null;
+    const recorded = onMove && next && next.card === card ? next : null;
+    const b = el("button", {
+      type: "button", class: `card s-${card[0]}`, "data-card": card, disabled: !isLegal,
+      "aria-label": [spoken(card), v ? spokenValue(v) : null, recorded ? recordedText(recorded) : null]
+        .filter(Boolean).join(", "),
+    }, el("span", { class: "rank", text: rankText(card[1]) }));
+    if (recorded) markReviewed(b, recorded);
+    if (!isLegal) return b;
+    b.classList.add("legal");
+    b.addEventListener("click", () => onCardClick(card));
+    if (v && v.estimate !== undefined) {
+      b.classList.add("valued", v.exact ? "exact" : "estimate");
+      b.classList.toggle("worse", v.worse);
+      b.classList.toggle("equal", (answer.equal || []).some((g) => g.includes(card)));
+      b.style.background = valueColour(v.estimate, view.lo, view.hi, v.exact);
+      b.append(el("span", { class: "val", text: v.exact ? num(v.estimate) : `\u2248${num(v.estimate)}` }));
+      if (!v.exact) b.append(el("span", { class: "range", text: range(v.lo, v.hi) }));
+      if (answer.best.includes(card)) b.classList.add("best");
+    }
+    return b;
   }
 
   // A suit keeps to one line beside its symbol. When its cards are wider than the seat,
