@@ -161,8 +161,7 @@ cdef inline int start_bounds(Search* c, int alpha, int beta, Node* nd, int* valu
             rel[0] = 0
             return 1
     if c.wide:
-        nd.wlen = len_key(st)
-        pos_seqs(c, nd.ps)
+        nd.wlen = pos_seqs(c, nd.ps)
         wb = wide_bucket(c, nd.wlen, nd.ps[0] & 0xFFF)
         __builtin_prefetch(wb)
         __builtin_prefetch(<char*>wb + 64)

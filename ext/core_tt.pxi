@@ -58,18 +58,31 @@ cdef int patterns_reset(Search* c, uint64_t* owners) noexcept nogil:
     for s in range(4):
         c.pid[s * 32768] = 0
         c.seqtab[s * 8192] = 0
+        memset(&c.lanes[s * 8192], 0, sizeof(LaneInfo))
+        c.lanes[s * 8192].top = -1
     w.complete = 0
     return 0
 
 
+cdef inline void lane_grow(LaneInfo* info, int s, int seat, int r) noexcept nogil:
+    # `info` of a holding with a card of rank r, above all its cards, added for seat
+    info.lens += (<uint64_t>1) << (4 * (15 - 4 * seat - s))
+    info.n[seat] += 1
+    info.run = (info.run if info.top == seat else 0) | ((<uint16_t>1) << r)
+    info.top = <int8_t>seat
+
+
 cdef uint16_t pattern_fill(Search* c, int s, uint32_t lane) noexcept nogil:
     # The pattern id of suit s's holding `lane` (rank bits), made and kept with its
-    # sequence (seqtab) and those of its lower parts: from the lowest card up, each
-    # part is the one before plus a card above it all, so its id is the interned pair
-    # (that card's owner and class, the id before), as for a holding high card first.
+    # sequence (seqtab), what it says (lanes) and those of its lower parts: from the
+    # lowest card up, each part is the one before plus a card above it all, so its
+    # id is the interned pair (that card's owner and class, the id before), as for a
+    # holding high card first.
     cdef PatternScratch* w = c.patterns
     cdef uint16_t* pid = c.pid + s * 32768
     cdef uint64_t* seqtab = c.seqtab + s * 8192
+    cdef LaneInfo* lanes = c.lanes + s * 8192
+    cdef LaneInfo info = lanes[0]
     cdef uint32_t part = 0, todo = lane, gen = w.gen[s]
     cdef uint64_t seq = 0
     cdef int r, k, b, id = 0
@@ -80,6 +93,7 @@ cdef uint16_t pattern_fill(Search* c, int s, uint32_t lane) noexcept nogil:
         if pid[part] != 0xFFFF:
             id = pid[part]
             seq = seqtab[part >> 2]
+            info = lanes[part >> 2]
             continue
         b = 16 * s + r
         k = w.row[b] + id
@@ -90,6 +104,8 @@ cdef uint16_t pattern_fill(Search* c, int s, uint32_t lane) noexcept nogil:
         id = w.intern[k]
         seq = w.top[b] | (seq >> 4)
         seqtab[part >> 2] = seq
+        lane_grow(&info, s, <int>(w.top[b] >> 62), r)
+        lanes[part >> 2] = info
         pid[part] = <uint16_t>id
     return <uint16_t>id
 
@@ -302,16 +318,6 @@ cdef inline int decode_move(State* st, int code) noexcept nogil:
 # A bucket of WIDE_SLOTS holds the entries of one hash of (lengths, leader, maximiser set);
 # a probe compares each entry's sequences under its own mask of top cards.
 
-cdef inline uint64_t len_key(State* st) noexcept nogil:
-    cdef uint64_t k = 0, h
-    cdef int seat, s
-    for seat in range(4):
-        h = st.hands[seat]
-        for s in range(4):
-            k = (k << 4) | <uint64_t>popcount(h & lane_of(s))
-    return k
-
-
 cdef inline uint64_t top_mask(int k) noexcept nogil:
     # the top k cards of a sequence (k <= 15: no shift by 64, no branch)
     return ~((~(<uint64_t>0)) >> (4 * k))
@@ -323,15 +329,20 @@ for _k in range(16):
     TOP_MASKS[_k] = top_mask(_k)
 
 
-cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
-    cdef uint64_t held = in_hands(&c.st)
+cdef inline uint64_t pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
+    # The wide table's owner-and-class sequence of each suit in ps, with the leader,
+    # maximiser set and epoch; returns the hand lengths (4 bits per seat and suit,
+    # seat-major), read from the holdings' LaneInfo rather than counted.
+    cdef uint64_t held = in_hands(&c.st), lens = 0
     cdef int s
     cdef uint32_t lane
     for s in range(4):
         lane = suit_lane(held, s)
         pid_of(c, s, lane)              # makes the holding's sequence if not yet made
         ps[s] = c.seqtab[s * 8192 + (lane >> 2)]
+        lens |= c.lanes[s * 8192 + (lane >> 2)].lens
     ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.keymask << 2) | <uint64_t>c.st.to_move
+    return lens
 
 
 cdef inline uint64_t wide_hash(uint64_t len, uint64_t tag) noexcept nogil:
