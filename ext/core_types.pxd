@@ -75,18 +75,6 @@ cdef struct State:
                              # are read here rather than searched for in the hands
 
 
-cdef struct LaneInfo:
-    # What one suit's holding (its cards in hands, as a lane of rank bits) says, made
-    # with the holding's pattern (pattern_fill) and read where a rule would count it:
-    # a card in hands is always its holder's at load, so a holding fixes its holders.
-    uint64_t lens            # each seat's length in the suit, at its place in the wide
-                             # table's key of hand lengths (4 bits per seat and suit)
-    uint16_t run             # rank bits: the top card's holder's cards above every other
-                             # hand's card of the suit (0 for an empty suit)
-    int8_t top               # the seat holding the top card (-1 for an empty suit)
-    uint8_t n[4]             # each seat's length in the suit
-
-
 cdef struct TTEntry:
     uint64_t key             # exact key: suit pattern ids, leader, maximiser set (0 = empty);
                              # in the table, xor the entry's second word (the fields below)
@@ -220,7 +208,10 @@ cdef struct Search:
     uint64_t epoch           # 1..31, in every key: a load starts a new epoch instead of clearing
     uint16_t* pid            # pattern id of each suit lane: pid[suit * 32768 + lane]
     uint64_t* seqtab         # owner-and-class sequence of each suit lane: seqtab[suit * 8192 + lane >> 2]
-    LaneInfo* lanes          # what each suit lane says (lengths, top holder): as seqtab
+    uint64_t* lenstab        # each seat's length in each suit lane, at its place in the wide
+                             # table's key of hand lengths (4 bits per seat and suit): as
+                             # seqtab, made with the lane's pattern (a card in hands is its
+                             # holder's at load, so a lane fixes its holders)
     PatternScratch* patterns # how pid and seqtab are filled as holdings are met
     int seq_ok               # 1 when every class id fits the sequences' 2 bits
     int wide                 # 1 when the table holds WideEntry buckets (the tracked searches)

@@ -52,7 +52,7 @@ KS_PARTS = {
     "quick tricks within a trick": "follow_bounds follow_quick",
     "tables": "wide_match wide_probe wide_store wide_hash wide_bucket wide_bucket_of wide_fp "
               "wide_fp_tops keeps_tops "
-              "lane_grow pos_seqs top_of top_mask reach_pack kpack_cards tt_key tt_bucket "
+              "top_of top_mask reach_pack kpack_cards tt_key tt_bucket "
               "tt_probe tt_store tt_read tt_write scramble encode_move decode_move entry_cards "
               "pid_of suit_lane pattern_fill patterns_complete",
     "move generation and ordering": "gen_moves legal_moves lead_suit order_moves lead_scores "
