@@ -73,17 +73,23 @@ cdef inline uint64_t whole_lanes(uint64_t cards) noexcept nogil:
     return f - (f >> 15)
 
 
+cdef inline uint64_t lead_barred(Rules* R, State* st) noexcept nogil:
+    # the lanes of the suits a restricted lead keeps from the quick rules' leads
+    cdef uint64_t out = 0
+    if R.lead_suit >= 0 and R.lead_mode != 0:
+        out |= lane_of(R.lead_suit)
+    if R.trump >= 0 and R.trump_lead_restricted and not (st.broken & lane_of(R.trump)):
+        out |= lane_of(R.trump)
+    return out
+
+
 cdef inline void lead_tops(Search* c, int hand, uint64_t mine, uint64_t* tops) noexcept nogil:
     # Per suit s, in tops[s]: the cards of `mine` (cards of `hand`) in s above every
     # other hand's card of s; all of them when no other hand holds s; none when s
     # may not be led.
-    cdef Rules* R = &c.R
-    cdef uint64_t win = above_others(mine, in_hands(&c.st) & ~c.st.hands[hand])
+    cdef uint64_t win = above_others(mine, in_hands(&c.st) & ~c.st.hands[hand]) \
+        & ~lead_barred(&c.R, &c.st)
     cdef int s
-    if R.lead_suit >= 0 and R.lead_mode != 0:
-        win &= ~lane_of(R.lead_suit)
-    if R.trump >= 0 and R.trump_lead_restricted and not (c.st.broken & lane_of(R.trump)):
-        win &= ~lane_of(R.trump)
     for s in range(4):
         tops[s] = win & lane_of(s)
 
@@ -277,7 +283,7 @@ cdef int partner_winner(Search* c, uint64_t* rel) noexcept nogil:
     cdef State* st = &c.st
     cdef int L = st.to_move
     cdef uint64_t mine = st.hands[L]
-    cdef uint64_t o_lane, top, team_cards = 0, opp_cards = 0, r
+    cdef uint64_t top, team_cards = 0, opp_cards = 0, r, cand
     cdef int s, o, n, team, ok, hp = 0, k = 0
     team = (c.maxmask >> L) & 1
     for o in range(4):
@@ -285,17 +291,14 @@ cdef int partner_winner(Search* c, uint64_t* rel) noexcept nogil:
             team_cards |= st.hands[o]
         else:
             opp_cards |= st.hands[o]
+    # the suits the leader may lead and holds where a partner's best card beats
+    # every opponent's
+    cand = whole_lanes(above_others(team_cards & ~mine, opp_cards)) & whole_lanes(mine) \
+        & ~lead_barred(R, st)
     for s in range(4):
-        if s == R.lead_suit and R.lead_mode != 0:
+        if not (cand & lane_of(s)):
             continue
-        if s == R.trump and R.trump_lead_restricted and not (st.broken & lane_of(s)):
-            continue
-        if not (mine & lane_of(s)):
-            continue
-        o_lane = opp_cards & lane_of(s)
         top = team_cards & ~mine & lane_of(s)
-        if not top or (o_lane and high_bit(top) < high_bit(o_lane)):
-            continue
         ok = 1
         if R.trump >= 0 and s != R.trump:
             for o in range(4):

@@ -46,7 +46,7 @@ KS_PARTS = {
     "driver": "search search_moves count_node now_s start_bounds decides sure_gain gain_on "
               "bound_lo bound_hi store_node mtd narrow trick_rel entry_bounds wide_bounds "
               "lone_endgame last_trick busy_slot",
-    "quick rules at trick starts": "quick_bounds quick_tricks lead_tops above_others whole_lanes suit_run longest_other "
+    "quick rules at trick starts": "quick_bounds quick_tricks lead_tops lead_barred above_others whole_lanes suit_run longest_other "
               "cash_count cash_reach partner_cash split_suit split_more partner_winner "
               "cash_counts all_barred lead_lost later_tricks",
     "quick tricks within a trick": "follow_bounds follow_quick",
