@@ -270,10 +270,12 @@ cdef class Core:
         self.c.tt = <TTEntry*>calloc(nbuckets * 4, sizeof(TTEntry))
         self.c.pid = <uint16_t*>malloc(4 * 32768 * sizeof(uint16_t))
         self.c.seqtab = <uint64_t*>malloc(4 * 8192 * sizeof(uint64_t))
+        self.c.lenstab = <uint64_t*>malloc(4 * 8192 * sizeof(uint64_t))
         self.c.safe_memo = <uint8_t*>calloc(4 * 16 * 4 * 8192, 1)
         self.c.lead_memo = <uint64_t*>calloc(65536, sizeof(uint64_t))
         self.c.patterns = <PatternScratch*>calloc(1, sizeof(PatternScratch))
         if self.c.tt == NULL or self.c.pid == NULL or self.c.seqtab == NULL \
+                or self.c.lenstab == NULL \
                 or self.c.safe_memo == NULL or self.c.lead_memo == NULL or self.c.patterns == NULL:
             raise MemoryError("cannot allocate the transposition table")
         self.c.tt_bytes = nbuckets * 4 * sizeof(TTEntry)
@@ -293,6 +295,7 @@ cdef class Core:
         free(self.c.tt)
         free(self.c.pid)
         free(self.c.seqtab)
+        free(self.c.lenstab)
         free(self.c.safe_memo)
         free(self.c.lead_memo)
         if self.c.patterns != NULL:

@@ -53,22 +53,45 @@ cdef int last_trick(Search* c, uint64_t* rel) noexcept nogil:
     return pts if (c.maxmask >> w) & 1 else 0
 
 
+cdef inline uint64_t above_others(uint64_t mine, uint64_t others) noexcept nogil:
+    # The cards of `mine` above every card of `others` of their suit, the four suits
+    # at once: `others` smeared down within each 16-bit lane (the bits a shift
+    # carries from the lane above are masked off), then cleared from `mine`.
+    cdef uint64_t x = others
+    x |= (x >> 1) & <uint64_t>0x7FFF7FFF7FFF7FFF
+    x |= (x >> 2) & <uint64_t>0x3FFF3FFF3FFF3FFF
+    x |= (x >> 4) & <uint64_t>0x0FFF0FFF0FFF0FFF
+    x |= (x >> 8) & <uint64_t>0x00FF00FF00FF00FF
+    return mine & ~x
+
+
+cdef inline uint64_t whole_lanes(uint64_t cards) noexcept nogil:
+    # every card bit of each suit `cards` has a card of (bit 15 of a lane is never a
+    # card, so adding 0x7FFF to a lane carries into its bit 15 alone, when not empty)
+    cdef uint64_t f = ((cards & <uint64_t>0x7FFF7FFF7FFF7FFF) + <uint64_t>0x7FFF7FFF7FFF7FFF) \
+        & <uint64_t>0x8000800080008000
+    return f - (f >> 15)
+
+
+cdef inline uint64_t lead_barred(Rules* R, State* st) noexcept nogil:
+    # the lanes of the suits a restricted lead keeps from the quick rules' leads
+    cdef uint64_t out = 0
+    if R.lead_suit >= 0 and R.lead_mode != 0:
+        out |= lane_of(R.lead_suit)
+    if R.trump >= 0 and R.trump_lead_restricted and not (st.broken & lane_of(R.trump)):
+        out |= lane_of(R.trump)
+    return out
+
+
 cdef inline void lead_tops(Search* c, int hand, uint64_t mine, uint64_t* tops) noexcept nogil:
     # Per suit s, in tops[s]: the cards of `mine` (cards of `hand`) in s above every
     # other hand's card of s; all of them when no other hand holds s; none when s
     # may not be led.
-    cdef Rules* R = &c.R
-    cdef uint64_t others = in_hands(&c.st) & ~c.st.hands[hand]
-    cdef int s, blocked = 0
-    if R.lead_suit >= 0 and R.lead_mode != 0:
-        blocked |= 1 << R.lead_suit
-    if R.trump >= 0 and R.trump_lead_restricted and not (c.st.broken & lane_of(R.trump)):
-        blocked |= 1 << R.trump
+    cdef uint64_t win = above_others(mine, in_hands(&c.st) & ~c.st.hands[hand]) \
+        & ~lead_barred(&c.R, &c.st)
+    cdef int s
     for s in range(4):
-        # the cards above the highest other card (no branch on whether there is
-        # one: bit 0 is never a card)
-        tops[s] = 0 if (blocked >> s) & 1 else \
-            mine & lane_of(s) & ~((((<uint64_t>2) << high_bit((others & lane_of(s)) | 1))) - 1)
+        tops[s] = win & lane_of(s)
 
 
 cdef inline int longest_other(State* st, int hand, int s) noexcept nogil:
@@ -160,13 +183,8 @@ cdef int cash_count(Search* c, int hand, uint64_t mine, uint64_t* rel) noexcept 
 cdef inline int cash_reach(Search* c, int hand, uint64_t mine) noexcept nogil:
     # At most cash_count(c, hand, mine): per suit where `mine` holds a card above
     # every other hand's, its cards of the suit.
-    cdef uint64_t others = in_hands(&c.st) & ~c.st.hands[hand], lane
-    cdef int s, n = 0
-    for s in range(4):
-        lane = mine & lane_of(s)
-        if lane and high_bit(lane) > high_bit((others & lane_of(s)) | 1):
-            n += popcount(lane)
-    return n
+    cdef uint64_t others = in_hands(&c.st) & ~c.st.hands[hand]
+    return popcount(mine & whole_lanes(above_others(mine, others)))
 
 
 cdef int partner_cash(Search* c, int k, uint64_t* rel) noexcept nogil:
@@ -183,20 +201,14 @@ cdef int partner_cash(Search* c, int k, uint64_t* rel) noexcept nogil:
     cdef int team = (c.maxmask >> L) & 1
     cdef uint64_t held = in_hands(st)
     cdef uint64_t legal = legal_moves(R, st)
-    cdef uint64_t mine, others, lane, o_lane, top, r, best_r = 0
-    cdef int hp, s, o, n, t, longest, comm, best = k
+    cdef uint64_t mine, r, best_r = 0
+    cdef int hp, n, best = k
     for hp in range(4):
         if hp == L or R.next_seat[hp] < 0 or ((c.maxmask >> hp) & 1) != team:
             continue
         mine = st.hands[hp]
-        others = held & ~mine
-        comm = 0
-        for s in range(4):
-            lane = mine & lane_of(s)
-            o_lane = others & lane_of(s)
-            if (legal & lane_of(s)) and lane and (not o_lane or high_bit(lane) > high_bit(o_lane)):
-                comm = 1
-        if not comm:
+        # a suit L may lead where hp holds a card above every other hand's
+        if not (legal & whole_lanes(above_others(mine, held & ~mine))):
             continue
         r = 0
         n = cash_count(c, hp, mine, &r)
@@ -271,7 +283,7 @@ cdef int partner_winner(Search* c, uint64_t* rel) noexcept nogil:
     cdef State* st = &c.st
     cdef int L = st.to_move
     cdef uint64_t mine = st.hands[L]
-    cdef uint64_t o_lane, top, team_cards = 0, opp_cards = 0, r
+    cdef uint64_t top, team_cards = 0, opp_cards = 0, r, cand
     cdef int s, o, n, team, ok, hp = 0, k = 0
     team = (c.maxmask >> L) & 1
     for o in range(4):
@@ -279,17 +291,14 @@ cdef int partner_winner(Search* c, uint64_t* rel) noexcept nogil:
             team_cards |= st.hands[o]
         else:
             opp_cards |= st.hands[o]
+    # the suits the leader may lead and holds where a partner's best card beats
+    # every opponent's
+    cand = whole_lanes(above_others(team_cards & ~mine, opp_cards)) & whole_lanes(mine) \
+        & ~lead_barred(R, st)
     for s in range(4):
-        if s == R.lead_suit and R.lead_mode != 0:
+        if not (cand & lane_of(s)):
             continue
-        if s == R.trump and R.trump_lead_restricted and not (st.broken & lane_of(s)):
-            continue
-        if not (mine & lane_of(s)):
-            continue
-        o_lane = opp_cards & lane_of(s)
         top = team_cards & ~mine & lane_of(s)
-        if not top or (o_lane and high_bit(top) < high_bit(o_lane)):
-            continue
         ok = 1
         if R.trump >= 0 and s != R.trump:
             for o in range(4):
@@ -411,7 +420,7 @@ cdef int follow_quick(Search* c, int lo, int hi, int alpha, int beta, uint64_t* 
     cdef int team = (c.maxmask >> st.to_move) & 1
     cdef int led = t.card[0] >> 4
     cdef int wi = t.win[st.count - 1]
-    cdef int team_best = -1, opp_best = -1, hh = -1, j, i, q, need
+    cdef int team_best = -1, opp_best = -1, hh = -1, j, i, q
     cdef uint64_t h, r = 0
     if R.protected and st.tricks_done == 0:
         return 0
@@ -440,14 +449,8 @@ cdef int follow_quick(Search* c, int lo, int hi, int alpha, int beta, uint64_t* 
         return 0
     r = (<uint64_t>1) << team_best
     q = 1
-    if R.trump < 0:
-        need = quick_need(c, lo, hi, alpha, beta)
-        # A count that cannot decide a zero window changes nothing for the side
-        # searches (they keep no bound that does not decide): the cashing is
-        # counted only when it may reach what decides.
-        if need != 1 and not (c.track and beta == alpha + 1 and (
-                need == 0 or need > 1 + cash_reach(c, hh, st.hands[hh] & ~r))):
-            q += cash_count(c, hh, st.hands[hh] & ~r, &r)
+    if R.trump < 0 and cash_counts(c, lo, hi, alpha, beta, hh, r):
+        q += cash_count(c, hh, st.hands[hh] & ~r, &r)
     if q > R.n_tricks - st.tricks_done:
         q = R.n_tricks - st.tricks_done
     rel[0] |= r
@@ -920,18 +923,32 @@ cdef inline int decides(int lo, int hi, int alpha, int beta, int* value) noexcep
     return 0
 
 
-cdef inline int quick_need(Search* c, int lo, int hi, int alpha, int beta) noexcept nogil:
-    # The fewest tricks the side on move must surely take (from this trick on) for
-    # the range [lo, hi] to decide the window (alpha, beta); 0 when no count does.
-    cdef int t = c.st.tricks_done, q, v, l, h
-    cdef int for_max = (c.maxmask >> c.st.to_move) & 1
-    for q in range(1, c.R.n_tricks - t + 1):
-        l = lo
-        h = hi
-        sure_gain(for_max, c.R.pos_suffix[t] - c.R.pos_suffix[t + q], hi, &l, &h)
-        if decides(l, h, alpha, beta, &v):
-            return q
-    return 0
+cdef inline int cash_counts(Search* c, int lo, int hi, int alpha, int beta, int hh,
+                            uint64_t r) noexcept nogil:
+    # For follow_quick, no trump, the side on move surely winning this trick with
+    # card r of seat hh: whether hh's cashing after it is counted. Not when this
+    # trick alone decides the window (alpha, beta) for the range [lo, hi]. A count
+    # that cannot decide a zero window changes nothing for the side searches (they
+    # keep no bound that does not decide), so there it is counted only when tricks
+    # within its reach (1 + cash_reach) may decide. Past the first trick a zero
+    # window is decided exactly when the tricks' points reach `need` (the range is
+    # then at or over beta for the maximisers, at or under alpha for the others),
+    # and the points of q tricks grow with q: two reads, not a count per q.
+    cdef int t = c.st.tricks_done, left = c.R.n_tricks - t, for_max, need, m, v
+    cdef int l = lo, h = hi
+    for_max = (c.maxmask >> c.st.to_move) & 1
+    sure_gain(for_max, c.R.pos_suffix[t] - c.R.pos_suffix[t + 1], hi, &l, &h)
+    if decides(l, h, alpha, beta, &v):
+        return 0
+    if not (c.track and beta == alpha + 1):
+        return 1
+    need = beta if for_max else hi - alpha
+    if c.R.pos_suffix[t] - c.R.pos_suffix[t + left] < need:
+        return 0
+    m = 1 + cash_reach(c, hh, c.st.hands[hh] & ~r)
+    if m > left:
+        m = left
+    return c.R.pos_suffix[t] - c.R.pos_suffix[t + m] >= need
 
 
 cdef inline void sure_gain(int for_max, int gain, int top, int* lo, int* hi) noexcept nogil:

@@ -230,7 +230,7 @@ cdef int leaf_bounds(Search* c, int* lo, int* hi) noexcept nogil:
         lo[0] = v
         hi[0] = v
         return 1
-    e = tt_probe(c, tt_key(c), &found)
+    e = tt_probe(c, tt_key(c, NULL), &found)
     if e != NULL:
         elo = e.lo
         ehi = e.hi

@@ -151,7 +151,7 @@ cdef inline int start_bounds(Search* c, int alpha, int beta, Node* nd, int* valu
         return 1
     # the table's buckets for this position are fetched from memory while the
     # quick rules run (DDS prefetches too)
-    nd.key = tt_key(c)
+    nd.key = tt_key(c, nd)
     __builtin_prefetch(tt_bucket(c, nd.key))
     if c.lone and nd.lo < 0 and R.trump < 0 and \
             (R.protected == 0 or st.tricks_done > 0) and not R.overtake:
@@ -161,8 +161,6 @@ cdef inline int start_bounds(Search* c, int alpha, int beta, Node* nd, int* valu
             rel[0] = 0
             return 1
     if c.wide:
-        nd.wlen = len_key(st)
-        pos_seqs(c, nd.ps)
         wb = wide_bucket(c, nd.wlen, nd.ps[0] & 0xFFF)
         __builtin_prefetch(wb)
         __builtin_prefetch(<char*>wb + 64)

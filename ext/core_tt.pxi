@@ -58,20 +58,23 @@ cdef int patterns_reset(Search* c, uint64_t* owners) noexcept nogil:
     for s in range(4):
         c.pid[s * 32768] = 0
         c.seqtab[s * 8192] = 0
+        c.lenstab[s * 8192] = 0
     w.complete = 0
     return 0
 
 
 cdef uint16_t pattern_fill(Search* c, int s, uint32_t lane) noexcept nogil:
     # The pattern id of suit s's holding `lane` (rank bits), made and kept with its
-    # sequence (seqtab) and those of its lower parts: from the lowest card up, each
-    # part is the one before plus a card above it all, so its id is the interned pair
-    # (that card's owner and class, the id before), as for a holding high card first.
+    # sequence (seqtab), its hand lengths (lenstab) and those of its lower parts: from
+    # the lowest card up, each part is the one before plus a card above it all, so
+    # its id is the interned pair (that card's owner and class, the id before), as for
+    # a holding high card first.
     cdef PatternScratch* w = c.patterns
     cdef uint16_t* pid = c.pid + s * 32768
     cdef uint64_t* seqtab = c.seqtab + s * 8192
+    cdef uint64_t* lenstab = c.lenstab + s * 8192
     cdef uint32_t part = 0, todo = lane, gen = w.gen[s]
-    cdef uint64_t seq = 0
+    cdef uint64_t seq = 0, lens = 0
     cdef int r, k, b, id = 0
     while todo:
         r = __builtin_ctz(todo)
@@ -80,6 +83,7 @@ cdef uint16_t pattern_fill(Search* c, int s, uint32_t lane) noexcept nogil:
         if pid[part] != 0xFFFF:
             id = pid[part]
             seq = seqtab[part >> 2]
+            lens = lenstab[part >> 2]
             continue
         b = 16 * s + r
         k = w.row[b] + id
@@ -90,6 +94,9 @@ cdef uint16_t pattern_fill(Search* c, int s, uint32_t lane) noexcept nogil:
         id = w.intern[k]
         seq = w.top[b] | (seq >> 4)
         seqtab[part >> 2] = seq
+        # one more card for its holder (the top 2 bits of its symbol)
+        lens += (<uint64_t>1) << (4 * (15 - 4 * <int>(w.top[b] >> 62) - s))
+        lenstab[part >> 2] = lens
         pid[part] = <uint16_t>id
     return <uint16_t>id
 
@@ -124,16 +131,28 @@ cdef void patterns_complete(Search* c) noexcept nogil:
     w.complete = 1
 
 
-cdef inline uint64_t tt_key(Search* c) noexcept nogil:
-    cdef uint64_t held = in_hands(&c.st)
-    return (<uint64_t>pid_of(c, 0, suit_lane(held, 0))
-            | (<uint64_t>pid_of(c, 1, suit_lane(held, 1))) << 13
-            | (<uint64_t>pid_of(c, 2, suit_lane(held, 2))) << 26
-            | (<uint64_t>pid_of(c, 3, suit_lane(held, 3))) << 39
-            | (<uint64_t>c.st.to_move) << 52
-            | (<uint64_t>c.keymask) << 54
-            | c.epoch << 58
-            | (<uint64_t>((c.st.broken & c.R.broken_lanes) != 0)) << 63)
+cdef inline uint64_t tt_key(Search* c, Node* nd) noexcept nogil:
+    # The exact table's key of the position (a trick start); for the wide table
+    # (c.wide, nd not NULL) also, from the same holdings, each suit's owner-and-class
+    # sequence with the leader, maximiser set and epoch (nd.ps) and the hand lengths,
+    # 4 bits per seat and suit, seat-major (nd.wlen), read rather than counted.
+    cdef uint64_t held = in_hands(&c.st), lens = 0
+    cdef uint64_t key = ((<uint64_t>c.st.to_move) << 52 | (<uint64_t>c.keymask) << 54
+                         | c.epoch << 58
+                         | (<uint64_t>((c.st.broken & c.R.broken_lanes) != 0)) << 63)
+    cdef uint32_t lane
+    cdef int s
+    cdef bint wide = c.wide and nd != NULL
+    for s in range(4):
+        lane = suit_lane(held, s)
+        key |= (<uint64_t>pid_of(c, s, lane)) << (13 * s)
+        if wide:
+            nd.ps[s] = c.seqtab[s * 8192 + (lane >> 2)]
+            lens |= c.lenstab[s * 8192 + (lane >> 2)]
+    if wide:
+        nd.ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.keymask << 2) | <uint64_t>c.st.to_move
+        nd.wlen = lens
+    return key
 
 
 cdef inline uint64_t top_of(uint64_t held, int s, int k) noexcept nogil:
@@ -302,16 +321,6 @@ cdef inline int decode_move(State* st, int code) noexcept nogil:
 # A bucket of WIDE_SLOTS holds the entries of one hash of (lengths, leader, maximiser set);
 # a probe compares each entry's sequences under its own mask of top cards.
 
-cdef inline uint64_t len_key(State* st) noexcept nogil:
-    cdef uint64_t k = 0, h
-    cdef int seat, s
-    for seat in range(4):
-        h = st.hands[seat]
-        for s in range(4):
-            k = (k << 4) | <uint64_t>popcount(h & lane_of(s))
-    return k
-
-
 cdef inline uint64_t top_mask(int k) noexcept nogil:
     # the top k cards of a sequence (k <= 15: no shift by 64, no branch)
     return ~((~(<uint64_t>0)) >> (4 * k))
@@ -321,17 +330,6 @@ cdef inline uint64_t top_mask(int k) noexcept nogil:
 cdef uint64_t TOP_MASKS[16]
 for _k in range(16):
     TOP_MASKS[_k] = top_mask(_k)
-
-
-cdef inline void pos_seqs(Search* c, uint64_t* ps) noexcept nogil:
-    cdef uint64_t held = in_hands(&c.st)
-    cdef int s
-    cdef uint32_t lane
-    for s in range(4):
-        lane = suit_lane(held, s)
-        pid_of(c, s, lane)              # makes the holding's sequence if not yet made
-        ps[s] = c.seqtab[s * 8192 + (lane >> 2)]
-    ps[0] |= 0x800 | (c.epoch << 6) | (<uint64_t>c.keymask << 2) | <uint64_t>c.st.to_move
 
 
 cdef inline uint64_t wide_hash(uint64_t len, uint64_t tag) noexcept nogil:

@@ -208,6 +208,10 @@ cdef struct Search:
     uint64_t epoch           # 1..31, in every key: a load starts a new epoch instead of clearing
     uint16_t* pid            # pattern id of each suit lane: pid[suit * 32768 + lane]
     uint64_t* seqtab         # owner-and-class sequence of each suit lane: seqtab[suit * 8192 + lane >> 2]
+    uint64_t* lenstab        # each seat's length in each suit lane, at its place in the wide
+                             # table's key of hand lengths (4 bits per seat and suit): as
+                             # seqtab, made with the lane's pattern (a card in hands is its
+                             # holder's at load, so a lane fixes its holders)
     PatternScratch* patterns # how pid and seqtab are filled as holdings are met
     int seq_ok               # 1 when every class id fits the sequences' 2 bits
     int wide                 # 1 when the table holds WideEntry buckets (the tracked searches)

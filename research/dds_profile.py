@@ -46,13 +46,13 @@ KS_PARTS = {
     "driver": "search search_moves count_node now_s start_bounds decides sure_gain gain_on "
               "bound_lo bound_hi store_node mtd narrow trick_rel entry_bounds wide_bounds "
               "lone_endgame last_trick busy_slot",
-    "quick rules at trick starts": "quick_bounds quick_tricks lead_tops suit_run longest_other "
+    "quick rules at trick starts": "quick_bounds quick_tricks lead_tops lead_barred above_others whole_lanes suit_run longest_other "
               "cash_count cash_reach partner_cash split_suit split_more partner_winner "
-              "quick_need all_barred lead_lost later_tricks",
+              "cash_counts all_barred lead_lost later_tricks",
     "quick tricks within a trick": "follow_bounds follow_quick",
     "tables": "wide_match wide_probe wide_store wide_hash wide_bucket wide_bucket_of wide_fp "
               "wide_fp_tops keeps_tops "
-              "len_key pos_seqs top_of top_mask reach_pack kpack_cards tt_key tt_bucket "
+              "top_of top_mask reach_pack kpack_cards tt_key tt_bucket "
               "tt_probe tt_store tt_read tt_write scramble encode_move decode_move entry_cards "
               "pid_of suit_lane pattern_fill patterns_complete",
     "move generation and ordering": "gen_moves legal_moves lead_suit order_moves lead_scores "
