@@ -16,7 +16,9 @@ the chair's configuration:
   falls back on the simple player's order);
 - ``model`` and its kin: the play-outs by the policy model
   (``kingsolve.search.policy_model``), at other samples or horizons; ``policy``: the
-  policy model's card alone, no samples.
+  policy model's card alone, no samples; ``model-seer``: all-seeing, the true deal the
+  only sample and its play-outs by the policy model (what the model play-outs would
+  gain if the hidden cards were known).
 
 The gain of a configuration is the chair's points (its side's in doubles) in its game
 minus the base game's, paired by deal. Per family (rule set x penalty or positive
@@ -83,11 +85,15 @@ CONFIGS = {
     "model-h2": {"samples": 50, "policy": "model", "horizon": 2},
     "model-h4": {"samples": 50, "policy": "model", "horizon": 4},
     "model-h5": {"samples": 50, "policy": "model", "horizon": 5},
+    # all-seeing (the true deal its only sample), playing out by the policy model
+    "model-seer": {"samples": 1, "policy": "model"},
 }
 FRAME = ("simple", "ceiling")
 #: An all-seeing chair whose ties (frequent: one deal's play-out values are coarse) are
 #: broken by the base's sampled means instead of the simple player's order.
 SEER = "seer"
+#: The chairs whose hints are given the true deal (every other seat's hand pinned).
+ALL_SEEING = ("ceiling", SEER, "model-seer")
 
 
 def hint_kwargs(name: str) -> dict:
@@ -142,7 +148,7 @@ class Seatplay:
             return play_preference(p)[0]
         seat = p.to_move
         kwargs = dict(self.kwargs or {"samples": 1})
-        if self.name in ("ceiling", SEER):
+        if self.name in ALL_SEEING:
             kwargs["known"] = {s: p.deal.hands[s] for s in Seat if s != seat}
         start = time.perf_counter()
         try:
