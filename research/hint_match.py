@@ -16,7 +16,9 @@ the chair's configuration:
   falls back on the simple player's order);
 - ``model`` and its kin: the play-outs by the policy model
   (``kingsolve.search.policy_model``), at other samples or horizons; ``policy``: the
-  policy model's card alone, no samples.
+  policy model's card alone, no samples; ``model-seer``: all-seeing, the true deal the
+  only sample and its play-outs by the policy model (what the model play-outs would
+  gain if the hidden cards were known).
 
 The gain of a configuration is the chair's points (its side's in doubles) in its game
 minus the base game's, paired by deal. Per family (rule set x penalty or positive
@@ -34,7 +36,8 @@ a run skips the games already there, so a long measurement can be split over run
 disjoint ranges can run side by side, their files joined for ``--report-only``).
 ``--against NAME`` reports the gains over another configuration's games of the same
 deals (``--report-only --configs policy,base --against simple``: the policy model's
-card alone against the simple player). Forced cards are played without a hint; ``--timing`` times each level's hints (and
+card alone against the simple player). ``--policy-file FILE --policy-tag T`` plays
+the configurations named ``NAME@T`` (``model@T``) by another policy model file. Forced cards are played without a hint; ``--timing`` times each level's hints (and
 those of the configurations named) instead.
 
     python research/hint_match.py --quick
@@ -83,17 +86,36 @@ CONFIGS = {
     "model-h2": {"samples": 50, "policy": "model", "horizon": 2},
     "model-h4": {"samples": 50, "policy": "model", "horizon": 4},
     "model-h5": {"samples": 50, "policy": "model", "horizon": 5},
+    # all-seeing (the true deal its only sample), playing out by the policy model
+    "model-seer": {"samples": 1, "policy": "model"},
 }
 FRAME = ("simple", "ceiling")
 #: An all-seeing chair whose ties (frequent: one deal's play-out values are coarse) are
 #: broken by the base's sampled means instead of the simple player's order.
 SEER = "seer"
+#: The chairs whose hints are given the true deal (every other seat's hand pinned).
+ALL_SEEING = ("ceiling", SEER, "model-seer")
 
 
 def hint_kwargs(name: str) -> dict:
+    """A configuration's hint keywords (``NAME@TAG``: NAME's, with ``--policy-file``'s
+    policy model in place of the package's)."""
+    name = name.split("@", 1)[0]
     if name.startswith("level:"):
         return {"level": int(name.split(":", 1)[1])}
     return dict(CONFIGS[name])
+
+
+def use_policy_file(path: str, tag: str, configs: list[str]) -> None:
+    """Make ``path`` the policy model of this process's hints; each configuration that
+    plays by the policy model must then be named ``NAME@tag`` (its games apart from
+    the package model's)."""
+    from kingsolve.search import policy_model
+    untagged = [c for c in configs if "@" not in c and hint_kwargs(c).get("policy") == "model"]
+    if untagged:
+        raise SystemExit(f"with --policy-file, name {', '.join(untagged)} as NAME@{tag}")
+    found = policy_model.read_policy(path)
+    policy_model.default_policy = lambda: found
 
 
 def table_entries(variants, doubles_too: bool) -> list[tuple[str, str, bool]]:
@@ -142,7 +164,7 @@ class Seatplay:
             return play_preference(p)[0]
         seat = p.to_move
         kwargs = dict(self.kwargs or {"samples": 1})
-        if self.name in ("ceiling", SEER):
+        if self.name.split("@", 1)[0] in ALL_SEEING:
             kwargs["known"] = {s: p.deal.hands[s] for s in Seat if s != seat}
         start = time.perf_counter()
         try:
@@ -341,10 +363,14 @@ def main(argv=None) -> int:
     ap.add_argument("--report-only", action="store_true", help="report the games in --out")
     ap.add_argument("--against", default="base",
                     help="report the gains over this configuration's games (default the base)")
+    ap.add_argument("--policy-file", help="a policy model file to play NAME@TAG by")
+    ap.add_argument("--policy-tag", default="new", help="the TAG of --policy-file's games")
     ap.add_argument("--timing", action="store_true", help="only time each level's hints")
     ap.add_argument("--timing-deals", type=int, default=9)
     ap.add_argument("--threads", type=int, default=2, help="threads of the timed hints")
     args = ap.parse_args(argv)
+    if args.policy_file:
+        use_policy_file(args.policy_file, args.policy_tag, args.configs or [])
     if args.timing:
         timing(args)
         return 0

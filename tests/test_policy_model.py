@@ -183,6 +183,10 @@ def test_a_policy_fit_on_a_tiny_seeded_set_is_reproducible(tmp_path):
     a = fit(ex, seed=5, hidden=(8, 4), epochs=3, batch=16)
     assert a.weights() == fit(ex, seed=5, hidden=(8, 4), epochs=3, batch=16).weights()
     assert a.weights() != fit(ex, seed=6, hidden=(8, 4), epochs=3, batch=16).weights()
+    soft = fit(ex, seed=5, hidden=(8, 4), epochs=3, batch=16, soft=0.05)
+    assert soft.weights() == fit(ex, seed=5, hidden=(8, 4), epochs=3, batch=16,
+                                 soft=0.05).weights()
+    assert soft.weights() != a.weights()
     path = tmp_path / "p.bin"
     write_model(path, NPF, (8, 4), a.weights(), {"seed": 5}, magic=POLICY_MAGIC)
     m = read_policy(path)
@@ -231,3 +235,26 @@ def test_a_model_play_out_without_the_policy_file_is_a_clear_error(monkeypatch):
         policy_rollout_values(p, p.to_move, 3, Budget(), "model")
     with pytest.raises(InvalidRequestError, match="needs the policy model"):
         model_preference(p)
+
+
+def test_soft_targets_are_the_hints_means_and_the_hints_card_has_no_regret():
+    """Each game records every legal card's mean in the hint that chose; the soft
+    targets spread over the legal cards alone, sharper at a lower temperature, and by
+    those means the hint's own card has no regret."""
+    np = pytest.importorskip("numpy")
+    from training.policy_fit import choices, regret, targets
+    from training.policy_games import play_game
+    games = [play_game((4, i, 3)) for i in range(2)]
+    for g in games:
+        assert len(g["means"]) == len(g["chosen"])
+        for n, means in zip(g["chosen"], g["means"]):
+            assert max(means, key=means.__getitem__) == g["play"][n] or \
+                means[g["play"][n]] == max(means.values())
+    ex = choices(games)
+    assert ex.valued
+    warm, cold = targets(ex, 0.1), targets(ex, 0.01)
+    assert np.allclose(warm.sum(1), 1) and not warm[~ex.legal].any()
+    assert (cold.max(1) >= warm.max(1) - 1e-6).all()
+    assert regret(ex.y, ex) == 0.0 and regret(ex.simple, ex) >= 0.0
+    hard = choices([{k: v for k, v in g.items() if k != "means"} for g in games])
+    assert not hard.valued and np.isnan(regret(hard.y, hard))

@@ -9,8 +9,9 @@ card (``kingsolve.hint`` at ``DEFAULT_LEVEL``, seeded by the game and the card's
 number), so the examples are the choices of today's hints from each seat's own view.
 A seat with one legal card plays it and makes no example.
 
-The output is one JSON line a game: its description, the whole play, and the numbers
-of the cards that were chosen (not forced). A run started again on the same file skips
+The output is one JSON line a game: its description, the whole play, the numbers
+of the cards that were chosen (not forced) and, for each, every legal card's mean value
+in the hint that chose it (the soft targets of ``training.policy_fit --soft``). A run started again on the same file skips
 the games it holds, so a set is made in pieces and always the same.
 """
 
@@ -69,7 +70,7 @@ def play_game(job: tuple[int, int, int]) -> dict:
     seed, index, level = job
     desc = game_of(seed, index)
     p = start_position(desc)
-    chosen = []
+    chosen, means = [], []
     n = 0
     start = time.perf_counter()
     while not p.complete:
@@ -83,10 +84,11 @@ def play_game(job: tuple[int, int, int]) -> dict:
                      doubles=desc["doubles"], seed=seed * 100_003 + index * 61 + n, level=level,
                      budget=Budget(ms=SEARCH_MS))
             chosen.append(n)
+            means.append({str(c.card): round(c.mean, 4) for c in h.cards})
             p.play(h.recommended)
         n += 1
     return {"i": index, "game": desc, "play": [str(c) for c in p.record], "chosen": chosen,
-            "level": level, "ms": round((time.perf_counter() - start) * 1000.0)}
+            "means": means, "level": level, "ms": round((time.perf_counter() - start) * 1000.0)}
 
 
 def main(argv: list[str] | None = None) -> int:
