@@ -27,38 +27,26 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from kingsolve.game.cards import Card                                         # noqa: E402
-from kingsolve.game.position import Position                                  # noqa: E402
 from kingsolve.hands.hints import DEFAULT_LEVEL, hint, play_preference         # noqa: E402
 from kingsolve.hands.match import contract_total                              # noqa: E402
-from kingsolve.search import engine                                           # noqa: E402
+from kingsolve.hands.playouts import model_preference                         # noqa: E402
 from kingsolve.search.budget import Budget                                    # noqa: E402
-from kingsolve.search.policy_model import card_slot, read_policy, shown_voids  # noqa: E402
+from kingsolve.search.policy_model import read_policy                         # noqa: E402
 from training.policy_fit import read_games                                    # noqa: E402
-from training.policy_games import SEARCH_MS, start_position                   # noqa: E402
+from training.policy_games import SEARCH_MS, chosen_positions                 # noqa: E402
 
 #: Added to the second hint's seed so that it draws other deals than the first.
 REHINT_SALT = 1_000_000_007
 
 
-def positions(game: dict):
-    """Each chosen card of a game: its number, the position before it and the card."""
-    p = start_position(game["game"])
-    chosen = set(game["chosen"])
-    for n, text in enumerate(game["play"]):
-        card = Card.parse(text)
-        if n in chosen:
-            yield n, p, card
-        p.play(card)
-
-
 def rehint(game: dict) -> dict:
     """The second hint's means of every chosen position of a game."""
     desc, out = game["game"], []
-    for n, p, card in positions(game):
+    for n, p, card in chosen_positions(game):
         seat = p.to_move
         h = hint(desc["variant"], desc["contract"], seat, p.deal.hands[seat],
                  [str(c) for c in p.record], leader=desc["leader"], trump=desc["trump"],
@@ -79,19 +67,10 @@ def read_rehints(path: str) -> dict[int, dict]:
     return rows
 
 
-def model_card(core, model, p: Position) -> Card:
-    """The policy model's card in a position (ties to the lower card bit, as the core)."""
-    engine.load(core, p)
-    core.set_voids(shown_voids(p))
-    scores = model.scores(core.policy_features(engine.side_mask(p, p.to_move)))
-    return min(p.legal_cards(), key=lambda c: (-scores[card_slot(p, c.bit)], c.bit))
-
-
 def measure(games: list[dict], rehints: dict[int, dict], models: list[str]) -> dict:
     """Per player (recorded, simple, each model): agreement with the second hint and the
     mean regret by its means, in points and as a share of the contract's points."""
-    core = engine.Core(1)
-    nets = {m: read_policy(m).core for m in models}
+    policies = {m: read_policy(m) for m in models}
     names = ["recorded", "simple", *models]
     agree = {k: 0 for k in names}
     regret = {k: 0.0 for k in names}
@@ -100,11 +79,11 @@ def measure(games: list[dict], rehints: dict[int, dict], models: list[str]) -> d
     for g in games:
         second = {h["n"]: h["means"] for h in rehints[g["i"]]["hints"]}
         total = abs(contract_total(g["game"]["variant"], g["game"]["contract"]))
-        for n, p, card in positions(g):
+        for n, p, card in chosen_positions(g):
             means = second[n]
             top = max(means, key=means.__getitem__)
             cards = {"recorded": card, "simple": play_preference(p)[0],
-                     **{m: model_card(core, nets[m], p) for m in models}}
+                     **{m: model_preference(p, policies[m])[0] for m in models}}
             for k, c in cards.items():
                 agree[k] += str(c) == top
                 regret[k] += means[top] - means[str(c)]
@@ -123,7 +102,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", nargs="*", default=[], help="policy model files to measure")
     ap.add_argument("--report-only", action="store_true")
     args = ap.parse_args(argv)
-    from pathlib import Path
     games = [g for g in read_games(Path(args.data), args.count) if g["i"] % 10 == 0]
     rehints = read_rehints(args.out)
     start = time.perf_counter()

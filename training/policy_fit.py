@@ -39,7 +39,7 @@ from kingsolve.search import engine
 from kingsolve.search.policy_model import POLICY_MAGIC, card_slot, shown_voids
 
 from .fit import Adam, Network, fit_arguments, minibatches, stopwatch_log, write_fit
-from .policy_games import start_position
+from .policy_games import chosen_positions
 
 SLOTS = 52
 #: The starting weight of the simple player's card in its slot's score (the last
@@ -100,29 +100,25 @@ def choices(games: list[dict]) -> Choices:
     core = engine.Core(1)
     xs, ys, legals, simple, index, family, values = [], [], [], [], [], [], []
     for g in games:
-        p = start_position(g["game"])
         means = dict(zip(g["chosen"], g.get("means", [])))
         total = abs(contract_total(g["game"]["variant"], g["game"]["contract"])) or 1
         name = f"{g['game']['variant']}/{g['game']['contract']}" + (
             "/doubles" if g["game"]["doubles"] else "")
-        for n, text in enumerate(g["play"]):
-            card = Card.parse(text)
-            if n in g["chosen"]:
-                engine.load(core, p)
-                core.set_voids(shown_voids(p))
-                xs.append(core.policy_features(engine.side_mask(p, p.to_move)))
-                ys.append(card_slot(p, card.bit))
-                row = np.zeros(SLOTS, bool)
-                row[[card_slot(p, c.bit) for c in p.legal_cards()]] = True
-                legals.append(row)
-                value = np.full(SLOTS, np.nan, np.float32)
-                for c, v in means.get(n, {}).items():
-                    value[card_slot(p, Card.parse(c).bit)] = v / total
-                values.append(value)
-                simple.append(card_slot(p, play_preference(p)[0].bit))
-                index.append(g["i"])
-                family.append(name)
-            p.play(card)
+        for n, p, card in chosen_positions(g):
+            engine.load(core, p)
+            core.set_voids(shown_voids(p))
+            xs.append(core.policy_features(engine.side_mask(p, p.to_move)))
+            ys.append(card_slot(p, card.bit))
+            row = np.zeros(SLOTS, bool)
+            row[[card_slot(p, c.bit) for c in p.legal_cards()]] = True
+            legals.append(row)
+            value = np.full(SLOTS, np.nan, np.float32)
+            for c, v in means.get(n, {}).items():
+                value[card_slot(p, Card.parse(c).bit)] = v / total
+            values.append(value)
+            simple.append(card_slot(p, play_preference(p)[0].bit))
+            index.append(g["i"])
+            family.append(name)
     return Choices(np.asarray(xs, np.float32), np.asarray(ys), np.asarray(legals),
                    np.asarray(simple), np.asarray(index), family,
                    np.asarray(values, np.float32).reshape(-1, SLOTS))

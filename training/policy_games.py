@@ -11,8 +11,9 @@ A seat with one legal card plays it and makes no example.
 
 The output is one JSON line a game: its description, the whole play, the numbers
 of the cards that were chosen (not forced) and, for each, every legal card's mean value
-in the hint that chose it (the soft targets of ``training.policy_fit --soft``). A run started again on the same file skips
-the games it holds, so a set is made in pieces and always the same.
+in the hint that chose it (the soft targets of ``training.policy_fit --soft``). A run
+started again on the same file skips the games it holds, so a set is made in pieces
+and always the same.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Iterator
 
-from kingsolve import Deal, Position, Seat, Suit
+from kingsolve import Card, Deal, Position, Seat, Suit
 from kingsolve.game.rules import VARIANTS
 from kingsolve.hands.hints import DEFAULT_LEVEL, hint
 from kingsolve.search.budget import Budget
@@ -63,6 +65,18 @@ def game_of(seed: int, index: int) -> dict:
 def start_position(desc: dict) -> Position:
     return Position(desc["variant"], desc["contract"], desc["deal"], leader=desc["leader"],
                     trump=desc["trump"], doubles=desc["doubles"])
+
+
+def chosen_positions(game: dict) -> Iterator[tuple[int, Position, Card]]:
+    """Each chosen card of a played game: its number in the play, the position before
+    it (played on once the caller moves on: read it, do not change it) and the card."""
+    p = start_position(game["game"])
+    chosen = set(game["chosen"])
+    for n, text in enumerate(game["play"]):
+        card = Card.parse(text)
+        if n in chosen:
+            yield n, p, card
+        p.play(card)
 
 
 def play_game(job: tuple[int, int, int]) -> dict:

@@ -25,7 +25,7 @@ from ..search.budget import Budget
 from ..search import engine
 from ..search.engine import first_guess, leased_core, side_mask, total
 from ..errors import InvalidRequestError
-from ..search.policy_model import card_slot, shown_voids
+from ..search.policy_model import PolicyFile, card_slot, shown_voids
 
 __all__ = ["POLICIES", "policy_rollout_values", "model_preference"]
 
@@ -80,11 +80,12 @@ def _model(code: int) -> Any:
     return found.core
 
 
-def model_preference(position: Position) -> list[Card]:
+def model_preference(position: Position, policy: "PolicyFile | None" = None) -> list[Card]:
     """The legal cards of the seat on move by the policy model's score, its card first
     (ties to the lower card bit, as the core's ``model_card``). The model reads only
-    what that seat sees, so any deal consistent with its view gives the same order."""
-    model = _model(POLICIES["model"])
+    what that seat sees, so any deal consistent with its view gives the same order.
+    ``policy`` is another policy file's model (``read_policy``) than the package's."""
+    model = _model(POLICIES["model"]) if policy is None else policy.core
     seat = position.to_move
     if seat is None:
         raise InvalidRequestError("the hand is complete: there is no card to play")
