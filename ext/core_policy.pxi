@@ -5,7 +5,9 @@
 # earlier tricks, the trick in progress, the suits the other seats have shown void in,
 # the contract's points and rules, the tricks left. Never another seat's card. Its
 # output is a score per card slot; the seat plays its legal card of highest score
-# (model_card). Play-outs with c.coalition 3 give every seat its card (playout_card).
+# (model_card). Play-outs with c.coalition 3 give every seat its card: play_out keeps
+# the first layer's sums up to date card by card (PolicyAcc, acc_model_card), so a card
+# adds a few rows where the whole evaluation adds one a card of the deck.
 
 cdef enum:
     NPF = 402                # the policy's features (policy_features)
@@ -23,6 +25,8 @@ cdef struct PolicyNet:
     float* w3                # h2 x NSLOT
     float* b3                # NSLOT
     float skip               # the weight of the simple player's card added to its slot's score
+    float* delta             # NSLOT x 3 x h1: a slot's row held, gone, in the trick, less its
+                             # row unseen (PolicyAcc's updates)
 
 
 cdef inline int card_slot(int* order, int bit) noexcept nogil:
@@ -142,18 +146,32 @@ cdef void policy_eval(PolicyNet* m, float* x, float* out) noexcept nogil:
     # simple player and learns where the hints leave it). The inputs are mostly zero:
     # the first layer adds their rows.
     cdef float a[MODEL_HIDDEN]
-    cdef float h[MODEL_HIDDEN]
     cdef int i, j
     cdef float xi
-    cdef float* row
     for j in range(m.h1):
         a[j] = m.b1[j]
     for i in range(NPF):
         xi = x[i]
         if xi != 0.0:
-            row = m.w1 + i * m.h1
-            for j in range(m.h1):
-                a[j] += xi * row[j]
+            add_row(a, m.w1 + i * m.h1, xi, m.h1)
+    for j in range(NSLOT):
+        out[j] = m.b3[j] + m.skip * x[NPF - NSLOT + j]
+    policy_head(m, a, out)
+
+
+cdef inline void add_row(float* a, float* row, float v, int n) noexcept nogil:
+    cdef int j
+    for j in range(n):
+        a[j] += v * row[j]
+
+
+cdef void policy_head(PolicyNet* m, float* a, float* out) noexcept nogil:
+    # The layers after the first: a (the first layer's sums) through its ReLU and the
+    # second layer, added into out (the output biases and the skip, set by the caller)
+    cdef float h[MODEL_HIDDEN]
+    cdef int i, j
+    cdef float xi
+    cdef float* row
     for j in range(m.h2):
         h[j] = m.b2[j]
     for i in range(m.h1):
@@ -162,8 +180,6 @@ cdef void policy_eval(PolicyNet* m, float* x, float* out) noexcept nogil:
             row = m.w2 + i * m.h2
             for j in range(m.h2):
                 h[j] += xi * row[j]
-    for j in range(NSLOT):
-        out[j] = m.b3[j] + m.skip * x[NPF - NSLOT + j]
     for i in range(m.h2):
         xi = h[i]
         if xi > 0.0:
@@ -172,22 +188,136 @@ cdef void policy_eval(PolicyNet* m, float* x, float* out) noexcept nogil:
                 out[j] += xi * row[j]
 
 
-cdef int model_card(Search* c) noexcept nogil:
-    # The policy model's card for the seat on move: its legal card of highest score
-    # (ties to the lower bit); with no model, the simple player's card
-    cdef float x[NPF]
+cdef inline float* w1_row(PolicyNet* m, int i) noexcept nogil:
+    return m.w1 + i * m.h1
+
+
+cdef inline float* delta_row(PolicyNet* m, int slot, int state) noexcept nogil:
+    # state 0: held, 1: gone, 2: in the trick (each less unseen)
+    return m.delta + (slot * 3 + state) * m.h1
+
+
+cdef void acc_start(Search* c, PolicyNet* m, PolicyAcc* acc) noexcept nogil:
+    # The play-out's first-layer sums from the state (policy_features' inputs that the
+    # play-out leaves alone, and those only play and trick ends change)
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int b, k, s, h = m.h1
+    cdef uint64_t rest, gone = st.played & ~st.trick_mask
+    cdef float cs = max_abs(R.card_points, 64)
+    suit_order(R, acc.order)
+    memcpy(acc.table, m.b1, h * sizeof(float))
+    rest = st.deck
+    while rest:
+        b = low_bit(rest)
+        rest &= rest - 1
+        k = card_slot(acc.order, b)
+        add_row(acc.table, w1_row(m, k * 6 + 4), 1.0, h)
+        if R.card_points[b]:
+            add_row(acc.table, w1_row(m, k * 6 + 5), R.card_points[b] / cs, h)
+        if (gone >> b) & 1:
+            add_row(acc.table, delta_row(m, k, 1), 1.0, h)
+    add_row(acc.table, w1_row(m, 321), popcount(<uint64_t>c.maxmask) == 2, h)
+    add_row(acc.table, w1_row(m, 334), R.trump >= 0, h)
+    add_row(acc.table, w1_row(m, 335), contract_positive(R) != 0, h)
+    add_row(acc.table, w1_row(m, 344), R.overtake != 0, h)
+    add_row(acc.table, w1_row(m, 345), R.trump_obligation == 1, h)
+    add_row(acc.table, w1_row(m, 346), R.trump_obligation == 2, h)
+    add_row(acc.table, w1_row(m, 347), R.overtrump_on_trump_lead != 0, h)
+    for s in range(4):
+        memset(acc.seat[s], 0, h * sizeof(float))
+        rest = st.hands[s]
+        while rest:
+            b = low_bit(rest)
+            rest &= rest - 1
+            add_row(acc.seat[s], delta_row(m, card_slot(acc.order, b), 0), 1.0, h)
+
+
+cdef inline void acc_play(PolicyNet* m, PolicyAcc* acc, int seat, int card) noexcept nogil:
+    # `seat` plays `card`: it leaves the seat's hand
+    add_row(acc.seat[seat], delta_row(m, card_slot(acc.order, card), 0), -1.0, m.h1)
+
+
+cdef inline void acc_close(PolicyNet* m, PolicyAcc* acc, State* st, int nseats) noexcept nogil:
+    # the trick in progress, full, closes: its cards are gone
+    cdef int i
+    for i in range(nseats):
+        add_row(acc.table, delta_row(m, card_slot(acc.order, st.cur.card[i]), 1), 1.0, m.h1)
+
+
+cdef void acc_first_layer(Search* c, PolicyNet* m, PolicyAcc* acc, float* a) noexcept nogil:
+    # policy_eval's first layer for the seat on move, from acc and the moment's inputs
+    # (the same inputs as policy_features, added in another order)
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int rel[4]
+    cdef int b, i, j, s, seat, P = st.to_move, h = m.h1, voids
+    cdef float cs = max_abs(R.card_points, 64), ts = max_abs(R.trick_points, R.n_tricks)
+    cdef int* order = acc.order
+    for j in range(h):
+        a[j] = acc.table[j] + acc.seat[P][j]
+    add_row(a, w1_row(m, 312 + st.count), 1.0, h)
+    if st.count:
+        for i in range(st.count):
+            add_row(a, delta_row(m, card_slot(order, st.cur.card[i]), 2), 1.0, h)
+        b = st.cur.card[st.cur.win[st.count - 1]]
+        add_row(a, w1_row(m, card_slot(order, b) * 6 + 3), 1.0, h)
+        add_row(a, w1_row(m, 316 + card_slot(order, st.cur.card[0]) // 13), 1.0, h)
+        seat = st.cur.seat[st.cur.win[st.count - 1]]
+        if popcount(<uint64_t>c.maxmask) == 2 and seat == (P + 2) % 4:
+            add_row(a, w1_row(m, 320), 1.0, h)
+        if st.cur.tpts[st.count - 1]:
+            add_row(a, w1_row(m, 348), st.cur.tpts[st.count - 1] / cs, h)
+    voids = shown_voids(c)
+    if voids:
+        rel_seats(R, P, rel)
+        for seat in range(4):
+            if rel[seat] > 0:
+                for j in range(4):
+                    if (voids >> (seat * 4 + order[j])) & 1:
+                        add_row(a, w1_row(m, 322 + (rel[seat] - 1) * 4 + j), 1.0, h)
+    add_row(a, w1_row(m, 336), (R.n_tricks - st.tricks_done) / 13.0, h)
+    if R.trick_points[st.tricks_done]:
+        add_row(a, w1_row(m, 337), R.trick_points[st.tricks_done] / ts, h)
+    if R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done]:
+        add_row(a, w1_row(m, 338),
+                (R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done]) / ts, h)
+    for j in range(4):
+        s = order[j]
+        if R.lead_suit == s and (R.lead_mode == 2 or
+                                 (R.lead_mode == 1 and not (st.broken & lane_of(s)))):
+            add_row(a, w1_row(m, 339 + j), 1.0, h)
+    if R.trump_lead_restricted and R.trump >= 0 and not (st.broken & lane_of(R.trump)):
+        add_row(a, w1_row(m, 343), 1.0, h)
+    if st.tricks_done == 0 and R.protected:
+        add_row(a, w1_row(m, 349), 1.0, h)
+
+
+cdef int acc_model_card(Search* c, PolicyAcc* acc) noexcept nogil:
+    # model_card in a model play-out, its first layer from acc
+    cdef PolicyNet* m = <PolicyNet*>c.policy_net
+    cdef float a[MODEL_HIDDEN]
     cdef float out[NSLOT]
+    cdef int j, simple
+    cdef uint64_t legal = legal_moves(&c.R, &c.st)
+    if not (legal & (legal - 1)):
+        return low_bit(legal)
+    acc_first_layer(c, m, acc, a)
+    simple = card_slot(acc.order, policy_card(&c.R, &c.st, contract_positive(&c.R)))
+    add_row(a, w1_row(m, NPF - NSLOT + simple), 1.0, m.h1)
+    for j in range(NSLOT):
+        out[j] = m.b3[j]
+    out[simple] += m.skip
+    policy_head(m, a, out)
+    return best_scored(&c.R, legal, out)
+
+
+cdef int best_scored(Rules* R, uint64_t legal, float* out) noexcept nogil:
+    # the legal card of highest score (ties to the lower bit)
     cdef int order[4]
     cdef int b, k, best = -1
     cdef float top = 0.0
-    cdef uint64_t legal = legal_moves(&c.R, &c.st)
-    if c.policy_net == NULL:
-        return policy_card(&c.R, &c.st, contract_positive(&c.R))
-    if not (legal & (legal - 1)):
-        return low_bit(legal)
-    policy_features(c, x)
-    policy_eval(<PolicyNet*>c.policy_net, x, out)
-    suit_order(&c.R, order)
+    suit_order(R, order)
     while legal:
         b = low_bit(legal)
         legal &= legal - 1
@@ -198,6 +328,21 @@ cdef int model_card(Search* c) noexcept nogil:
     return best
 
 
+cdef int model_card(Search* c) noexcept nogil:
+    # The policy model's card for the seat on move: its legal card of highest score
+    # (ties to the lower bit); with no model, the simple player's card
+    cdef float x[NPF]
+    cdef float out[NSLOT]
+    cdef uint64_t legal = legal_moves(&c.R, &c.st)
+    if c.policy_net == NULL:
+        return policy_card(&c.R, &c.st, contract_positive(&c.R))
+    if not (legal & (legal - 1)):
+        return low_bit(legal)
+    policy_features(c, x)
+    policy_eval(<PolicyNet*>c.policy_net, x, out)
+    return best_scored(&c.R, legal, out)
+
+
 cdef class PolicyModel:
     """The policy model's weights (``kingsolve.search.policy_model`` reads them from its
     file), held for every core that plays with it: NPF inputs, hidden layers of ``h1``
@@ -206,10 +351,12 @@ cdef class PolicyModel:
 
     cdef PolicyNet m
     cdef object _buf
+    cdef object _delta
 
     def __init__(self, int nf, int h1, int h2, bytes weights):
         cdef Py_ssize_t need = nf * h1 + h1 + h1 * h2 + h2 + h2 * NSLOT + NSLOT + 1
         cdef float* f
+        cdef int k, state, j
         if nf != NPF:
             raise ValueError(f"the policy takes {nf} features, the core makes {NPF}")
         if not (0 < h1 <= MODEL_HIDDEN and 0 < h2 <= MODEL_HIDDEN):
@@ -227,6 +374,13 @@ cdef class PolicyModel:
         self.m.w3 = self.m.b2 + h2
         self.m.b3 = self.m.w3 + h2 * NSLOT
         self.m.skip = self.m.b3[NSLOT]
+        self._delta = bytearray(4 * NSLOT * 3 * h1)
+        self.m.delta = <float*><char*>self._delta
+        for k in range(NSLOT):
+            for state in range(3):
+                for j in range(h1):
+                    self.m.delta[(k * 3 + state) * h1 + j] = \
+                        self.m.w1[(k * 6 + state) * h1 + j] - self.m.w1[(k * 6 + 4) * h1 + j]
 
     def scores(self, features):
         """The network's NSLOT scores for a list of NPF features (a test hook)."""

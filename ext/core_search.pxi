@@ -706,14 +706,22 @@ cdef int play_out(Search* c, int card, int horizon, int* closed, int* n,
     cdef State* st = &c.st
     cdef int gain = 0, g, w
     cdef int positive = contract_positive(R)
+    cdef PolicyAcc acc                  # the policy's first layer, in a model play-out
+    cdef PolicyNet* net = <PolicyNet*>c.policy_net if c.coalition == 3 else NULL
+    if net != NULL:
+        acc_start(c, net, &acc)
     n[0] = 0
     while True:
+        if net != NULL:
+            acc_play(net, &acc, st.to_move, card)
         play_card(R, st, card)
         closed[n[0]] = 0
         if cards != NULL:
             cards[n[0]] = card
         if st.count == R.nseats:
             g = R.trick_points[st.tricks_done] + st.cur.tpts[st.count - 1]
+            if net != NULL:
+                acc_close(net, &acc, st, R.nseats)
             w = close_trick(R, st)
             if (c.maxmask >> w) & 1:
                 gain += g
@@ -723,7 +731,7 @@ cdef int play_out(Search* c, int card, int horizon, int* closed, int* n,
             return gain
         if st.count == 0 and R.n_tricks - st.tricks_done <= horizon:
             return gain
-        card = playout_card(c, positive)
+        card = acc_model_card(c, &acc) if net != NULL else playout_card(c, positive)
 
 
 cdef void unplay_out(Search* c, int* closed, int n) noexcept nogil:

@@ -139,6 +139,16 @@ cdef enum:
     MODEL_HIDDEN = 256       # the widest hidden layer a model file may have
 
 
+cdef struct PolicyAcc:
+    # the policy model's first layer kept up to date through a model play-out
+    # (core_policy.pxi, acc_start): its inputs split by what changes them
+    float table[MODEL_HIDDEN]      # the bias, every card as unseen with its points, the
+                                   # play-out's constant flags, the cards gone in earlier tricks
+    float seat[4][MODEL_HIDDEN]    # per seat, its hand's cards: each one's row as held less
+                                   # its row as unseen
+    int order[4]                   # the suits as the model sees them (suit_order)
+
+
 cdef struct Model:
     # the value model (core_eval.pxi): a small network over eval_features, from a
     # model file (kingsolve/data/value_model.bin, set by Core.set_model)

@@ -224,6 +224,40 @@ def test_model_play_outs_are_legal_under_every_rule_set_and_house_rules(name, rs
         assert {x.card for x in h.cards} == set(p.legal_cards())
 
 
+@pytest.mark.parametrize("name,rs", rule_sets(), ids=[n for n, _ in rule_sets()])
+def test_a_model_play_out_plays_the_models_card_from_its_whole_inputs(name, rs):
+    """A model play-out keeps the first layer up to date card by card instead of
+    adding every input's row at each card: each card it plays is the one the whole
+    evaluation scores highest (``model_card`` at that position), but for scores
+    within rounding of each other."""
+    core, whole = engine.Core(1), engine.Core(1)
+    core.set_policy(POLICY.core)
+    checked = 0
+    for k, (contract, c) in enumerate(rs.contracts.items()):
+        if c.kind != "tricks":
+            continue
+        p = random_play(rs, contract, 31 + k, 3 * k % 11)
+        if p.complete:
+            continue
+        engine.load(core, p)
+        core.set_voids(shown_voids(p))
+        mask = engine.side_mask(p, p.to_move)
+        card = p.legal_cards()[k % len(p.legal_cards())]
+        q = Position(rs, contract, p.deal, leader=Seat.N, trump=p.trump, play=p.record)
+        q.play(card)
+        for b in core.playout_cards(card.bit, mask, 0, 3)[1:]:
+            if q.complete:
+                break
+            features, _ = _view(whole, q)
+            scores = POLICY.core.scores(features)
+            legal = q.legal_cards()
+            top = max(scores[card_slot(q, x.bit)] for x in legal)
+            assert scores[card_slot(q, b)] >= top - 1e-4, (contract, q.record)
+            q.play(Card.from_bit(b))
+            checked += 1
+    assert checked > 50
+
+
 def test_a_model_play_out_without_the_policy_file_is_a_clear_error(monkeypatch):
     import kingsolve.search.policy_model as pm
     from kingsolve.errors import InvalidRequestError
