@@ -13,6 +13,11 @@ HELP = ("a seat's legal cards ranked over sampled deals it cannot tell apart, "
         "or its choice (trump, sale, contract, festa) from its hand alone")
 
 
+def _level(text: str) -> "int | str":
+    """A ``--level``: a number, or a level's name as given."""
+    return int(text) if text.isdigit() else text
+
+
 def add_flags(p: argparse.ArgumentParser) -> None:
     """The shared request flags and the hint's own."""
     # the hint module is imported when the hint command runs, not for every command's help
@@ -23,11 +28,13 @@ def add_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hand", help="its hand: PBN text (AKQ.JT9.876.5432) or cards")
     p.add_argument("--known", action="append", metavar="SEAT:CARDS",
                    help="cards known to be in a hand, e.g. E:HK (repeatable)")
-    p.add_argument("--level", type=int, choices=range(len(LEVELS)),
-                   help=f"strength of the hint, 0 (the simple player's card, no samples; 1 the "
-                        f"policy model's) to "
-                        f"{len(LEVELS) - 1}: sets the samples, horizon and inference together "
-                        f"(default {DEFAULT_LEVEL}; docs/guide/hints.md, Levels)")
+    names = [lv.name for lv in LEVELS]
+    p.add_argument("--level", type=_level, choices=[*range(len(LEVELS)), *names],
+                   metavar="LEVEL",
+                   help=f"strength of the hint, by number or name: 0 ({names[0]}, the simple "
+                        f"player's card) to {len(LEVELS) - 1} ({names[-1]}); sets the samples, "
+                        f"horizon, inference and play-out policy together (default "
+                        f"{DEFAULT_LEVEL}, {names[DEFAULT_LEVEL]}; docs/guide/hints.md, Levels)")
     p.add_argument("--samples", type=int,
                    help=f"number of sampled deals (default: the level's; {CHOICE_SAMPLES} for a "
                         f"choice without --level)")

@@ -73,6 +73,7 @@ CONFIGS = {
     "h5": {"samples": 50, "horizon": 5},
     "s100": {"samples": 100},
     "s75": {"samples": 75},
+    "s4": {"samples": 4},
     "coalition": {"samples": 50, "policy": "coalition"},
     "guided10": {"samples": 10, "policy": "guided"},
     "h0": {"samples": 50, "horizon": 0},

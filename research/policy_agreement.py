@@ -5,7 +5,7 @@
 
 On the held-out games of a policy set (``training.policy_games``; one game in ten by
 index, as ``training.policy_fit`` holds them out), each chosen card's position is asked
-again of the default hint with another seed (``REHINT_SALT`` plus the game and card
+again of the baseline level's hint with another seed (``REHINT_SALT`` plus the game and card
 numbers): new sampled deals, the same settings. Against that second hint it reports,
 for the card the set recorded (the hints' self-agreement: the ceiling of an imitation's
 agreement), the simple player's card and each policy model's card:
@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from kingsolve.hands.hints import DEFAULT_LEVEL, hint, play_preference         # noqa: E402
+from kingsolve.hands.hints import BASELINE_LEVEL, hint, play_preference         # noqa: E402
 from kingsolve.hands.match import contract_total                              # noqa: E402
 from kingsolve.hands.playouts import model_preference                         # noqa: E402
 from kingsolve.search.budget import Budget                                    # noqa: E402
@@ -51,7 +51,7 @@ def rehint(game: dict) -> dict:
         h = hint(desc["variant"], desc["contract"], seat, p.deal.hands[seat],
                  [str(c) for c in p.record], leader=desc["leader"], trump=desc["trump"],
                  doubles=desc["doubles"], seed=REHINT_SALT + game["i"] * 1000 + n,
-                 level=DEFAULT_LEVEL, budget=Budget(ms=SEARCH_MS))
+                 level=BASELINE_LEVEL, budget=Budget(ms=SEARCH_MS))
         out.append({"n": n, "card": str(card), "means": {str(c.card): c.mean for c in h.cards}})
     return {"i": game["i"], "hints": out}
 

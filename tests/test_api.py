@@ -54,6 +54,11 @@ def test_levels_name_each_strength_level_weakest_first(client):
     names = [lv["name"] for lv in body["levels"]]
     assert all(names) and len(set(names)) == len(names)
     assert body["levels"][0]["samples"] == 0          # the simple player
+    baseline = body["levels"][body["baseline"]]["strength"]
+    assert (baseline["gain_share"], baseline["interval"]) == (0, 0)
+    gains = [lv["strength"]["gain_share"] for lv in body["levels"]]
+    assert gains == sorted(gains) and gains[0] < 0     # as measured, weakest first
+    assert all(lv["strength"]["ms_13_cards"] > 0 for lv in body["levels"])
 
 
 def test_deal_is_seeded_and_checks_its_query(client):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kingsolve.game.rules import VARIANTS
+from kingsolve.hands.hints import LEVELS
 
 STATIC = Path(__file__).parent.parent / "api" / "kingsolve_api" / "static"
 LANGUAGES = ("en", "it", "pt", "tr", "ru")
@@ -34,7 +35,7 @@ def used_keys() -> set[str]:
     keys |= {k for pair in re.findall(r'\bt\([^()]*\? "([a-z0-9.-]+)" : "([a-z0-9.-]+)"', js) for k in pair}
     for prefix, names in {"seat": "NESW", "seat.short": "NESW", "suit": "SHDC",
                           "side": ("NS", "EW"), "pace": ("slow", "normal", "instant"),
-                          "variant": VARIANTS,
+                          "variant": VARIANTS, "level": [lv.name for lv in LEVELS],
                           "contract": {c for v in VARIANTS.values() for c in v.to_dict()["contracts"]},
                           }.items():
         keys |= {f"{prefix}.{name}" for name in names}

@@ -125,14 +125,17 @@ def test_a_hint_without_inference_reports_no_effective_size():
     assert {x.card for x in weighted.cards} == {x.card for x in plain.cards}
 
 
-def test_levels_are_monotone_in_samples_and_horizon():
+def test_levels_climb_in_samples_and_horizon():
+    """Each level samples at least as much as the one below, with the same horizon or
+    deeper, and differs from it (the measured steps: tests/test_level_ladder.py)."""
     assert LEVELS[0].samples == 0 and LEVELS[DEFAULT_LEVEL].samples == 50
     assert (LEVELS[0].policy, LEVELS[1].samples, LEVELS[1].policy) == ("simple", 0, "model")
     for low, high in zip(LEVELS, LEVELS[1:]):
-        assert high.samples > low.samples or high.samples == 0
-        assert high.choice_samples > low.choice_samples
+        assert high.samples >= low.samples
+        assert high.choice_samples >= low.choice_samples
         assert high.horizon >= low.horizon
         assert high.inference >= low.inference
+        assert (high.samples, high.policy) != (low.samples, low.policy)
 
 
 def test_a_level_sets_the_samples_and_explicit_settings_win():
@@ -144,17 +147,20 @@ def test_a_level_sets_the_samples_and_explicit_settings_win():
         assert h.samples == lv.samples
         assert (h.effective_samples is not None) == lv.inference
     assert hint(*args).samples == LEVELS[DEFAULT_LEVEL].samples
-    assert hint(*args, level=5, samples=7, inference=False).samples == 7
+    top = len(LEVELS) - 1
+    assert hint(*args, level=top, samples=7, inference=True).samples == 7
+    assert hint(*args, level=top, samples=7, inference=True).effective_samples is not None
     assert hint(*args, level=2, horizon=4).horizon == 4
     model = hint(*args, level=1)
     assert model.samples == 0 and model.level == 1
+    assert hint(*args, level=LEVELS[1].name).to_dict() | {"ms": 0} == model.to_dict() | {"ms": 0}
     assert model.recommended == model_preference(p)[0]
     assert [x.card for x in model.cards] == model_preference(p)
     simple = hint(*args, level=0)
     assert simple.samples == 0 and [x.card for x in simple.cards] == play_preference(p)
     assert simple.recommended == play_preference(p)[0]
     json.dumps(simple.to_dict())
-    for bad in (-1, len(LEVELS), "3", 2.5):
+    for bad in (-1, len(LEVELS), "3", 2.5, "grand", LEVELS[1].name.upper()):
         with pytest.raises(InvalidRequestError, match="level"):
             hint(*args, level=bad)
     with pytest.raises(InvalidRequestError, match="samples"):
@@ -169,6 +175,8 @@ def test_choice_hints_take_a_level():
     assert sale_hint("italian", "N", hand, level=0).samples == LEVELS[0].choice_samples
     assert contract_hint("turkish", "N", hand, level=0).samples == LEVELS[0].choice_samples
     assert festa_hint("N", hand, level=0).samples == LEVELS[0].choice_samples
+    named = trump_hint("italian", "N", hand, level=LEVELS[1].name)
+    assert (named.level, named.samples) == (1, LEVELS[1].choice_samples)
 
 
 def random_play(rs, contract, seed, tricks_left, trump):
@@ -263,10 +271,18 @@ def test_a_hint_request_takes_a_level():
     assert hint_request({**req, "level": 2, "samples": 7})["samples"] == 7
     model = hint_request({**req, "level": 1})
     assert model["level"] == 1 and model["samples"] == 0
+    assert without_ms(hint_request({**req, "level": LEVELS[1].name})) == without_ms(model)
+    for bad in ("grand", len(LEVELS), "1"):
+        with pytest.raises(InvalidRequestError, match="level"):
+            hint_request({**req, "level": bad})
     assert model["recommended"] == str(model_preference(p)[0])
-    inferring = hint_request({**req, "level": 4, "samples": 6})
-    assert inferring["level"] == 4 and 1 <= inferring["effective_samples"] <= 6
-    # naming neither: the default level, the answer of 50 samples as before levels
+    top = len(LEVELS) - 1
+    strongest = hint_request({**req, "level": top, "samples": 6})
+    assert strongest["level"] == top and strongest["samples"] == 6
+    by_policy = hint("italian", "no-queens", p.to_move, req["hand"], req["play"], samples=6,
+                     seed=2, policy=LEVELS[top].policy, inference=LEVELS[top].inference)
+    assert without_ms(strongest) == without_ms(by_policy.to_dict() | {"level": top})
+    # naming neither: the default level's answer
     plain = hint_request(req)
     assert plain["level"] == DEFAULT_LEVEL and plain["samples"] == LEVELS[DEFAULT_LEVEL].samples
     library = hint("italian", "no-queens", p.to_move, req["hand"], req["play"], samples=50,
@@ -291,8 +307,11 @@ def test_a_choice_request_takes_a_level_and_without_one_its_own_samples():
 
 @pytest.mark.parametrize("level", [len(LEVELS), -1, "x", 2.5, True, [3]])
 def test_a_level_out_of_range_is_named_with_the_range(level):
+    """A number out of range is told the range; a word, the names; anything else, both."""
     req, _ = level_request()
     span = f"0 to {len(LEVELS) - 1}"
+    if isinstance(level, str):
+        span = f"one of {', '.join(repr(lv.name) for lv in LEVELS)}"
     with pytest.raises(InvalidRequestError, match=f"invalid field 'level'.*{span}"):
         hint_request({**req, "level": level})
     with pytest.raises(InvalidRequestError, match=f"invalid field 'level'.*{span}"):
@@ -314,6 +333,11 @@ def test_cli_hint_level(tmp_path, capsys):
     assert out["level"] == 1 and out["samples"] == LEVELS[1].samples
     assert main(["hint", str(path), "--level", "1", "--samples", "5"]) == 0
     assert json.loads(capsys.readouterr().out)["samples"] == 5
+    assert main(["hint", str(path), "--level", LEVELS[0].name]) == 0
+    assert json.loads(capsys.readouterr().out)["level"] == 0
+    with pytest.raises(SystemExit) as stop:
+        main(["hint", str(path), "--level", "grand"])
+    assert stop.value.code == 2 and "--level" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         main(["hint", str(path), "--level", str(len(LEVELS))])
     assert stop.value.code == 2 and "--level" in capsys.readouterr().err
@@ -332,8 +356,10 @@ def test_api_hint_level(client):
     body = client.post("/api/v1/hint", json={**req, "level": 0}).get_json()
     assert body["samples"] == 0 and body["recommended"] == str(play_preference(p)[0])
     answer.validate(body)
-    body = client.post("/api/v1/hint", json={**req, "level": 4, "samples": 5}).get_json()
-    assert body["level"] == 4 and 1 <= body["effective_samples"] <= 5
+    top = len(LEVELS) - 1
+    body = client.post("/api/v1/hint", json={**req, "level": LEVELS[top].name,
+                                             "samples": 5}).get_json()
+    assert body["level"] == top and body["samples"] == 5
     answer.validate(body)
     trump = {"variant": "italian", "seat": "N", "hand": req["hand"], "choice": "trump"}
     choice = client.post("/api/v1/hint", json={**trump, "level": 0}).get_json()
@@ -344,16 +370,19 @@ def test_api_hint_level(client):
     answer.validate(choice)
     for bad in (len(LEVELS), -1, "x", 2.5):
         message = error_of(client.post("/api/v1/hint", json={**req, "level": bad}), 400)
-        assert "'level'" in message and f"0 to {len(LEVELS) - 1}" in message, message
+        limit = f"'{LEVELS[-1].name}'" if bad == "x" else f"0 to {len(LEVELS) - 1}"
+        assert "'level'" in message and limit in message, message
 
 
 def test_the_openapi_document_lists_the_level_with_its_bounds(client):
     schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
     level = schemas["HintRequest"]["properties"]["level"]
-    assert level["type"] == "integer"
-    assert (level["minimum"], level["maximum"]) == (0, len(LEVELS) - 1)
+    number, name = level["anyOf"]
+    assert number["type"] == "integer"
+    assert (number["minimum"], number["maximum"]) == (0, len(LEVELS) - 1)
+    assert name["enum"] == [lv.name for lv in LEVELS]
     for n, lv in enumerate(LEVELS):
-        assert f"{n}: " in level["description"]
+        assert f"{n} or '{lv.name}': " in level["description"]
         assert f"({lv.choice_samples} for a choice), horizon {lv.horizon}" in level["description"]
     assert f"default {DEFAULT_LEVEL}" in level["description"]
     card, choice = schemas["HintResponse"]["anyOf"]

@@ -175,8 +175,8 @@ def test_a_policy_fit_on_a_tiny_seeded_set_is_reproducible(tmp_path):
     pytest.importorskip("numpy")
     from training.policy_fit import choices, fit
     from training.policy_games import play_game
-    games = [play_game((4, i, 1)) for i in range(3)]
-    again = [play_game((4, i, 1)) for i in range(3)]
+    games = [play_game((4, i, 1, None)) for i in range(3)]
+    again = [play_game((4, i, 1, None)) for i in range(3)]
     assert [{**g, "ms": 0} for g in games] == [{**g, "ms": 0} for g in again]
     ex = choices(games)
     assert len(ex.y) > 40 and ex.legal[range(len(ex.y)), ex.y].all()
@@ -278,7 +278,7 @@ def test_soft_targets_are_the_hints_means_and_the_hints_card_has_no_regret():
     np = pytest.importorskip("numpy")
     from training.policy_fit import choices, regret, targets
     from training.policy_games import play_game
-    games = [play_game((4, i, 3)) for i in range(2)]
+    games = [play_game((4, i, 3, None)) for i in range(2)]
     for g in games:
         assert len(g["means"]) == len(g["chosen"])
         for n, means in zip(g["chosen"], g["means"]):

@@ -4,9 +4,10 @@
 
 Game ``i`` of a set is a function of the seed and ``i`` alone: a random trick contract
 of a random rule set (four players; Italian doubles where the contract is scheduled
-for them), a seeded deal, trump and first leader. Every seat plays the default hint's
-card (``kingsolve.hint`` at ``DEFAULT_LEVEL``, seeded by the game and the card's
-number), so the examples are the choices of today's hints from each seat's own view.
+for them), a seeded deal, trump and first leader. Every seat plays the hint's card
+at ``--level`` (``kingsolve.hint``, seeded by the game and the card's number; by default
+``BASELINE_LEVEL``, 50 samples of the simple player's play-outs, the hints the shipped
+model imitates), so the examples are the hints' choices from each seat's own view.
 A seat with one legal card plays it and makes no example.
 
 The output is one JSON line a game: its description, the whole play, the numbers
@@ -30,7 +31,8 @@ from typing import Iterator
 
 from kingsolve import Card, Deal, Position, Seat, Suit
 from kingsolve.game.rules import VARIANTS
-from kingsolve.hands.hints import DEFAULT_LEVEL, hint
+from kingsolve.hands.hints import BASELINE_LEVEL, hint
+from kingsolve.hands.playouts import POLICIES
 from kingsolve.search.budget import Budget
 
 from .generate import done_indices
@@ -79,9 +81,10 @@ def chosen_positions(game: dict) -> Iterator[tuple[int, Position, Card]]:
         p.play(card)
 
 
-def play_game(job: tuple[int, int, int]) -> dict:
-    """Game ``index`` played to its end by the hints of ``level``."""
-    seed, index, level = job
+def play_game(job: tuple[int, int, int, str | None]) -> dict:
+    """Game ``index`` played to its end by the hints of ``level`` (their play-outs by
+    ``policy`` when given, else the level's)."""
+    seed, index, level, policy = job
     desc = game_of(seed, index)
     p = start_position(desc)
     chosen, means = [], []
@@ -96,13 +99,14 @@ def play_game(job: tuple[int, int, int]) -> dict:
             h = hint(desc["variant"], desc["contract"], seat, p.deal.hands[seat],
                      [str(c) for c in p.record], leader=desc["leader"], trump=desc["trump"],
                      doubles=desc["doubles"], seed=seed * 100_003 + index * 61 + n, level=level,
-                     budget=Budget(ms=SEARCH_MS))
+                     policy=policy, budget=Budget(ms=SEARCH_MS))
             chosen.append(n)
             means.append({str(c.card): round(c.mean, 4) for c in h.cards})
             p.play(h.recommended)
         n += 1
     return {"i": index, "game": desc, "play": [str(c) for c in p.record], "chosen": chosen,
-            "means": means, "level": level, "ms": round((time.perf_counter() - start) * 1000.0)}
+            "means": means, "level": level, **({"policy": policy} if policy else {}),
+            "ms": round((time.perf_counter() - start) * 1000.0)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,13 +115,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--count", type=int, required=True, help="games in the set")
     ap.add_argument("--start", type=int, default=0, help="first index")
-    ap.add_argument("--level", type=int, default=DEFAULT_LEVEL, help="the hints' level")
+    ap.add_argument("--level", type=int, default=BASELINE_LEVEL,
+                    help=f"the hints' level (default {BASELINE_LEVEL}, the baseline)")
+    ap.add_argument("--policy", choices=POLICIES,
+                    help="the hints' play-out policy (default: the level's)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args(argv)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     done = done_indices(args.out)
-    todo = [(args.seed, i, args.level) for i in range(args.start, args.start + args.count)
+    todo = [(args.seed, i, args.level, args.policy)
+            for i in range(args.start, args.start + args.count)
             if i not in done]
     print(f"{len(done)} done, {len(todo)} to play", file=sys.stderr)
     start = time.perf_counter()

@@ -163,6 +163,12 @@ def _choices_response() -> dict:
             "ms": {"type": "number", "minimum": 0}}}
 
 
+#: What a level's measured strength says (``kingsolve.hands.hints.levels_answer``).
+LEVEL_STRENGTH = ("as measured: the gain per hand over three seats on the baseline level, "
+                  "paired by deal, as a share of the contract's points (gain_share, with "
+                  "its 95% interval, over deals; 0 for the baseline itself), and the median "
+                  "time of a hint at 13 cards on 2 threads (ms_13_cards)")
+
 #: The strength level a hint took (``kingsolve.hands.hints.LEVELS``).
 LEVEL_OUT = {"type": "integer", "minimum": 0, "maximum": len(LEVELS) - 1}
 #: The levels that weigh each deal by the other seats' play.
@@ -385,9 +391,11 @@ def _other_responses() -> dict[str, dict]:
             "properties": {"deal": {"type": "string"}, "seed": {"type": "string"},
                            "deck": {"type": "integer"}, "players": {"type": "integer"}}},
         "Levels": {
-            "type": "object", "required": ["default", "levels"],
+            "type": "object", "required": ["default", "baseline", "levels"],
             "properties": {
                 "default": {"type": "integer", "minimum": 0, "maximum": len(LEVELS) - 1},
+                "baseline": {"type": "integer", "minimum": 0, "maximum": len(LEVELS) - 1,
+                             "description": "the level each strength is measured over"},
                 "levels": {"type": "array", "minItems": len(LEVELS), "maxItems": len(LEVELS),
                            "items": {"type": "object", "required": [
                                "level", "name", "samples", "choice_samples", "horizon",
@@ -398,7 +406,18 @@ def _other_responses() -> dict[str, dict]:
                                "choice_samples": {"type": "integer", "minimum": 0},
                                "horizon": {"type": "integer", "minimum": 0},
                                "inference": {"type": "boolean"},
-                               "policy": {"type": "string"}}}}}},
+                               "policy": {"type": "string"},
+                               "strength": {
+                                   "type": "object", "description": LEVEL_STRENGTH,
+                                   "required": ["gain_share", "interval", "deals",
+                                                "ms_13_cards"],
+                                   "properties": {"gain_share": {"type": "number"},
+                                                  "interval": {"type": "number",
+                                                               "minimum": 0},
+                                                  "deals": {"type": "integer",
+                                                            "minimum": 0},
+                                                  "ms_13_cards": {"type": "number",
+                                                                  "exclusiveMinimum": 0}}}}}}}},
         "SheetResponse": _sheet_response(),
         "Health": {"type": "object", "required": ["status", "version"],
                    "properties": {"status": {"const": "ok"}, "version": {"type": "string"}}},

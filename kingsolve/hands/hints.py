@@ -18,22 +18,27 @@ likelihood of the other seats' cards in it (``kingsolve.hands.inference``), and
 ``policy`` chooses who plays the play-outs (``kingsolve.hands.playouts``). A strength
 ``level`` (``LEVELS``) sets the samples, horizon, inference and policy together; level 0
 is the simple player itself, level 1 the policy model's card
-(``kingsolve.search.policy_model``), neither sampling.
+(``kingsolve.search.policy_model``), neither sampling; the default, the strongest,
+plays its samples out by the policy model, every seat from its own view in the sample.
 
 The choice hints (trump, the Italian sale, Turkish contract, Portuguese festa) score each
 option by the same sampling of the unseen hands, from the seat's hand alone, with
 the same deals for every option, each hand played out the same way
-(``kingsolve.search.solver.playout_values``). No card has been played yet, so there is
-nothing to infer from; a level sets their samples and horizon.
+(``kingsolve.search.solver.playout_values``, the simple player's play-outs at every
+level). No card has been played yet, so there is nothing to infer from; a level sets
+their samples and horizon.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..game.cards import Card, Seat, Suit, cards_of_mask, deck_mask
@@ -54,7 +59,7 @@ from .inference import PlayLikelihood, PlayModel, effective_size, is_positive, p
 __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump_hint",
            "sale_hint", "contract_hint", "festa_hint", "play_preference",
            "MAX_SAMPLES", "DEFAULT_HORIZON", "Level", "LEVELS", "DEFAULT_LEVEL",
-           "levels_answer"]
+           "BASELINE_LEVEL", "levels_answer", "level_number", "measured_strengths"]
 
 #: The most samples a hint may ask for.
 MAX_SAMPLES = 2000
@@ -90,34 +95,70 @@ class Level:
                 "inference": self.inference, "policy": self.policy}
 
 
-#: The strength levels, weakest first: each takes at least the samples and horizon of the
-#: one below (docs/guide/hints.md, "Levels", gives each one's strength and time as
-#: measured; benchmarks/level_strengths.json holds the measurements).
+#: The strength levels, weakest first, each measured stronger than the one below
+#: (``measured_strengths``; docs/guide/hints.md, "Levels"). Settings not measured apart
+#: from a level's (more samples, inference, a deeper horizon) are no level of their own.
 LEVELS: tuple[Level, ...] = (
     Level(0, 4, DEFAULT_HORIZON, False, name="beginner"),      # the simple player
     Level(0, 6, DEFAULT_HORIZON, False, "model", "novice"),     # the policy model's card
-    Level(25, 10, DEFAULT_HORIZON, False, name="casual"),
-    Level(50, 20, DEFAULT_HORIZON, False, name="club"),         # the default
-    Level(100, 40, DEFAULT_HORIZON, True, name="strong"),
-    Level(200, 80, DEFAULT_HORIZON + 1, True, name="expert"),
+    Level(4, 10, DEFAULT_HORIZON, False, name="casual"),
+    Level(50, 20, DEFAULT_HORIZON, False, name="club"),         # the baseline of the strengths
+    Level(50, 20, DEFAULT_HORIZON, False, "model", "expert"),   # play-outs by the model
 )
 
-#: The level of a hint that names none.
-DEFAULT_LEVEL = 3
+#: The level of a hint that names none: the strongest.
+DEFAULT_LEVEL = 4
+
+#: The level each level's measured strength is over (``measured_strengths``).
+BASELINE_LEVEL = 3
+
+
+#: Each level's strength and time as measured (``research/hint_match.py``): the
+#: ladder's table, which ``tests/test_level_ladder.py`` holds to ``LEVELS``.
+STRENGTHS_PATH = Path(__file__).resolve().parent.parent / "data" / "level_strengths.json"
+
+
+@functools.lru_cache(maxsize=1)
+def measured_strengths() -> dict:
+    """The table of the levels' measured strengths (``STRENGTHS_PATH``)."""
+    return json.loads(STRENGTHS_PATH.read_text(encoding="utf-8"))
 
 
 def levels_answer() -> dict:
-    """The strength levels, weakest first, each with its number and settings, and the
-    default's number (the answer of ``GET /api/v1/levels``)."""
-    return {"default": DEFAULT_LEVEL,
-            "levels": [{"level": n, **lv.to_dict()} for n, lv in enumerate(LEVELS)]}
+    """The strength levels, weakest first, each with its number, name, settings and
+    measured strength, the default's number and the baseline's (the answer of ``GET
+    /api/v1/levels``). A level's ``strength`` is its gain per hand over three seats on
+    the baseline level, paired by deal, as a share of the contract's points with its 95%
+    interval (``gain_share``, ``interval``, over ``deals``; 0 for the baseline itself),
+    and its median time a hint at 13 cards on 2 threads (``ms_13_cards``)."""
+    rows = measured_strengths()["levels"]
+    return {"default": DEFAULT_LEVEL, "baseline": BASELINE_LEVEL,
+            "levels": [{"level": n, **lv.to_dict(),
+                        "strength": {k: rows[n][k] for k in STRENGTH_KEYS}}
+                       for n, lv in enumerate(LEVELS)]}
+
+
+#: What ``levels_answer`` gives of a level's measured strength.
+STRENGTH_KEYS = ("gain_share", "interval", "deals", "ms_13_cards")
+
+
+def level_number(level: Any) -> int | None:
+    """A level given by its number or its name (``Level.name``) as its number; None
+    (the default level) stays None."""
+    if level is None:
+        return None
+    if isinstance(level, str):
+        for n, lv in enumerate(LEVELS):
+            if lv.name == level:
+                return n
+    expected = f"0 to {len(LEVELS) - 1} or one of {', '.join(lv.name for lv in LEVELS)}"
+    return check_int(level, "level", 0, len(LEVELS) - 1, expected=expected)
 
 
 def check_level(level: Any) -> Level:
-    """The ``Level`` of a level number (None: the default)."""
-    if level is None:
-        return LEVELS[DEFAULT_LEVEL]
-    return LEVELS[check_int(level, "level", 0, len(LEVELS) - 1)]
+    """The ``Level`` of a level number or name (None: the default)."""
+    n = level_number(level)
+    return LEVELS[DEFAULT_LEVEL if n is None else n]
 
 
 
@@ -368,7 +409,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
          doubles: bool = False, options: Iterable[str] = (), known: Mapping | None = None,
          samples: int | None = None, ms: float | None = None, seed: int = 0,
          budget: Budget | None = None, players: int = 4, threads: int = 1,
-         solver: Solver | None = None, horizon: int | None = None, level: int | None = None,
+         solver: Solver | None = None, horizon: int | None = None, level: int | str | None = None,
          inference: "bool | PlayModel | None" = None, policy: str | None = None) -> HintResult:
     """The legal cards of ``seat`` ranked by their mean value over sampled deals.
 
@@ -392,6 +433,7 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     order (level 1: the policy model's, ``kingsolve.search.policy_model``), valued 0.
     """
     start = time.perf_counter()
+    level = level_number(level)
     simple, samples, horizon, model, policy = _card_settings(level, samples, horizon, inference,
                                                              policy)
     _, ms, seed = _check_sampling(samples, ms, seed, simple)
@@ -596,15 +638,17 @@ def _label(trump: Suit | None) -> str:
 
 
 def _common(samples, ms, seed, threads, budget, level, horizon, default_samples):
-    """A choice hint's checked settings; a ``level`` given sets the samples
-    (``choice_samples``) and horizon not given, else the choice's own default samples."""
+    """A choice hint's checked settings, its level's number last; a ``level`` given sets
+    the samples (``choice_samples``) and horizon not given, else the choice's own
+    default samples."""
+    level = level_number(level)
     if level is not None:
-        lv = check_level(level)
+        lv = LEVELS[level]
         samples = lv.choice_samples if samples is None else samples
         horizon = lv.horizon if horizon is None else horizon
     samples = default_samples if samples is None else samples
     return (*_check_sampling(samples, ms, seed), check_threads(threads), budget or Budget(),
-            horizon)
+            horizon, level)
 
 
 def _finish(choice: str, seat: Seat, values: dict[str, list[float]], samples: int, seed: int,
@@ -637,7 +681,7 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
                ms: float | None = None,
                seed: int = 0, budget: Budget | None = None, threads: int = 1,
                solver: Solver | None = None, horizon: int | None = None,
-               level: int | None = None) -> ChoiceHint:
+               level: int | str | None = None) -> ChoiceHint:
     """The trump to name: each suit (and no trump where allowed) by the seat's mean value.
 
     The contract defaults to the rule set's trump contract (``trumps``, or ``festa``);
@@ -645,8 +689,8 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
     namer itself (Turkish chooser, docs/rules.md 7; Portuguese host, docs/rules.md 6).
     """
     start = time.perf_counter()
-    samples, ms, seed, threads, budget, horizon = _common(samples, ms, seed, threads, budget,
-                                                          level, horizon, 20)
+    samples, ms, seed, threads, budget, horizon, number = _common(
+        samples, ms, seed, threads, budget, level, horizon, 20)
     rs = resolve_variant(variant)
     seat = Seat.parse(seat)
     contract = contract or ("festa" if "festa" in rs.contracts else "trumps")
@@ -662,13 +706,13 @@ def trump_hint(variant: "str | RuleSet", seat: "Seat | str", hand, contract: str
     values = {o.label: [r[o.label][seat] for r in results] for o in opts}
     return _finish("trump", seat, values, len(results), seed, budget, start,
                    {"contract": contract, "leader": leader.name, "timeouts": timeouts},
-                   horizon=_used_horizon(rs, horizon, solver), level=level)
+                   horizon=_used_horizon(rs, horizon, solver), level=number)
 
 
 def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int | None = None,
               ms: float | None = None, seed: int = 0, budget: Budget | None = None,
               threads: int = 1, solver: Solver | None = None,
-              horizon: int | None = None, level: int | None = None) -> ChoiceHint:
+              horizon: int | None = None, level: int | str | None = None) -> ChoiceHint:
     """Whether the dealer should sell the declaration, and at what price (docs/rules.md 10).
 
     In each sampled deal every trump is solved for every seat. Declaring, the dealer
@@ -680,8 +724,8 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int |
     that trump plus the price. Options: ``declare`` and ``sell k``.
     """
     start = time.perf_counter()
-    samples, ms, seed, threads, budget, horizon = _common(samples, ms, seed, threads, budget,
-                                                          level, horizon, 20)
+    samples, ms, seed, threads, budget, horizon, number = _common(
+        samples, ms, seed, threads, budget, level, horizon, 20)
     rs = resolve_variant(variant).require("sale")
     dealer = Seat.parse(seat)
     leader = dealer.next(rs.direction)
@@ -718,14 +762,14 @@ def sale_hint(variant: "str | RuleSet", seat: "Seat | str", hand, samples: int |
         extra[f"sell {k}"] = {"sold": _num(sold / len(results))}
     return _finish("sale", dealer, values, len(results), seed, budget, start,
                    {"declare_trump": declare, "timeouts": timeouts}, extra,
-                   horizon=_used_horizon(rs, horizon, solver), level=level)
+                   horizon=_used_horizon(rs, horizon, solver), level=number)
 
 
 def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
                   contracts: Iterable[str] | None = None, samples: int | None = None,
                   ms: float | None = None, seed: int = 0, budget: Budget | None = None,
                   threads: int = 1, solver: Solver | None = None,
-              horizon: int | None = None, level: int | None = None) -> ChoiceHint:
+              horizon: int | None = None, level: int | str | None = None) -> ChoiceHint:
     """The Turkish contract to choose (docs/rules.md 7): the chooser leads; trumps once per suit.
 
     Every contract must be played over a match, so an option is scored by the
@@ -734,8 +778,8 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     ``contracts`` limits the choice (the quotas left).
     """
     start = time.perf_counter()
-    samples, ms, seed, threads, budget, horizon = _common(samples, ms, seed, threads, budget,
-                                                          level, horizon, 10)
+    samples, ms, seed, threads, budget, horizon, number = _common(
+        samples, ms, seed, threads, budget, level, horizon, 10)
     rs = resolve_variant(variant).require("chooser")
     seat = Seat.parse(seat)
     names = list(contracts) if contracts is not None else list(rs.contracts)
@@ -760,7 +804,7 @@ def contract_hint(variant: "str | RuleSet", seat: "Seat | str", hand,
     return _finish("contract", seat, values, len(results), seed, budget, start,
                    {"timeouts": timeouts, "measure": "mean score minus a quarter of the "
                                                      "contract's total"}, extra,
-                   horizon=_used_horizon(rs, horizon, solver), level=level)
+                   horizon=_used_horizon(rs, horizon, solver), level=number)
 
 
 FESTA_TRICK, NULL_TRICK, MAX_NULL, FESTA_TRICKS = 25, 75, 3, 13
@@ -785,7 +829,7 @@ def _festa_options(role: str, seat: Seat, nxt: Seat) -> list[_Option]:
 def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str | None" = None,
                samples: int | None = None, ms: float | None = None, seed: int = 0,
                budget: Budget | None = None, threads: int = 1, solver: Solver | None = None,
-               horizon: int | None = None, level: int | None = None,
+               horizon: int | None = None, level: int | str | None = None,
                variant: "str | RuleSet" = "portuguese") -> ChoiceHint:
     """The Portuguese festa (docs/rules.md 6): what to choose as host, or how high to bid.
 
@@ -796,8 +840,8 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     ``max_bid`` is the highest bid still worth more than an even share (325 / 4).
     """
     start = time.perf_counter()
-    samples, ms, seed, threads, budget, horizon = _common(samples, ms, seed, threads, budget,
-                                                          level, horizon, 10)
+    samples, ms, seed, threads, budget, horizon, number = _common(
+        samples, ms, seed, threads, budget, level, horizon, 10)
     rs = resolve_variant(variant).require("festa")
     seat = Seat.parse(seat)
     opts = _festa_options(role, seat, seat.next(rs.direction))
@@ -809,7 +853,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     if role == "host":
         game["433"] = [4.0 * FESTA_TRICK] * len(results)
         return _finish("festa", seat, game, len(results), seed, budget, start, detail,
-                       horizon=_used_horizon(rs, horizon, solver), level=level)
+                       horizon=_used_horizon(rs, horizon, solver), level=number)
     mean = {k: sum(v) / len(v) for k, v in game.items()}
     best_plus = max((k for k in game if not k.startswith("null")), key=mean.__getitem__)
     best_null = max((k for k in game if k.startswith("null")), key=mean.__getitem__)
@@ -830,7 +874,7 @@ def festa_hint(seat: "Seat | str", hand, role: str = "host", host: "Seat | str |
     detail.update({"max_bid": max(worth, key=order) if worth else None, "even_share": even,
                    "games": {k: _num(v) for k, v in mean.items()}})
     return _finish("festa", seat, values, len(results), seed, budget, start, detail, extra,
-                   horizon=_used_horizon(rs, horizon, solver), level=level)
+                   horizon=_used_horizon(rs, horizon, solver), level=number)
 
 
 #: What a hint may be asked about: a card, or one of the choices before play.

@@ -207,7 +207,8 @@ class HintRequest(_Timed):
         choice = req.get("choice", "card")
         if choice == "card" and "contract" not in req:
             raise InvalidRequestError("missing field 'contract'")
-        level, samples = req.get("level"), req.get("samples")
+        from ..hands.hints import level_number
+        level, samples = level_number(req.get("level")), req.get("samples")
         if choice != "card" and level is None and samples is None:
             samples = CHOICE_SAMPLES
         return cls(choice, resolve_variant(req["variant"]), req["seat"], req["hand"],

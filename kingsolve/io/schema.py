@@ -194,12 +194,13 @@ def _level_description() -> str:
     def one(n: int) -> str:
         lv = LEVELS[n]
         who = "the policy model's" if lv.policy == "model" else "the simple player's"
-        card = f"{who} card, no samples" if lv.samples == 0 else f"{lv.samples} samples"
-        return (f"{n}: {card} ({lv.choice_samples} for a choice), horizon {lv.horizon}"
-                f"{', inference' if lv.inference else ''}")
-    return (f"strength of the hint (default {DEFAULT_LEVEL}): it sets the samples, the "
-            "horizon and the inference together; samples and horizon given win over the "
-            "level's. " + "; ".join(one(n) for n in range(len(LEVELS))) +
+        card = (f"{who} card, no samples" if lv.samples == 0 else
+                f"{lv.samples} samples played out by {who} cards")
+        return (f"{n} or '{lv.name}': {card} ({lv.choice_samples} for a choice), horizon "
+                f"{lv.horizon}{', inference' if lv.inference else ''}")
+    return (f"strength of the hint, by number or name (default {DEFAULT_LEVEL}): it sets "
+            "the samples, the horizon, the inference and the play-out's policy together; "
+            "those given win over the level's. " + "; ".join(one(n) for n in range(len(LEVELS))) +
             f". A choice hint with neither level nor samples draws {CHOICE_SAMPLES} samples")
 
 
@@ -220,7 +221,8 @@ def _hint_request(max_ms: float) -> dict:
             "samples": {"type": "integer", "minimum": 1, "maximum": MAX_SAMPLES,
                         "description": f"sampled deals (default: the level's; "
                                        f"{CHOICE_SAMPLES} for a choice that names no level)"},
-            "level": {"type": "integer", "minimum": 0, "maximum": len(LEVELS) - 1,
+            "level": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": len(LEVELS) - 1},
+                                {"type": "string", "enum": [lv.name for lv in LEVELS]}],
                       "description": _level_description()},
             "ms": {"type": "number", "exclusiveMinimum": 0,
                    "description": f"time limit of the whole hint; at most {max_ms:g} is used"},
@@ -389,6 +391,10 @@ def _problem(error: ValidationError) -> str:
         return f"{excerpt(value)} is not one of {', '.join(map(repr, limit))}"
     if kind == "const":
         return f"expected {limit!r}, got {excerpt(value)}"
+    if kind == "anyOf" and all("enum" in f or {"minimum", "maximum"} <= set(f) for f in limit):
+        return f"{excerpt(value)} is not accepted: expected " + " or ".join(
+            f"one of {', '.join(map(repr, f['enum']))}" if "enum" in f else
+            f"{f['minimum']} to {f['maximum']}" for f in limit)
     if kind in ("anyOf", "oneOf"):
         return f"{excerpt(value)} fits none of the accepted forms"
     return error.message.replace(repr(value), excerpt(value)) if _short_repr(value) else \
@@ -402,7 +408,9 @@ def _within_the_fitting_form(error: ValidationError) -> ValidationError:
     not that it fits neither form.
     """
     while error.validator in ("anyOf", "oneOf") and error.context:
-        fitting = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
+        unfit = {e.relative_schema_path[0] for e in error.context
+                 if e.validator == "type" and not e.relative_path}
+        fitting = [e for e in error.context if e.relative_schema_path[0] not in unfit]
         if not fitting or len({e.relative_schema_path[0] for e in fitting}) != 1:
             break
         error = best_match(fitting)

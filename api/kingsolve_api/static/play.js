@@ -262,7 +262,7 @@
   async function engineCard(h, seat, legal) {
     if (contractOf(h.contract).kind !== "tricks") return legal[0];
     if (legal.length === 1) return legal[0];
-    const r = await api("POST", "/api/v1/hint", { ...seatView(h, seat), level: game.level, ms: HINT_MS });
+    const r = await api("POST", "/api/v1/hint", { ...seatView(h, seat), level: engineLevel(game.level), ms: HINT_MS });
     if (!r.ok) { refused(r); return null; }
     return r.body.recommended;
   }
@@ -364,6 +364,12 @@
     return true;
   }
 
+  // The engine's level: a game saved under a level the server no longer lists plays at
+  // the default one.
+  function engineLevel(level) {
+    return page.levels.levels.some((l) => l.level === level) ? level : page.levels.default;
+  }
+
   function choiceHintRequest(h, c, seat, level) {
     const base = { variant: ruleSet(), seat, hand: handText(dealtHand(seat)), level, ms: HINT_MS };
     if (c.kind === "contract") return { ...base, choice: "contract", contracts: game.sheet.choices };
@@ -377,7 +383,7 @@
   }
 
   async function engineChoice(h, c) {
-    const r = await api("POST", "/api/v1/hint", choiceHintRequest(h, c, c.seat, game.level));
+    const r = await api("POST", "/api/v1/hint", choiceHintRequest(h, c, c.seat, engineLevel(game.level)));
     if (!r.ok) { refused(r); return null; }
     return thumb(h, c, r.body);
   }
