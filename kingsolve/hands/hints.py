@@ -6,7 +6,8 @@ uniformly among those consistent with it, and each deal is solved double dummy
 (docs/rules.md 11, the paranoid value of the asking seat). A card's value is its mean
 over the samples. Far from the end of the hand (more than ``horizon`` tricks left,
 default 3), each card of each sample is instead played out: every seat follows the
-simple player (``play_preference``) until ``horizon`` tricks remain, and that
+play-out's policy (the simple player, ``play_preference``, or at the default level the
+policy model) until ``horizon`` tricks remain, and that
 position is solved double dummy (the play-out runs in the compiled core,
 ``kingsolve.search.solver.rollout_values``). Exact search of a whole 13-card singles hand
 is often out of reach, and in the early tricks the play-out does not assume that
@@ -65,7 +66,7 @@ __all__ = ["CardHint", "HintResult", "OptionValue", "ChoiceHint", "hint", "trump
 MAX_SAMPLES = 2000
 
 #: Tricks left from which card hints search double dummy by default; earlier, each
-#: sample is played out by the simple player down to this many tricks.
+#: sample is played out by the play-out's policy down to this many tricks.
 DEFAULT_HORIZON = 3
 
 
@@ -76,7 +77,7 @@ class Level:
     ``samples`` deals per card hint (0: no sampling, the simple player's card, or with
     the ``model`` policy the policy model's) and
     ``choice_samples`` per choice hint; ``horizon`` tricks left from which each sample
-    is searched double dummy (before that, played out by the simple player);
+    is searched double dummy (before that, played out by ``policy``);
     ``inference`` weights each deal by the likelihood of the other seats' cards
     (``kingsolve.hands.inference``); ``policy`` is the play-out's
     (``kingsolve.hands.playouts``); ``name`` is the level's name in words.
@@ -419,13 +420,14 @@ def hint(variant: "str | RuleSet", contract: str, seat: "Seat | str", hand,
     fewer: ``exact``); ``ms`` bounds the whole hint, ``budget`` each search.
     With at most ``horizon`` tricks left (default ``DEFAULT_HORIZON``) each deal is
     solved for the seat (``solve(position, seats=[seat])``); with more, each card of
-    each deal is played out by the simple player down to ``horizon`` tricks left and
+    each deal is played out by ``policy`` down to ``horizon`` tricks left and
     then solved (the result's ``horizon`` says which). A horizon at least the hand's
     length always searches the whole hand. With ``inference`` (true, or a
     ``PlayModel``) each deal's values count by the likelihood of the other seats'
     cards in it (``kingsolve.hands.inference``); ``effective_samples`` says how many
     equal samples the weights are worth. ``policy`` names the play-out's players
-    (``kingsolve.hands.playouts.POLICIES``; default ``simple``, the simple player).
+    (``kingsolve.hands.playouts.POLICIES``: ``simple``, the simple player; ``model``,
+    the policy model, the default level's).
 
     ``level`` (``LEVELS``, default ``DEFAULT_LEVEL``) sets ``samples``, ``horizon``,
     ``inference`` and ``policy`` together; any of them given explicitly wins over the
