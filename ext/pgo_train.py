@@ -4,9 +4,11 @@ ones users ask for, driven through the compiled ``Core`` alone.
     python ext/pgo_train.py PATH/TO/_core.so [--seconds S]
 
 Doubles ``no-trumps`` and ``trumps`` on full deals (a side's value), singles
-penalty endings (a lone seat's value, every card's value) and hint play-outs, on
-seeded deals, each search capped by a node budget. It needs only the built module,
-not the rest of the package, so the build can run it before anything is installed.
+penalty endings (a lone seat's value, every card's value) and hint play-outs, by the
+simple player and by the policy model (the default level's), on seeded deals, each
+search capped by a node budget. It needs only the built module and the policy model's
+file, not the rest of the package, so the build can run it before anything is
+installed.
 """
 
 from __future__ import annotations
@@ -14,9 +16,15 @@ from __future__ import annotations
 import argparse
 import importlib.machinery
 import importlib.util
+import json
 import random
+import struct
 import sys
 import time
+from pathlib import Path
+
+#: The policy model the default level's play-outs follow (kingsolve.search.policy_model).
+POLICY = Path(__file__).resolve().parent.parent / "kingsolve" / "data" / "policy_model.bin"
 
 def load_core(path: str):
     loader = importlib.machinery.ExtensionFileLoader("kingsolve._core", path)
@@ -57,8 +65,33 @@ def value(core, mod, maxmask, nodes):
         pass
 
 
+def policy_model(mod):
+    """The core's copy of the policy model from its file (the value model's format:
+    magic, header length, JSON header, float32 weights); None without the file."""
+    try:
+        data = POLICY.read_bytes()
+    except OSError:
+        return None
+    (n,) = struct.unpack_from("<I", data, 4)
+    header = json.loads(data[8:8 + n].decode("utf-8"))
+    h1, h2 = header["hidden"]
+    return mod.PolicyModel(header["features"], h1, h2, data[8 + n:])
+
+
+def play_outs(mod, core, maxmask: int, coalition: int) -> None:
+    """Every legal card's play-out to 3 tricks left and the search from there."""
+    core.set_budget(300_000, 10_000.0)
+    legal = core.legal()
+    for bit in (b for b in range(64) if legal >> b & 1):
+        try:
+            core.rollout_value(bit, maxmask, 3, 0, coalition)
+        except mod.BudgetExceeded:
+            break
+
+
 def train(mod, seconds: float) -> int:
     core = mod.Core(32)
+    policy = policy_model(mod)
     rng = random.Random(2026)
     end = time.monotonic() + seconds
     hearts = [0] * 64
@@ -89,6 +122,14 @@ def train(mod, seconds: float) -> int:
                     core.rollout_value(bit, 1 << leader, 3, 0)
                 except mod.BudgetExceeded:
                     break
+        if policy is not None:                                       # model play-outs
+            core.set_policy(policy)
+            for points, each in ((queens, 0), (None, 1)):
+                hands, out = deal(rng, 13)
+                load(mod, core, hands, out, 13, leader, card_points=points, each=each)
+                core.set_voids(0)
+                play_outs(mod, core, 1 << leader, 3)
+            core.set_policy(None)
     return rounds
 
 

@@ -271,6 +271,23 @@ def test_a_model_play_out_without_the_policy_file_is_a_clear_error(monkeypatch):
         model_preference(p)
 
 
+def test_a_fit_on_several_sets_takes_every_game_of_each(tmp_path):
+    """``policy_fit --data A B``: the games of both sets, one in ten of each held out,
+    the header naming both."""
+    pytest.importorskip("numpy")
+    import json
+    from training.policy_fit import main
+    from training.policy_games import play_game
+    for name, seed in (("a.jsonl", 4), ("b.jsonl", 5)):
+        (tmp_path / name).write_text("".join(json.dumps(play_game((seed, i, 1, None))) + "\n"
+                                             for i in range(2)))
+    out = tmp_path / "p.bin"
+    assert main(["--data", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--seed", "1",
+                 "--epochs", "1", "--hidden", "8", "4", "--out", str(out)]) == 0
+    trained = read_policy(out).trained
+    assert (trained["data"], trained["games"]) == ("a.jsonl, b.jsonl", 4)
+
+
 def test_soft_targets_are_the_hints_means_and_the_hints_card_has_no_regret():
     """Each game records every legal card's mean in the hint that chose; the soft
     targets spread over the legal cards alone, sharper at a lower temperature, and by

@@ -249,8 +249,10 @@ def agreement(net: PolicyNetwork, test: Choices) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m training.policy_fit",
                                  description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, required=True)
-    ap.add_argument("--count", type=int, help="fit on the games of index below this (all played)")
+    ap.add_argument("--data", type=Path, nargs="+", required=True,
+                    help="policy sets (training.policy_games), one game in ten of each held out")
+    ap.add_argument("--count", type=int,
+                    help="fit on the games of index below this in each set (all played)")
     ap.add_argument("--soft", type=float, nargs="*",
                     help="fit to the softmax of the hints' means at this temperature (a "
                          "share of the contract's points; of several, the least regret's)")
@@ -258,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     log = stopwatch_log()
 
-    games = read_games(args.data, args.count)
+    games = [g for path in args.data for g in read_games(path, args.count)]
     ex = choices(games)
     log(f"{len(games)} games, {len(ex.y)} choices")
     held = ex.game % 10 == 0
@@ -271,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{measured['examples']} choices, the simple player on {measured['simple']:.3f}; "
         f"regret {measured.get('regret')}")
     write_fit(args, argv, "training.policy_fit", ex.x.shape[1], net, {
-        "data": args.data.name, "games": len(games), "data_digest": digest(games),
+        "data": ", ".join(path.name for path in args.data), "games": len(games),
+        "data_digest": digest(games),
         "examples": int(len(train.y)), "temperature": soft, "held_out": measured}, log,
         magic=POLICY_MAGIC)
     return 0
