@@ -119,6 +119,10 @@ BASELINE_LEVEL = 3
 STRENGTHS_PATH = Path(__file__).resolve().parent.parent / "data" / "level_strengths.json"
 
 
+#: What ``levels_answer`` gives of a level's measured strength.
+STRENGTH_KEYS = ("gain_share", "interval", "deals", "ms_13_cards")
+
+
 @functools.lru_cache(maxsize=1)
 def measured_strengths() -> dict:
     """The table of the levels' measured strengths (``STRENGTHS_PATH``)."""
@@ -137,10 +141,6 @@ def levels_answer() -> dict:
             "levels": [{"level": n, **lv.to_dict(),
                         "strength": {k: rows[n][k] for k in STRENGTH_KEYS}}
                        for n, lv in enumerate(LEVELS)]}
-
-
-#: What ``levels_answer`` gives of a level's measured strength.
-STRENGTH_KEYS = ("gain_share", "interval", "deals", "ms_13_cards")
 
 
 def level_number(level: Any) -> int | None:
