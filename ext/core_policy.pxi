@@ -66,6 +66,83 @@ cdef int max_abs(int* v, int n) noexcept nogil:
     return m
 
 
+cdef enum:
+    MAX_SPARSE = 32          # the most inputs constant_inputs or moment_inputs give
+
+
+cdef int constant_inputs(Search* c, int* idx, float* val) noexcept nogil:
+    # The inputs a play-out leaves alone but the card slots' (policy_features: 321,
+    # 334, 335, 344..347), as idx[i], val[i]; returns how many
+    cdef Rules* R = &c.R
+    idx[0], val[0] = 321, 1.0 if popcount(<uint64_t>c.maxmask) == 2 else 0.0
+    idx[1], val[1] = 334, 1.0 if R.trump >= 0 else 0.0
+    idx[2], val[2] = 335, 1.0 if contract_positive(R) else 0.0
+    idx[3], val[3] = 344, 1.0 if R.overtake else 0.0
+    idx[4], val[4] = 345, 1.0 if R.trump_obligation == 1 else 0.0
+    idx[5], val[5] = 346, 1.0 if R.trump_obligation == 2 else 0.0
+    idx[6], val[6] = 347, 1.0 if R.overtrump_on_trump_lead else 0.0
+    return 7
+
+
+cdef int moment_inputs(Search* c, int* order, int* idx, float* val,
+                       int* simple) noexcept nogil:
+    # The inputs that change card by card but the card slots' states (policy_features:
+    # the trick's winning card, 312..320, 322..333, 336..343, 348..401), nonzero ones
+    # only, as idx[i], val[i]; returns how many. `simple` receives the simple player's
+    # card slot.
+    cdef Rules* R = &c.R
+    cdef State* st = &c.st
+    cdef int rel[4]
+    cdef int b, j, s, seat, P = st.to_move, voids, n = 0
+    cdef float cs = max_abs(R.card_points, 64), ts = max_abs(R.trick_points, R.n_tricks)
+    idx[n], val[n] = 312 + st.count, 1.0
+    n += 1
+    if st.count:
+        b = st.cur.card[st.cur.win[st.count - 1]]
+        idx[n], val[n] = card_slot(order, b) * 6 + 3, 1.0
+        idx[n + 1], val[n + 1] = 316 + card_slot(order, st.cur.card[0]) // 13, 1.0
+        n += 2
+        seat = st.cur.seat[st.cur.win[st.count - 1]]
+        if popcount(<uint64_t>c.maxmask) == 2 and seat == (P + 2) % 4:
+            idx[n], val[n] = 320, 1.0
+            n += 1
+        if st.cur.tpts[st.count - 1]:
+            idx[n], val[n] = 348, st.cur.tpts[st.count - 1] / cs
+            n += 1
+    voids = shown_voids(c)
+    if voids:
+        rel_seats(R, P, rel)
+        for seat in range(4):
+            if rel[seat] > 0:
+                for j in range(4):
+                    if (voids >> (seat * 4 + order[j])) & 1:
+                        idx[n], val[n] = 322 + (rel[seat] - 1) * 4 + j, 1.0
+                        n += 1
+    idx[n], val[n] = 336, (R.n_tricks - st.tricks_done) / 13.0
+    n += 1
+    if R.trick_points[st.tricks_done]:
+        idx[n], val[n] = 337, R.trick_points[st.tricks_done] / ts
+        n += 1
+    if R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done]:
+        idx[n], val[n] = 338, (R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done]) / ts
+        n += 1
+    for j in range(4):
+        s = order[j]
+        if R.lead_suit == s and (R.lead_mode == 2 or
+                                 (R.lead_mode == 1 and not (st.broken & lane_of(s)))):
+            idx[n], val[n] = 339 + j, 1.0
+            n += 1
+    if R.trump_lead_restricted and R.trump >= 0 and not (st.broken & lane_of(R.trump)):
+        idx[n], val[n] = 343, 1.0
+        n += 1
+    if st.tricks_done == 0 and R.protected:
+        idx[n], val[n] = 349, 1.0
+        n += 1
+    simple[0] = card_slot(order, policy_card(R, st, contract_positive(R)))
+    idx[n], val[n] = NPF - NSLOT + simple[0], 1.0
+    return n + 1
+
+
 cdef void policy_features(Search* c, float* x) noexcept nogil:
     # The policy's inputs for the seat on move, P (NPF floats). Per card slot (6 each,
     # 0..311): P holds it; gone in an earlier trick; in the trick; the trick's winning
@@ -78,18 +155,19 @@ cdef void policy_features(Search* c, float* x) noexcept nogil:
     # led yet; 344..347 overtake, ruff-overruff, strict, overtrump on a trump lead;
     # 348 the trick's card points so far over the largest card points; 349 the first
     # trick's protection applies; 350..401 per card slot, the simple player's card
-    # (policy_card: the model learns where the hints leave it).
+    # (policy_card: the model learns where the hints leave it). The inputs but the
+    # card slots' come from constant_inputs and moment_inputs, which a model play-out
+    # reads alone (acc_start, acc_first_layer).
     cdef Rules* R = &c.R
     cdef State* st = &c.st
     cdef int order[4]
-    cdef int rel[4]
-    cdef int b, j, s, seat, P = st.to_move, voids
-    cdef int doubles = popcount(<uint64_t>c.maxmask) == 2
-    cdef uint64_t mine = st.hands[P], gone = st.played & ~st.trick_mask, m
-    cdef float cs = max_abs(R.card_points, 64), ts = max_abs(R.trick_points, R.n_tricks)
+    cdef int idx[MAX_SPARSE]
+    cdef float val[MAX_SPARSE]
+    cdef int b, i, j, n, simple
+    cdef uint64_t mine = st.hands[st.to_move], gone = st.played & ~st.trick_mask, m
+    cdef float cs = max_abs(R.card_points, 64)
     memset(x, 0, NPF * sizeof(float))
     suit_order(R, order)
-    rel_seats(R, P, rel)
     m = st.deck
     while m:
         b = low_bit(m)
@@ -104,40 +182,12 @@ cdef void policy_features(Search* c, float* x) noexcept nogil:
         else:
             x[j + 4] = 1.0
         x[j + 5] = R.card_points[b] / cs
-    x[312 + st.count] = 1.0
-    if st.count:
-        b = st.cur.card[st.cur.win[st.count - 1]]
-        x[card_slot(order, b) * 6 + 3] = 1.0
-        x[316 + card_slot(order, st.cur.card[0]) // 13] = 1.0
-        seat = st.cur.seat[st.cur.win[st.count - 1]]
-        if doubles and seat == (P + 2) % 4:
-            x[320] = 1.0
-        x[348] = st.cur.tpts[st.count - 1] / cs
-    x[321] = 1.0 if doubles else 0.0
-    voids = shown_voids(c)
-    for seat in range(4):
-        if rel[seat] > 0:
-            for j in range(4):
-                if (voids >> (seat * 4 + order[j])) & 1:
-                    x[322 + (rel[seat] - 1) * 4 + j] = 1.0
-    x[334] = 1.0 if R.trump >= 0 else 0.0
-    x[335] = 1.0 if contract_positive(R) else 0.0
-    x[336] = (R.n_tricks - st.tricks_done) / 13.0
-    x[337] = R.trick_points[st.tricks_done] / ts
-    x[338] = (R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done]) / ts
-    for j in range(4):
-        s = order[j]
-        if R.lead_suit == s and (R.lead_mode == 2 or
-                                 (R.lead_mode == 1 and not (st.broken & lane_of(s)))):
-            x[339 + j] = 1.0
-    if R.trump_lead_restricted and R.trump >= 0 and not (st.broken & lane_of(R.trump)):
-        x[343] = 1.0
-    x[344] = 1.0 if R.overtake else 0.0
-    x[345] = 1.0 if R.trump_obligation == 1 else 0.0
-    x[346] = 1.0 if R.trump_obligation == 2 else 0.0
-    x[347] = 1.0 if R.overtrump_on_trump_lead else 0.0
-    x[349] = 1.0 if st.tricks_done == 0 and R.protected else 0.0
-    x[350 + card_slot(order, policy_card(R, st, contract_positive(R)))] = 1.0
+    n = constant_inputs(c, idx, val)
+    for i in range(n):
+        x[idx[i]] = val[i]
+    n = moment_inputs(c, order, idx, val, &simple)
+    for i in range(n):
+        x[idx[i]] = val[i]
 
 
 cdef void policy_eval(PolicyNet* m, float* x, float* out) noexcept nogil:
@@ -202,7 +252,9 @@ cdef void acc_start(Search* c, PolicyNet* m, PolicyAcc* acc) noexcept nogil:
     # play-out leaves alone, and those only play and trick ends change)
     cdef Rules* R = &c.R
     cdef State* st = &c.st
-    cdef int b, k, s, h = m.h1
+    cdef int idx[MAX_SPARSE]
+    cdef float val[MAX_SPARSE]
+    cdef int b, i, k, n, s, h = m.h1
     cdef uint64_t rest, gone = st.played & ~st.trick_mask
     cdef float cs = max_abs(R.card_points, 64)
     suit_order(R, acc.order)
@@ -217,13 +269,9 @@ cdef void acc_start(Search* c, PolicyNet* m, PolicyAcc* acc) noexcept nogil:
             add_row(acc.table, w1_row(m, k * 6 + 5), R.card_points[b] / cs, h)
         if (gone >> b) & 1:
             add_row(acc.table, delta_row(m, k, 1), 1.0, h)
-    add_row(acc.table, w1_row(m, 321), popcount(<uint64_t>c.maxmask) == 2, h)
-    add_row(acc.table, w1_row(m, 334), R.trump >= 0, h)
-    add_row(acc.table, w1_row(m, 335), contract_positive(R) != 0, h)
-    add_row(acc.table, w1_row(m, 344), R.overtake != 0, h)
-    add_row(acc.table, w1_row(m, 345), R.trump_obligation == 1, h)
-    add_row(acc.table, w1_row(m, 346), R.trump_obligation == 2, h)
-    add_row(acc.table, w1_row(m, 347), R.overtrump_on_trump_lead != 0, h)
+    n = constant_inputs(c, idx, val)
+    for i in range(n):
+        add_row(acc.table, w1_row(m, idx[i]), val[i], h)
     for s in range(4):
         memset(acc.seat[s], 0, h * sizeof(float))
         rest = st.hands[s]
@@ -245,52 +293,21 @@ cdef inline void acc_close(PolicyNet* m, PolicyAcc* acc, State* st, int nseats) 
         add_row(acc.table, delta_row(m, card_slot(acc.order, st.cur.card[i]), 1), 1.0, m.h1)
 
 
-cdef void acc_first_layer(Search* c, PolicyNet* m, PolicyAcc* acc, float* a) noexcept nogil:
-    # policy_eval's first layer for the seat on move, from acc and the moment's inputs
-    # (the same inputs as policy_features, added in another order)
-    cdef Rules* R = &c.R
+cdef int acc_first_layer(Search* c, PolicyNet* m, PolicyAcc* acc, float* a) noexcept nogil:
+    # policy_eval's first layer for the seat on move, from acc, the trick's cards and
+    # the moment's inputs (moment_inputs); returns the simple player's card slot
     cdef State* st = &c.st
-    cdef int rel[4]
-    cdef int b, i, j, s, seat, P = st.to_move, h = m.h1, voids
-    cdef float cs = max_abs(R.card_points, 64), ts = max_abs(R.trick_points, R.n_tricks)
-    cdef int* order = acc.order
+    cdef int idx[MAX_SPARSE]
+    cdef float val[MAX_SPARSE]
+    cdef int i, j, n, simple, h = m.h1
     for j in range(h):
-        a[j] = acc.table[j] + acc.seat[P][j]
-    add_row(a, w1_row(m, 312 + st.count), 1.0, h)
-    if st.count:
-        for i in range(st.count):
-            add_row(a, delta_row(m, card_slot(order, st.cur.card[i]), 2), 1.0, h)
-        b = st.cur.card[st.cur.win[st.count - 1]]
-        add_row(a, w1_row(m, card_slot(order, b) * 6 + 3), 1.0, h)
-        add_row(a, w1_row(m, 316 + card_slot(order, st.cur.card[0]) // 13), 1.0, h)
-        seat = st.cur.seat[st.cur.win[st.count - 1]]
-        if popcount(<uint64_t>c.maxmask) == 2 and seat == (P + 2) % 4:
-            add_row(a, w1_row(m, 320), 1.0, h)
-        if st.cur.tpts[st.count - 1]:
-            add_row(a, w1_row(m, 348), st.cur.tpts[st.count - 1] / cs, h)
-    voids = shown_voids(c)
-    if voids:
-        rel_seats(R, P, rel)
-        for seat in range(4):
-            if rel[seat] > 0:
-                for j in range(4):
-                    if (voids >> (seat * 4 + order[j])) & 1:
-                        add_row(a, w1_row(m, 322 + (rel[seat] - 1) * 4 + j), 1.0, h)
-    add_row(a, w1_row(m, 336), (R.n_tricks - st.tricks_done) / 13.0, h)
-    if R.trick_points[st.tricks_done]:
-        add_row(a, w1_row(m, 337), R.trick_points[st.tricks_done] / ts, h)
-    if R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done]:
-        add_row(a, w1_row(m, 338),
-                (R.pos_suffix[st.tricks_done] + R.neg_suffix[st.tricks_done]) / ts, h)
-    for j in range(4):
-        s = order[j]
-        if R.lead_suit == s and (R.lead_mode == 2 or
-                                 (R.lead_mode == 1 and not (st.broken & lane_of(s)))):
-            add_row(a, w1_row(m, 339 + j), 1.0, h)
-    if R.trump_lead_restricted and R.trump >= 0 and not (st.broken & lane_of(R.trump)):
-        add_row(a, w1_row(m, 343), 1.0, h)
-    if st.tricks_done == 0 and R.protected:
-        add_row(a, w1_row(m, 349), 1.0, h)
+        a[j] = acc.table[j] + acc.seat[st.to_move][j]
+    for i in range(st.count):
+        add_row(a, delta_row(m, card_slot(acc.order, st.cur.card[i]), 2), 1.0, h)
+    n = moment_inputs(c, acc.order, idx, val, &simple)
+    for i in range(n):
+        add_row(a, w1_row(m, idx[i]), val[i], h)
+    return simple
 
 
 cdef int acc_model_card(Search* c, PolicyAcc* acc) noexcept nogil:
@@ -302,9 +319,7 @@ cdef int acc_model_card(Search* c, PolicyAcc* acc) noexcept nogil:
     cdef uint64_t legal = legal_moves(&c.R, &c.st)
     if not (legal & (legal - 1)):
         return low_bit(legal)
-    acc_first_layer(c, m, acc, a)
-    simple = card_slot(acc.order, policy_card(&c.R, &c.st, contract_positive(&c.R)))
-    add_row(a, w1_row(m, NPF - NSLOT + simple), 1.0, m.h1)
+    simple = acc_first_layer(c, m, acc, a)
     for j in range(NSLOT):
         out[j] = m.b3[j]
     out[simple] += m.skip
