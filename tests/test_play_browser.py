@@ -147,6 +147,20 @@ def test_a_saved_game_loads_again_to_go_on(server, browser, tmp_path):
     assert last_record(browser).contract == "no-hearts"
 
 
+def test_a_saved_game_at_a_level_no_longer_listed_plays_at_the_default(server, browser, tmp_path):
+    """A game saved under a level the server has dropped (the ladder was merged) keeps
+    its setting but the engine asks its hints at the default level."""
+    gone = len(levels_answer()["levels"])
+    set_up(browser, server, "russian", seat="S")
+    browser.execute_script(RECORD_REQUESTS)
+    header = f'; kingsolve-game {json.dumps({"seat": "S", "level": gone})}\n\n'
+    load_match(browser, header + match_text("russian", 1), tmp_path)
+    assert stored(browser)["level"] == gone
+    play_hand(browser)
+    asked = {body["level"] for body in sent(browser, "/api/v1/hint")}
+    assert asked == {levels_answer()["default"]}
+
+
 def test_a_turkish_hand_with_the_contract_and_trump_chosen(server, browser):
     # docs/rules.md 7: N chooses hand 1; the player (N) picks trumps, then names the trump.
     set_up(browser, server, "turkish", seat="N")
